@@ -1,0 +1,64 @@
+# Helpers shared by the subdirectories.
+
+# Compiler-side targets: LLVM/MLIR are built without exceptions, and MLIR's
+# headers need their include paths. Use for everything that includes MLIR.
+function(hccl_compiler_target target)
+  target_include_directories(${target} SYSTEM PUBLIC
+    $<BUILD_INTERFACE:${LLVM_INCLUDE_DIRS}>
+    $<BUILD_INTERFACE:${MLIR_INCLUDE_DIRS}>)
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${HCCL_SOURCE_INCLUDE_DIR}>
+    $<BUILD_INTERFACE:${HCCL_BINARY_INCLUDE_DIR}>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_compile_options(${target} PRIVATE -fno-exceptions -Wall
+    -Wno-unused-parameter)
+  target_compile_definitions(${target} PUBLIC ${LLVM_DEFINITIONS_LIST})
+endfunction()
+
+# The MLIR-free libraries (lib/schedule, runtime) must not pick up LLVM or
+# MLIR through their link closure: that is a checked property, not a promise.
+function(hccl_check_no_llvm target)
+  set(seen "")
+  set(queue ${target})
+  while(queue)
+    list(POP_FRONT queue t)
+    if(t IN_LIST seen)
+      continue()
+    endif()
+    list(APPEND seen ${t})
+    if(NOT TARGET ${t})
+      if(t MATCHES "LLVM|MLIR|llvm|mlir")
+        message(FATAL_ERROR "${target} links ${t}: lib/schedule and the runtime must stay free of LLVM/MLIR")
+      endif()
+      continue()
+    endif()
+    get_target_property(aliased ${t} ALIASED_TARGET)
+    if(aliased)
+      list(APPEND queue ${aliased})
+      continue()
+    endif()
+    if(t MATCHES "^(LLVM|MLIR)")
+      message(FATAL_ERROR "${target} links ${t}: lib/schedule and the runtime must stay free of LLVM/MLIR")
+    endif()
+    foreach(prop INCLUDE_DIRECTORIES INTERFACE_INCLUDE_DIRECTORIES)
+      get_target_property(dirs ${t} ${prop})
+      if(dirs)
+        foreach(d ${dirs})
+          if(d MATCHES "llvm-[0-9]+|/mlir")
+            message(FATAL_ERROR "${t} has LLVM/MLIR include path ${d}: lib/schedule and the runtime must stay free of LLVM/MLIR")
+          endif()
+        endforeach()
+      endif()
+    endforeach()
+    foreach(prop LINK_LIBRARIES INTERFACE_LINK_LIBRARIES)
+      get_target_property(libs ${t} ${prop})
+      if(libs)
+        foreach(l ${libs})
+          if(NOT l MATCHES "^\\$<")
+            list(APPEND queue ${l})
+          endif()
+        endforeach()
+      endif()
+    endforeach()
+  endwhile()
+endfunction()

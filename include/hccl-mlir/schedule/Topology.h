@@ -1,0 +1,98 @@
+//===- Topology.h - Cluster topology and link classes -----------*- C++ -*-===//
+//
+// A cluster is `servers` servers of `devicesPerServer` NPUs. Devices inside a
+// server talk over the intra-server link class (HCCS full mesh on 910B, or a
+// ring); servers talk over the inter-server class (RoCE, or TCP). Each link
+// class carries the alpha-beta figures of the cost model; gamma (reduction
+// time per byte) is a property of the device.
+//
+// Ranks are numbered server-major (rank = server * devicesPerServer + local)
+// unless a rank table says otherwise, in which case rankServer/rankLocal hold
+// the mapping.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_MLIR_SCHEDULE_TOPOLOGY_H
+#define HCCL_MLIR_SCHEDULE_TOPOLOGY_H
+
+#include "hccl-mlir/schedule/Result.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hccl::sched {
+
+enum class LinkClass : int { HCCS, PCIe, RoCE, TCP, SHM };
+/// hccs, pcie, roce, tcp, shm
+const char *linkClassName(LinkClass c);
+std::optional<LinkClass> parseLinkClass(std::string_view s);
+
+/// How the devices of one server are wired.
+enum class IntraShape : int { FullMesh, Ring };
+const char *intraShapeName(IntraShape s); // mesh, ring
+std::optional<IntraShape> parseIntraShape(std::string_view s);
+
+struct LinkParams {
+  LinkClass cls = LinkClass::HCCS;
+  double bandwidthGBps = 56.0; ///< per port, per direction, 1e9 bytes/s
+  double latencyUs = 1.0;      ///< alpha, per message
+  int ports = 1;               ///< links a device can drive at once
+
+  /// Cost-model terms in seconds and seconds per byte.
+  double alpha() const { return latencyUs * 1e-6; }
+  double beta() const { return 1.0 / (bandwidthGBps * 1e9); }
+  bool operator==(const LinkParams &o) const {
+    return cls == o.cls && bandwidthGBps == o.bandwidthGBps &&
+           latencyUs == o.latencyUs && ports == o.ports;
+  }
+};
+
+struct Topology {
+  std::string name;          ///< preset name, or "" when custom
+  int servers = 1;
+  int devicesPerServer = 8;
+  IntraShape intraShape = IntraShape::FullMesh;
+  LinkParams intra;          ///< inside a server
+  LinkParams inter;          ///< between servers (unused when servers == 1)
+  double reduceGBps = 100.0; ///< local reduction throughput: gamma = 1/that
+
+  /// Optional explicit mapping from a rank table; empty = server-major.
+  std::vector<int> rankServer;
+  std::vector<std::string> serverIds; ///< from the rank table, if any
+  std::vector<std::string> deviceIps; ///< per rank, from the rank table
+
+  int worldSize() const;
+  int serverOf(int rank) const;
+  bool sameServer(int a, int b) const { return serverOf(a) == serverOf(b); }
+  double gamma() const { return 1.0 / (reduceGBps * 1e9); }
+  /// The link class used between two distinct ranks.
+  const LinkParams &linkBetween(int a, int b) const {
+    return sameServer(a, b) ? intra : inter;
+  }
+  /// True when every server holds the same number of ranks, numbered
+  /// server-major (what the hierarchical generators assume).
+  bool isUniformServerMajor() const;
+  Status validate() const;
+
+  /// Named presets: "910b-8" (one 8-NPU server, HCCS full mesh, 56 GB/s per
+  /// link, 7 links per NPU), "910b-8xN" (N such servers, 200 GbE RoCE per
+  /// NPU), "host" / "host-N" (N processes of this machine over shared memory,
+  /// default 8). Unknown names get an error listing the accepted forms.
+  static Result<Topology> preset(std::string_view name);
+  static std::string presetForms();
+
+  /// HCCL rank table JSON (version 1.0: server_count, server_list[].device[]
+  /// with device_id, device_ip, rank_id, all strings) plus optional
+  /// link-parameter JSON (see docs/plan-format.md, "Link parameters"), both
+  /// given as text. Errors name the JSON path of the problem.
+  static Result<Topology> fromRankTable(std::string_view rankTableJson,
+                                        std::string_view linkParamsJson = {});
+  /// Applies a link-parameter JSON document on top of this topology.
+  Status applyLinkParams(std::string_view linkParamsJson);
+
+  bool operator==(const Topology &o) const;
+};
+
+} // namespace hccl::sched
+
+#endif // HCCL_MLIR_SCHEDULE_TOPOLOGY_H
