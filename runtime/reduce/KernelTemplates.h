@@ -1,0 +1,278 @@
+//===- KernelTemplates.h - Reduction kernels, one copy per ISA --*- C++ -*-===//
+//
+// Included by each Kernels<Isa>.cpp, which compiles it with its own target
+// flags. Everything here has internal linkage on purpose: the same template
+// built for AVX2 and for the baseline must never be merged by the linker.
+//
+// The kernels work on blocks small enough for L1: the running result lives in
+// a local buffer, so the compiler vectorises without alias checks, and the
+// block is stored to dst only after every source block has been read — which
+// is what makes dst == srcs[i] safe.
+//
+// 16-bit floats go through float: each pairwise op is computed in float and
+// rounded to the 16-bit type (round-to-nearest-even) before the next one.
+// The ISA file supplies the conversion policy (portable bit manipulation, or
+// F16C instructions); both produce identical bits.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_RUNTIME_REDUCE_KERNELTEMPLATES_H
+#define HCCL_RUNTIME_REDUCE_KERNELTEMPLATES_H
+
+#include "KernelIsa.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace hccl::rt {
+namespace {
+
+// Block of the running result: 4 KiB keeps acc + one source block in L1.
+constexpr size_t kBlockBytes = 4096;
+
+inline uint32_t floatBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+inline float bitsFloat(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+//===----------------------------------------------------------------------===//
+// Operators. Integer sum/prod wrap: computed in an unsigned type at least as
+// wide as int, so no signed overflow and no promotion to signed int.
+//===----------------------------------------------------------------------===//
+
+template <typename T> struct Wide {
+  using type = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
+                                  std::make_unsigned_t<T>>;
+};
+
+struct OpSum {
+  template <typename T> static T apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) {
+      using W = typename Wide<T>::type;
+      return static_cast<T>(static_cast<W>(a) + static_cast<W>(b));
+    } else {
+      return a + b;
+    }
+  }
+};
+struct OpProd {
+  template <typename T> static T apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) {
+      using W = typename Wide<T>::type;
+      return static_cast<T>(static_cast<W>(a) * static_cast<W>(b));
+    } else {
+      return a * b;
+    }
+  }
+};
+// max/min: NaN in either operand gives NaN (a's when a is NaN; b's
+// otherwise, since a > b is false for an unordered b).
+struct OpMax {
+  template <typename T> static T apply(T a, T b) {
+    T r = a > b ? a : b;
+    if constexpr (std::is_floating_point_v<T>)
+      r = a != a ? a : r;
+    return r;
+  }
+};
+struct OpMin {
+  template <typename T> static T apply(T a, T b) {
+    T r = a < b ? a : b;
+    if constexpr (std::is_floating_point_v<T>)
+      r = a != a ? a : r;
+    return r;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Native types (integers, fp32, fp64).
+//===----------------------------------------------------------------------===//
+
+template <typename T, typename Op>
+void reduceNative(void *dstv, const void *const *srcsv, int k, size_t n) {
+  constexpr size_t B = kBlockBytes / sizeof(T);
+  alignas(64) T acc[B];
+  T *dst = static_cast<T *>(dstv);
+  for (size_t base = 0; base < n; base += B) {
+    size_t m = std::min(B, n - base);
+    const T *s0 = static_cast<const T *>(srcsv[0]) + base;
+    const T *s1 = static_cast<const T *>(srcsv[1]) + base;
+    for (size_t i = 0; i < m; ++i)
+      acc[i] = Op::apply(s0[i], s1[i]);
+    for (int j = 2; j < k; ++j) {
+      const T *sj = static_cast<const T *>(srcsv[j]) + base;
+      for (size_t i = 0; i < m; ++i)
+        acc[i] = Op::apply(acc[i], sj[i]);
+    }
+    std::memcpy(dst + base, acc, m * sizeof(T));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Portable 16-bit float conversions, branch-free (selects are written as
+// masks: GCC does not if-convert the ternaries and would not vectorise).
+//===----------------------------------------------------------------------===//
+
+// c ? x : y for a 0/1 condition, without a branch.
+inline uint32_t selectBits(bool c, uint32_t x, uint32_t y) {
+  uint32_t m = 0u - static_cast<uint32_t>(c);
+  return (x & m) | (y & ~m);
+}
+
+// IEEE binary16 -> float, exact. NaNs are quieted keeping their payload, as
+// F16C's vcvtph2ps does.
+inline float halfToFloat(uint16_t h) {
+  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  uint32_t em = h & 0x7fffu;
+  // Normal: rebias the exponent (127 - 15 = 112).
+  uint32_t normal = (em << 13) + (112u << 23);
+  // Subnormal: mant * 2^-24 is exact in float, and needs no denormal support.
+  uint32_t sub = floatBits(static_cast<float>(static_cast<int32_t>(em)) *
+                           0x1p-24f);
+  uint32_t mant = em & 0x3ffu;
+  uint32_t special = 0x7f800000u | (mant << 13) |
+                     (static_cast<uint32_t>(mant != 0) << 22);
+  uint32_t bits = selectBits(em < 0x400u, sub, normal);
+  bits = selectBits(em >= 0x7c00u, special, bits);
+  return bitsFloat(bits | sign);
+}
+
+// float -> IEEE binary16, round-to-nearest-even; overflow gives infinity,
+// NaN gives a quiet NaN keeping the top payload bits (as vcvtps2ph does).
+inline uint16_t floatToHalf(float x) {
+  uint32_t f = floatBits(x);
+  uint32_t sign = (f >> 16) & 0x8000u;
+  uint32_t a = f & 0x7fffffffu;
+  // Normal results: drop 13 mantissa bits, rounding to nearest even; a carry
+  // into the exponent is the correct result, up to infinity at 65520.
+  uint32_t normal = (a + (static_cast<uint32_t>(-112) << 23) + 0xfffu +
+                     ((a >> 13) & 1u)) >> 13;
+  // Subnormal results (|x| < 2^-14): adding 0.5 puts the half ulp (2^-24) at
+  // the float ulp of [0.5, 1), so the FPU's rounding (RNE) does the work.
+  uint32_t sub = floatBits(bitsFloat(a) + 0.5f) - 0x3f000000u;
+  uint32_t inf = 0x7c00u;
+  uint32_t nan = 0x7e00u | ((a >> 13) & 0x3ffu);
+  uint32_t r = selectBits(a < 0x38800000u, sub, normal);
+  r = selectBits(a >= 0x47800000u, inf, r);
+  r = selectBits(a > 0x7f800000u, nan, r);
+  return static_cast<uint16_t>(r | sign);
+}
+
+inline float bf16ToFloat(uint16_t h) {
+  return bitsFloat(static_cast<uint32_t>(h) << 16);
+}
+
+// float -> bfloat16, round-to-nearest-even; NaN stays a quiet NaN.
+inline uint16_t floatToBf16(float x) {
+  uint32_t f = floatBits(x);
+  uint32_t rounded = (f + 0x7fffu + ((f >> 16) & 1u)) >> 16;
+  uint32_t nan = (f >> 16) | 0x40u;
+  bool isNan = (f & 0x7fffffffu) > 0x7f800000u;
+  return static_cast<uint16_t>(selectBits(isNan, nan, rounded));
+}
+
+/// Portable conversion policy for binary16.
+struct HalfConvGeneric {
+  static void toFloat(const uint16_t *src, float *dst, size_t m) {
+    for (size_t i = 0; i < m; ++i)
+      dst[i] = halfToFloat(src[i]);
+  }
+  static void fromFloat(const float *src, uint16_t *dst, size_t m) {
+    for (size_t i = 0; i < m; ++i)
+      dst[i] = floatToHalf(src[i]);
+  }
+  static void roundInPlace(float *x, size_t m) {
+    for (size_t i = 0; i < m; ++i)
+      x[i] = halfToFloat(floatToHalf(x[i]));
+  }
+};
+
+/// Conversion policy for bfloat16 (integer ops only: vectorises anywhere).
+struct Bf16Conv {
+  static void toFloat(const uint16_t *src, float *dst, size_t m) {
+    for (size_t i = 0; i < m; ++i)
+      dst[i] = bf16ToFloat(src[i]);
+  }
+  static void fromFloat(const float *src, uint16_t *dst, size_t m) {
+    for (size_t i = 0; i < m; ++i)
+      dst[i] = floatToBf16(src[i]);
+  }
+  static void roundInPlace(float *x, size_t m) {
+    for (size_t i = 0; i < m; ++i)
+      x[i] = bf16ToFloat(floatToBf16(x[i]));
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// 16-bit floats: widen a block, combine in float, round after every op.
+//===----------------------------------------------------------------------===//
+
+template <typename Conv, typename Op>
+void reduce16(void *dstv, const void *const *srcsv, int k, size_t n) {
+  constexpr size_t B = kBlockBytes / sizeof(float);
+  alignas(64) float acc[B];
+  alignas(64) float in[B];
+  uint16_t *dst = static_cast<uint16_t *>(dstv);
+  for (size_t base = 0; base < n; base += B) {
+    size_t m = std::min(B, n - base);
+    Conv::toFloat(static_cast<const uint16_t *>(srcsv[0]) + base, acc, m);
+    for (int j = 1; j < k; ++j) {
+      Conv::toFloat(static_cast<const uint16_t *>(srcsv[j]) + base, in, m);
+      for (size_t i = 0; i < m; ++i)
+        acc[i] = Op::apply(acc[i], in[i]);
+      if (j + 1 < k)
+        Conv::roundInPlace(acc, m);
+    }
+    Conv::fromFloat(acc, dst + base, m);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The table of one code path.
+//===----------------------------------------------------------------------===//
+
+template <typename HalfConv> detail::KernelTable makeKernelTable() {
+  using sched::DataType;
+  detail::KernelTable t{};
+  auto setNative = [&](DataType dt, auto tag) {
+    using T = decltype(tag);
+    int i = static_cast<int>(dt);
+    t.fn[i][0] = &reduceNative<T, OpSum>;
+    t.fn[i][1] = &reduceNative<T, OpProd>;
+    t.fn[i][2] = &reduceNative<T, OpMax>;
+    t.fn[i][3] = &reduceNative<T, OpMin>;
+  };
+  setNative(DataType::Int8, int8_t{});
+  setNative(DataType::Int16, int16_t{});
+  setNative(DataType::Int32, int32_t{});
+  setNative(DataType::Int64, int64_t{});
+  setNative(DataType::Uint8, uint8_t{});
+  setNative(DataType::Uint16, uint16_t{});
+  setNative(DataType::Uint32, uint32_t{});
+  setNative(DataType::Uint64, uint64_t{});
+  setNative(DataType::Fp32, float{});
+  setNative(DataType::Fp64, double{});
+  auto set16 = [&](DataType dt, auto conv) {
+    using C = decltype(conv);
+    int i = static_cast<int>(dt);
+    t.fn[i][0] = &reduce16<C, OpSum>;
+    t.fn[i][1] = &reduce16<C, OpProd>;
+    t.fn[i][2] = &reduce16<C, OpMax>;
+    t.fn[i][3] = &reduce16<C, OpMin>;
+  };
+  set16(DataType::Fp16, HalfConv{});
+  set16(DataType::Bf16, Bf16Conv{});
+  return t;
+}
+
+} // namespace
+} // namespace hccl::rt
+
+#endif // HCCL_RUNTIME_REDUCE_KERNELTEMPLATES_H

@@ -1,0 +1,65 @@
+//===- KernelsAvx2.cpp - Reduction kernels for x86-64 with AVX2 + F16C ----===//
+//
+// Compiled with -mavx2 -mfma -mf16c (see CMakeLists.txt) and only called
+// after the CPU has been checked for those features. binary16 conversions
+// use F16C, which rounds to nearest even like the portable code, so both
+// paths give identical bits (reduce_isa_test checks it).
+//
+//===----------------------------------------------------------------------===//
+#include "KernelTemplates.h"
+
+#if defined(__x86_64__) && defined(__AVX2__) && defined(__F16C__)
+#include <immintrin.h>
+
+namespace hccl::rt {
+namespace {
+
+struct HalfConvF16c {
+  static void toFloat(const uint16_t *src, float *dst, size_t m) {
+    size_t i = 0;
+    for (; i + 8 <= m; i += 8) {
+      __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
+      _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
+    }
+    for (; i < m; ++i)
+      dst[i] = _cvtsh_ss(src[i]);
+  }
+  static void fromFloat(const float *src, uint16_t *dst, size_t m) {
+    size_t i = 0;
+    for (; i + 8 <= m; i += 8) {
+      __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i),
+                                  _MM_FROUND_TO_NEAREST_INT);
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), h);
+    }
+    for (; i < m; ++i)
+      dst[i] = _cvtss_sh(src[i], _MM_FROUND_TO_NEAREST_INT);
+  }
+  static void roundInPlace(float *x, size_t m) {
+    size_t i = 0;
+    for (; i + 8 <= m; i += 8) {
+      __m128i h =
+          _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT);
+      _mm256_storeu_ps(x + i, _mm256_cvtph_ps(h));
+    }
+    for (; i < m; ++i)
+      x[i] = _cvtsh_ss(_cvtss_sh(x[i], _MM_FROUND_TO_NEAREST_INT));
+  }
+};
+
+} // namespace
+
+namespace detail {
+const KernelTable *avx2Kernels() {
+  static const KernelTable table = makeKernelTable<HalfConvF16c>();
+  return &table;
+}
+} // namespace detail
+} // namespace hccl::rt
+
+#else
+
+namespace hccl::rt::detail {
+const KernelTable *avx2Kernels() { return nullptr; }
+} // namespace hccl::rt::detail
+
+#endif

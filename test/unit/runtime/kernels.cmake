@@ -1,0 +1,15 @@
+# Unit tests of the runtime's reduction kernels and configuration (owned by
+# the kernels+tools engineer), included from this folder's CMakeLists.txt.
+set(HCCL_KERNEL_TESTS)
+if(TARGET HcclReduce)
+  add_executable(HcclReduceTests
+    ${CMAKE_CURRENT_LIST_DIR}/reduce_types_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reduce_many_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/reduce_isa_test.cpp)
+  target_link_libraries(HcclReduceTests PRIVATE HcclReduce GTest::gtest_main)
+  list(APPEND HCCL_KERNEL_TESTS HcclReduceTests)
+endif()
+foreach(t ${HCCL_KERNEL_TESTS})
+  target_compile_options(${t} PRIVATE -Wall -Wno-unused-parameter)
+  gtest_discover_tests(${t} DISCOVERY_TIMEOUT 60)
+endforeach()
