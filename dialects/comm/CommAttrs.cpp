@@ -1,0 +1,320 @@
+//===- CommAttrs.cpp - comm attributes: links, topology, algorithms -------===//
+#include "hccl-mlir/Dialect/Comm/CommDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::comm;
+namespace sched = hccl::sched;
+
+#include "hccl-mlir/Dialect/Comm/CommEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "hccl-mlir/Dialect/Comm/CommAttrs.cpp.inc"
+
+void CommDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "hccl-mlir/Dialect/Comm/CommAttrs.cpp.inc"
+      >();
+}
+
+/// Shortest decimal that reads back as the same double ("56", "1.5").
+static std::string formatNumber(double v) {
+  char buf[64];
+  for (int prec = 6; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof(buf), "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v)
+      break;
+  }
+  std::string s(buf);
+  // MLIR's lexer reads "1e+06" as integer 1 followed by garbage: spell
+  // exponents with a mantissa point.
+  if (s.find('e') != std::string::npos && s.find('.') == std::string::npos)
+    s.insert(s.find('e'), ".0");
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// LinkAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult LinkAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               LinkClass, APFloat bandwidthF,
+                               APFloat latencyF, int64_t ports) {
+  double bandwidth = bandwidthF.convertToDouble();
+  double latency = latencyF.convertToDouble();
+  if (!(bandwidth > 0))
+    return emitError() << "link bandwidth must be > 0 GB/s, found "
+                       << formatNumber(bandwidth);
+  if (!(latency >= 0))
+    return emitError() << "link latency must be >= 0 us, found "
+                       << formatNumber(latency);
+  if (ports < 1 || ports > 64)
+    return emitError() << "link ports must be in 1..64, found " << ports;
+  return success();
+}
+
+// #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>
+Attribute LinkAttr::parse(AsmParser &parser, Type) {
+  StringRef cls;
+  double bw = 0, lat = 0;
+  int64_t ports = 0;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeyword(&cls))
+    return {};
+  std::optional<LinkClass> lc = symbolizeLinkClass(cls);
+  if (!lc) {
+    parser.emitError(loc) << "unknown link class '" << cls
+                          << "'; expected one of hccs, pcie, roce, tcp, shm";
+    return {};
+  }
+  if (parser.parseComma() || parser.parseKeyword("bandwidth") ||
+      parser.parseEqual() || parser.parseFloat(bw) || parser.parseComma() ||
+      parser.parseKeyword("latency") || parser.parseEqual() ||
+      parser.parseFloat(lat) || parser.parseComma() ||
+      parser.parseKeyword("ports") || parser.parseEqual() ||
+      parser.parseInteger(ports) || parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), *lc, APFloat(bw), APFloat(lat),
+                    ports);
+}
+
+void LinkAttr::print(AsmPrinter &p) const {
+  p << "<" << stringifyLinkClass(getLinkClass())
+    << ", bandwidth = " << formatNumber(getBandwidth().convertToDouble())
+    << ", latency = " << formatNumber(getLatency().convertToDouble())
+    << ", ports = " << getPorts() << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// TopologyAttr
+//===----------------------------------------------------------------------===//
+
+static LinkAttr toAttr(MLIRContext *ctx, const sched::LinkParams &l) {
+  return LinkAttr::get(ctx, static_cast<LinkClass>(static_cast<int>(l.cls)),
+                       APFloat(l.bandwidthGBps), APFloat(l.latencyUs),
+                       l.ports);
+}
+
+static sched::LinkParams fromAttr(LinkAttr l) {
+  sched::LinkParams p;
+  p.cls = static_cast<sched::LinkClass>(static_cast<int>(l.getLinkClass()));
+  p.bandwidthGBps = l.getBandwidth().convertToDouble();
+  p.latencyUs = l.getLatency().convertToDouble();
+  p.ports = static_cast<int>(l.getPorts());
+  return p;
+}
+
+sched::Topology TopologyAttr::toSchedule() const {
+  sched::Topology t;
+  t.name = getPreset().str();
+  t.servers = static_cast<int>(getServers());
+  t.devicesPerServer = static_cast<int>(getDevices());
+  t.intraShape =
+      getIntraRing() ? sched::IntraShape::Ring : sched::IntraShape::FullMesh;
+  t.intra = fromAttr(getIntra());
+  t.inter = fromAttr(getInter());
+  t.reduceGBps = getReduceBandwidth().convertToDouble();
+  return t;
+}
+
+TopologyAttr TopologyAttr::get(MLIRContext *ctx, const sched::Topology &t) {
+  return get(ctx, t.servers, t.devicesPerServer,
+             t.intraShape == sched::IntraShape::Ring, toAttr(ctx, t.intra),
+             toAttr(ctx, t.inter), APFloat(t.reduceGBps), t.name);
+}
+
+LogicalResult
+TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t servers, int64_t devices, bool intraRing,
+                     LinkAttr intra, LinkAttr inter, APFloat reduceF,
+                     StringRef preset) {
+  double reduce = reduceF.convertToDouble();
+  if (servers < 1 || servers > 65536)
+    return emitError() << "topology servers must be in 1..65536, found "
+                       << servers;
+  if (devices < 1 || devices > 4096)
+    return emitError() << "topology devices per server must be in 1..4096, "
+                          "found "
+                       << devices;
+  if (!intra || !inter)
+    return emitError() << "topology needs both an intra and an inter link";
+  if (!(reduce > 0))
+    return emitError() << "topology reduction bandwidth must be > 0 GB/s, "
+                          "found "
+                       << formatNumber(reduce);
+  if (!preset.empty()) {
+    auto p = sched::Topology::preset(preset);
+    if (!p)
+      return emitError() << p.message();
+    sched::Topology t = *p;
+    if (t.servers != servers || t.devicesPerServer != devices ||
+        (t.intraShape == sched::IntraShape::Ring) != intraRing ||
+        !(t.intra == fromAttr(intra)) || !(t.inter == fromAttr(inter)) ||
+        t.reduceGBps != reduce)
+      return emitError() << "topology parameters differ from preset '"
+                         << preset << "'";
+  }
+  return success();
+}
+
+// #comm.topology<"910b-8x4"> or the full key = value form.
+Attribute TopologyAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
+  auto formsError = [&](SMLoc at) {
+    return parser.emitError(at)
+           << "expected a topology preset string (one of "
+           << sched::Topology::presetForms()
+           << ") or 'servers = N, devices = M, intra = mesh|ring "
+              "#comm.link<...>, inter = #comm.link<...>, reduce = GBPS'";
+  };
+  if (parser.parseLess())
+    return {};
+  std::string preset;
+  SMLoc at = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalString(&preset))) {
+    if (parser.parseGreater())
+      return {};
+    auto t = sched::Topology::preset(preset);
+    if (!t) {
+      parser.emitError(at) << t.message();
+      return {};
+    }
+    return get(ctx, *t);
+  }
+  int64_t servers = 0, devices = 0;
+  bool ring = false;
+  LinkAttr intra, inter;
+  double reduce = 0;
+  StringRef kw;
+  if (parser.parseOptionalKeyword(&kw) || kw != "servers") {
+    formsError(at);
+    return {};
+  }
+  if (parser.parseEqual() || parser.parseInteger(servers) ||
+      parser.parseComma() || parser.parseKeyword("devices") ||
+      parser.parseEqual() || parser.parseInteger(devices) ||
+      parser.parseComma() || parser.parseKeyword("intra") ||
+      parser.parseEqual())
+    return {};
+  SMLoc shapeLoc = parser.getCurrentLocation();
+  StringRef shape;
+  if (parser.parseKeyword(&shape))
+    return {};
+  if (shape != "mesh" && shape != "ring") {
+    parser.emitError(shapeLoc) << "expected intra-server shape 'mesh' or "
+                                  "'ring', found '"
+                               << shape << "'";
+    return {};
+  }
+  ring = shape == "ring";
+  if (parser.parseAttribute(intra) || parser.parseComma() ||
+      parser.parseKeyword("inter") || parser.parseEqual() ||
+      parser.parseAttribute(inter) || parser.parseComma() ||
+      parser.parseKeyword("reduce") || parser.parseEqual() ||
+      parser.parseFloat(reduce) || parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); }, ctx, servers,
+                    devices, ring, intra, inter, APFloat(reduce), StringRef());
+}
+
+void TopologyAttr::print(AsmPrinter &p) const {
+  if (!getPreset().empty()) {
+    p << "<\"" << getPreset() << "\">";
+    return;
+  }
+  p << "<servers = " << getServers() << ", devices = " << getDevices()
+    << ", intra = " << (getIntraRing() ? "ring " : "mesh ");
+  p.printAttribute(getIntra());
+  p << ", inter = ";
+  p.printAttribute(getInter());
+  p << ", reduce = " << formatNumber(getReduceBandwidth().convertToDouble())
+    << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// AlgorithmAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+AlgorithmAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      sched::Algorithm kind, sched::Algorithm level0,
+                      sched::Algorithm level1, int64_t slices) {
+  auto valid = [](sched::Algorithm a) {
+    int i = static_cast<int>(a);
+    return i >= 0 && i < sched::kNumAlgorithms;
+  };
+  if (!valid(kind) || !valid(level0) || !valid(level1))
+    return emitError() << "invalid algorithm enumerator";
+  if (kind == sched::Algorithm::Hierarchical &&
+      (level0 == sched::Algorithm::Hierarchical ||
+       level1 == sched::Algorithm::Hierarchical))
+    return emitError() << "hierarchical levels must be flat algorithms";
+  if (kind != sched::Algorithm::Hierarchical &&
+      (level0 != sched::Algorithm::Ring || level1 != sched::Algorithm::Ring))
+    return emitError() << "per-level algorithms are only meaningful for "
+                          "'hierarchical', found '"
+                       << sched::algorithmName(kind) << "'";
+  if (slices < 1 || slices > 4096)
+    return emitError() << "slices must be in 1..4096, found " << slices;
+  return success();
+}
+
+static ParseResult parseAlgoName(AsmParser &parser, sched::Algorithm &out) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  auto a = sched::parseAlgorithm(name.str());
+  if (!a)
+    return parser.emitError(loc)
+           << "unknown algorithm '" << name
+           << "'; expected one of " << sched::algorithmNameList();
+  out = *a;
+  return success();
+}
+
+// #comm.algo<ring>, #comm.algo<rhd, slices = 4>,
+// #comm.algo<hierarchical(mesh, rhd), slices = 2>
+Attribute AlgorithmAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  sched::Algorithm kind, l0 = sched::Algorithm::Ring,
+                         l1 = sched::Algorithm::Ring;
+  int64_t slices = 1;
+  if (parser.parseLess() || parseAlgoName(parser, kind))
+    return {};
+  if (kind == sched::Algorithm::Hierarchical) {
+    if (parser.parseLParen() || parseAlgoName(parser, l0) ||
+        parser.parseComma() || parseAlgoName(parser, l1) ||
+        parser.parseRParen())
+      return {};
+  }
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("slices") || parser.parseEqual() ||
+        parser.parseInteger(slices))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), kind, l0, l1, slices);
+}
+
+void AlgorithmAttr::print(AsmPrinter &p) const {
+  p << "<" << sched::algorithmName(getKind());
+  if (isHierarchical())
+    p << "(" << sched::algorithmName(getLevel0()) << ", "
+      << sched::algorithmName(getLevel1()) << ")";
+  if (getSlices() != 1)
+    p << ", slices = " << getSlices();
+  p << ">";
+}

@@ -1,0 +1,123 @@
+//===- CommAttrs.td - comm dialect attributes --------------*- tablegen -*-===//
+#ifndef HCCL_COMM_ATTRS
+#define HCCL_COMM_ATTRS
+
+include "CommDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Enumerations
+//===----------------------------------------------------------------------===//
+
+// Numbered as HcclReduceOp.
+def Comm_ReductionKind : I32EnumAttr<"ReductionKind", "reduction operator", [
+    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"prod", 1>,
+    I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>]> {
+  let cppNamespace = "::mlir::comm";
+  let genSpecializedAttr = 0;
+}
+def Comm_ReductionKindAttr
+    : EnumAttr<Comm_Dialect, Comm_ReductionKind, "reduction"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Comm_LinkClass : I32EnumAttr<"LinkClass", "link class", [
+    I32EnumAttrCase<"hccs", 0>, I32EnumAttrCase<"pcie", 1>,
+    I32EnumAttrCase<"roce", 2>, I32EnumAttrCase<"tcp", 3>,
+    I32EnumAttrCase<"shm", 4>]> {
+  let cppNamespace = "::mlir::comm";
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+class Comm_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Comm_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Comm_LinkAttr : Comm_Attr<"Link", "link"> {
+  let summary = "one link class with its alpha-beta figures";
+  let description = [{
+    `#comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>`: bandwidth in
+    GB/s per port and direction, latency (alpha) in microseconds, ports = links
+    a device drives at once.
+  }];
+  let parameters = (ins
+    "::mlir::comm::LinkClass":$linkClass,
+    APFloatParameter<"GB/s per port">:$bandwidth,
+    APFloatParameter<"microseconds">:$latency,
+    "int64_t":$ports);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
+  let summary = "cluster topology: servers, devices and link classes";
+  let description = [{
+    Either a named preset, `#comm.topology<"910b-8x4">` (see
+    `hccl::sched::Topology::presetForms()` for the accepted names), or the
+    full form
+
+    ```
+    #comm.topology<servers = 2, devices = 8,
+                   intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>,
+                   inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>,
+                   reduce = 100>
+    ```
+
+    `intra` is `mesh` (full mesh) or `ring`; `reduce` is the local reduction
+    throughput in GB/s (gamma = 1/reduce). A topology equal to a preset
+    prints as the preset.
+  }];
+  let parameters = (ins
+    "int64_t":$servers,
+    "int64_t":$devices,
+    "bool":$intraRing,
+    "::mlir::comm::LinkAttr":$intra,
+    "::mlir::comm::LinkAttr":$inter,
+    APFloatParameter<"GB/s">:$reduceBandwidth,
+    StringRefParameter<"preset name, empty if custom", "\"\"">:$preset);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The lib/schedule view of this topology.
+    ::hccl::sched::Topology toSchedule() const;
+    static TopologyAttr get(::mlir::MLIRContext *ctx,
+                            const ::hccl::sched::Topology &t);
+    int64_t getWorldSize() const { return getServers() * getDevices(); }
+  }];
+}
+
+def Comm_AlgorithmAttr : Comm_Attr<"Algorithm", "algo"> {
+  let summary = "the algorithm chosen for a collective, and its chunking";
+  let description = [{
+    `#comm.algo<ring>`, `#comm.algo<rhd, slices = 4>`,
+    `#comm.algo<hierarchical(mesh, rhd), slices = 2>` (level0 = intra-server,
+    level1 = inter-server). Names are lib/schedule's algorithm names: ring,
+    mesh, mesh_oneshot, rhd, rd, tree, star, pairwise, hierarchical.
+  }];
+  let parameters = (ins
+    "::hccl::sched::Algorithm":$kind,
+    "::hccl::sched::Algorithm":$level0,
+    "::hccl::sched::Algorithm":$level1,
+    "int64_t":$slices);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "::hccl::sched::Algorithm":$kind,
+                     CArg<"int64_t", "1">:$slices), [{
+      return $_get($_ctxt, kind, ::hccl::sched::Algorithm::Ring,
+                   ::hccl::sched::Algorithm::Ring, slices);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    bool isHierarchical() const {
+      return getKind() == ::hccl::sched::Algorithm::Hierarchical;
+    }
+  }];
+}
+
+#endif // HCCL_COMM_ATTRS
