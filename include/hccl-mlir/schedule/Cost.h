@@ -1,0 +1,81 @@
+//===- Cost.h - Alpha-beta-gamma cost model ---------------------*- C++ -*-===//
+//
+// Prices a program on a topology, step by step: on each rank, transfers are
+// grouped by link class (the peer's global rank decides it) and direction; a
+// class with `ports` ports carries that many transfers at once and more
+// share them (contention, longest-first onto the least loaded port). A step
+// costs max over ranks of (max over classes of alpha + bytes*beta on the
+// busiest port) + gamma * bytes reduced; with k slices, transfer and
+// reduction pipeline: k*alpha + max(X, G) + min(X, G)/k. Program = sum.
+//
+// Closed forms give the same figures without generating a program (for
+// selection and bucket sizing); tests hold both to DESIGN.md §4.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_MLIR_SCHEDULE_COST_H
+#define HCCL_MLIR_SCHEDULE_COST_H
+
+#include "hccl-mlir/schedule/Program.h"
+#include "hccl-mlir/schedule/Result.h"
+#include "hccl-mlir/schedule/Topology.h"
+#include "hccl-mlir/schedule/Types.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace hccl::sched {
+
+struct CostOptions {
+  /// Group-local rank -> global rank in the topology; empty = identity.
+  std::vector<int64_t> groupRanks;
+  /// Price only these ranks (empty = all); the step time is the max over
+  /// them. Useful for very large p.
+  std::vector<int64_t> ranks;
+};
+
+struct ProgramCost {
+  double seconds = 0;
+  std::vector<double> stepSeconds;
+  int64_t steps = 0;
+  int64_t rounds = 0; ///< steps that move data between ranks
+};
+
+/// Predicted time of a program; errors if it does not expand or a peer
+/// maps outside the topology.
+Result<ProgramCost> predictCost(const Program &prog, const Topology &topo,
+                                const CostOptions &opts = {});
+
+/// Cost of one step on one rank (seconds) from its op instances: the
+/// building block of predictCost, exposed for the simulator.
+double stepCost(const std::vector<ConcreteOp> &ops, int64_t globalRank,
+                const std::vector<int64_t> &peerGlobal, size_t elemBytes,
+                int64_t slices, const Topology &topo);
+
+struct ClosedFormRequest {
+  Collective collective = Collective::AllReduce;
+  Algorithm algorithm = Algorithm::Ring;
+  double bytes = 0; ///< as HCCL counts: per-rank buffer of n elements
+  int64_t p = 1;
+  /// Hierarchical: ranks per server (0 = topology's) and the levels.
+  int64_t ranksPerServer = 0;
+  Algorithm level0 = Algorithm::Ring;
+  Algorithm level1 = Algorithm::Ring;
+  int64_t slices = 1;
+};
+
+/// Textbook alpha-beta-gamma time for the request, or an error when the
+/// algorithm cannot serve it. For a flat algorithm on several servers the
+/// slowest link class it crosses is used.
+Result<double> closedFormCost(const ClosedFormRequest &req,
+                              const Topology &topo);
+
+/// algbw = bytes / time; busbw as nccl-tests defines it per collective
+/// (all-reduce: algbw * 2(p-1)/p; all-gather, reduce-scatter, all-to-all:
+/// algbw * (p-1)/p; broadcast, reduce: algbw). Bytes in, GB/s out.
+double algBandwidthGBps(double bytes, double seconds);
+double busBandwidthGBps(Collective c, double bytes, double seconds,
+                        int64_t p);
+
+} // namespace hccl::sched
+
+#endif // HCCL_MLIR_SCHEDULE_COST_H

@@ -1,0 +1,90 @@
+//===- Select.h - Algorithm selection and HCCL_ALGO -------------*- C++ -*-===//
+//
+// selectAlgorithm() prices every algorithm that can serve a collective with
+// the closed forms of Cost.h and picks the cheapest, unless an HCCL_ALGO
+// override says otherwise. HCCL_ALGO syntax: `level0:NA;level1:H-D_R` (all
+// collectives) or per collective
+// `allreduce=level0:NA;level1:ring/allgather=level0:NA;level1:H-D_R`.
+// level0 is intra-server, level1 inter-server. HCCL names map to ours:
+// ring->ring, H-D_R->rhd, NHR->rhd (HCCL's NHR is a non-uniform hierarchical
+// ring with log steps; our closest is RHD with the fold), NB->rd,
+// pipeline->hierarchical with ring levels, pairwise->pairwise,
+// fullmesh->mesh, NA->automatic; our canonical names are accepted too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_MLIR_SCHEDULE_SELECT_H
+#define HCCL_MLIR_SCHEDULE_SELECT_H
+
+#include "hccl-mlir/schedule/Result.h"
+#include "hccl-mlir/schedule/Topology.h"
+#include "hccl-mlir/schedule/Types.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hccl::sched {
+
+/// One level's choice: nullopt = automatic (NA).
+struct LevelChoice {
+  std::optional<Algorithm> algorithm;
+  bool pipeline = false; ///< HCCL "pipeline": hierarchical with ring levels
+  bool operator==(const LevelChoice &o) const {
+    return algorithm == o.algorithm && pipeline == o.pipeline;
+  }
+};
+
+struct AlgoLevels {
+  LevelChoice level0, level1;
+  bool set = false; ///< false = nothing specified for this collective
+};
+
+/// A parsed HCCL_ALGO value.
+struct HcclAlgoSpec {
+  std::array<AlgoLevels, kNumCollectives> perCollective{};
+  const AlgoLevels &forCollective(Collective c) const {
+    return perCollective[static_cast<int>(c)];
+  }
+};
+
+/// Maps one HCCL or canonical algorithm name ("H-D_R", "fullmesh", "rhd",
+/// "NA", ...) to a level choice; error lists the valid names.
+Result<LevelChoice> parseLevelAlgorithm(std::string_view name);
+/// Valid names for error messages.
+std::string hcclAlgoNameList();
+/// Parses an HCCL_ALGO value; errors name the offending part.
+Result<HcclAlgoSpec> parseHcclAlgo(std::string_view text);
+
+struct SelectRequest {
+  Collective collective = Collective::AllReduce;
+  double bytes = 0; ///< HCCL count * element size
+  int64_t p = 1;
+  /// Ranks per server of this group (0 = topology's devicesPerServer).
+  int64_t ranksPerServer = 0;
+  const HcclAlgoSpec *override = nullptr;
+};
+
+struct Candidate {
+  Algorithm algorithm = Algorithm::Ring;
+  Algorithm level0 = Algorithm::Ring, level1 = Algorithm::Ring;
+  double seconds = 0;
+};
+
+struct Selection {
+  Algorithm algorithm = Algorithm::Ring;
+  Algorithm level0 = Algorithm::Ring, level1 = Algorithm::Ring;
+  double seconds = 0;
+  bool overridden = false;
+  std::vector<Candidate> candidates; ///< every priced option
+};
+
+/// Picks the algorithm; errors if an override names an algorithm that
+/// cannot serve the collective.
+Result<Selection> selectAlgorithm(const SelectRequest &req,
+                                  const Topology &topo);
+
+} // namespace hccl::sched
+
+#endif // HCCL_MLIR_SCHEDULE_SELECT_H
