@@ -31,6 +31,19 @@ namespace {
 // Block of the running result: 4 KiB keeps acc + one source block in L1.
 constexpr size_t kBlockBytes = 4096;
 
+// Element-wise loops whose dst may be the same pointer as a source: there is
+// no loop-carried dependence (iteration i reads and writes index i only), so
+// tell GCC, which would otherwise fall back to scalar code when they alias.
+#if defined(__GNUC__) && !defined(__clang__)
+#define HCCL_IVDEP _Pragma("GCC ivdep")
+#else
+#define HCCL_IVDEP
+#endif
+
+/// Types with IEEE semantics (max/min must propagate NaN). ISA files add
+/// their vector-of-float types.
+template <typename T> struct IsFloatLike : std::is_floating_point<T> {};
+
 inline uint32_t floatBits(float f) {
   uint32_t u;
   std::memcpy(&u, &f, 4);
@@ -73,11 +86,12 @@ struct OpProd {
   }
 };
 // max/min: NaN in either operand gives NaN (a's when a is NaN; b's
-// otherwise, since a > b is false for an unordered b).
+// otherwise, since a > b is false for an unordered b). Written so that it
+// also compiles for GCC vector types (element-wise ?:).
 struct OpMax {
   template <typename T> static T apply(T a, T b) {
     T r = a > b ? a : b;
-    if constexpr (std::is_floating_point_v<T>)
+    if constexpr (IsFloatLike<T>::value)
       r = a != a ? a : r;
     return r;
   }
@@ -85,7 +99,7 @@ struct OpMax {
 struct OpMin {
   template <typename T> static T apply(T a, T b) {
     T r = a < b ? a : b;
-    if constexpr (std::is_floating_point_v<T>)
+    if constexpr (IsFloatLike<T>::value)
       r = a != a ? a : r;
     return r;
   }
@@ -97,21 +111,36 @@ struct OpMin {
 
 template <typename T, typename Op>
 void reduceNative(void *dstv, const void *const *srcsv, int k, size_t n) {
+  T *dst = static_cast<T *>(dstv);
+  if (k == 2) { // the executor's common case: one streaming pass
+    const T *s0 = static_cast<const T *>(srcsv[0]);
+    const T *s1 = static_cast<const T *>(srcsv[1]);
+    HCCL_IVDEP
+    for (size_t i = 0; i < n; ++i)
+      dst[i] = Op::apply(s0[i], s1[i]);
+    return;
+  }
+  // k > 2: the running result stays in L1 until the last source, because dst
+  // may be any source (an exact alias of srcs[j] must not be overwritten
+  // before srcs[j] is read).
   constexpr size_t B = kBlockBytes / sizeof(T);
   alignas(64) T acc[B];
-  T *dst = static_cast<T *>(dstv);
   for (size_t base = 0; base < n; base += B) {
     size_t m = std::min(B, n - base);
     const T *s0 = static_cast<const T *>(srcsv[0]) + base;
     const T *s1 = static_cast<const T *>(srcsv[1]) + base;
     for (size_t i = 0; i < m; ++i)
       acc[i] = Op::apply(s0[i], s1[i]);
-    for (int j = 2; j < k; ++j) {
+    for (int j = 2; j + 1 < k; ++j) {
       const T *sj = static_cast<const T *>(srcsv[j]) + base;
       for (size_t i = 0; i < m; ++i)
         acc[i] = Op::apply(acc[i], sj[i]);
     }
-    std::memcpy(dst + base, acc, m * sizeof(T));
+    const T *last = static_cast<const T *>(srcsv[k - 1]) + base;
+    T *d = dst + base;
+    HCCL_IVDEP
+    for (size_t i = 0; i < m; ++i)
+      d[i] = Op::apply(acc[i], last[i]);
   }
 }
 
@@ -180,6 +209,13 @@ inline uint16_t floatToBf16(float x) {
 
 /// Portable conversion policy for binary16.
 struct HalfConvGeneric {
+  template <typename Op>
+  static void pair(uint16_t *dst, const uint16_t *a, const uint16_t *b,
+                   size_t m) {
+    HCCL_IVDEP
+    for (size_t i = 0; i < m; ++i)
+      dst[i] = floatToHalf(Op::apply(halfToFloat(a[i]), halfToFloat(b[i])));
+  }
   static void toFloat(const uint16_t *src, float *dst, size_t m) {
     for (size_t i = 0; i < m; ++i)
       dst[i] = halfToFloat(src[i]);
@@ -196,6 +232,13 @@ struct HalfConvGeneric {
 
 /// Conversion policy for bfloat16 (integer ops only: vectorises anywhere).
 struct Bf16Conv {
+  template <typename Op>
+  static void pair(uint16_t *dst, const uint16_t *a, const uint16_t *b,
+                   size_t m) {
+    HCCL_IVDEP
+    for (size_t i = 0; i < m; ++i)
+      dst[i] = floatToBf16(Op::apply(bf16ToFloat(a[i]), bf16ToFloat(b[i])));
+  }
   static void toFloat(const uint16_t *src, float *dst, size_t m) {
     for (size_t i = 0; i < m; ++i)
       dst[i] = bf16ToFloat(src[i]);
@@ -220,6 +263,11 @@ void reduce16(void *dstv, const void *const *srcsv, int k, size_t n) {
   alignas(64) float acc[B];
   alignas(64) float in[B];
   uint16_t *dst = static_cast<uint16_t *>(dstv);
+  if (k == 2) {
+    Conv::template pair<Op>(dst, static_cast<const uint16_t *>(srcsv[0]),
+                            static_cast<const uint16_t *>(srcsv[1]), n);
+    return;
+  }
   for (size_t base = 0; base < n; base += B) {
     size_t m = std::min(B, n - base);
     Conv::toFloat(static_cast<const uint16_t *>(srcsv[0]) + base, acc, m);
