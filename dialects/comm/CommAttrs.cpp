@@ -41,6 +41,19 @@ static std::string formatNumber(double v) {
   return s;
 }
 
+/// A number written as an integer ("56") or a float ("1.5", "1.0e6").
+static ParseResult parseNumber(AsmParser &parser, double &out) {
+  int64_t i;
+  OptionalParseResult r = parser.parseOptionalInteger(i);
+  if (r.has_value()) {
+    if (failed(*r))
+      return failure();
+    out = static_cast<double>(i);
+    return success();
+  }
+  return parser.parseFloat(out);
+}
+
 //===----------------------------------------------------------------------===//
 // LinkAttr
 //===----------------------------------------------------------------------===//
@@ -76,9 +89,9 @@ Attribute LinkAttr::parse(AsmParser &parser, Type) {
     return {};
   }
   if (parser.parseComma() || parser.parseKeyword("bandwidth") ||
-      parser.parseEqual() || parser.parseFloat(bw) || parser.parseComma() ||
+      parser.parseEqual() || parseNumber(parser, bw) || parser.parseComma() ||
       parser.parseKeyword("latency") || parser.parseEqual() ||
-      parser.parseFloat(lat) || parser.parseComma() ||
+      parseNumber(parser, lat) || parser.parseComma() ||
       parser.parseKeyword("ports") || parser.parseEqual() ||
       parser.parseInteger(ports) || parser.parseGreater())
     return {};
@@ -221,7 +234,7 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
       parser.parseKeyword("inter") || parser.parseEqual() ||
       parser.parseAttribute(inter) || parser.parseComma() ||
       parser.parseKeyword("reduce") || parser.parseEqual() ||
-      parser.parseFloat(reduce) || parser.parseGreater())
+      parseNumber(parser, reduce) || parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, ctx, servers,
                     devices, ring, intra, inter, APFloat(reduce), StringRef());

@@ -332,16 +332,16 @@ std::optional<ReductionKind> AllReduceOp::getReductionKind() {
 
 LogicalResult AllGatherOp::verify() {
   auto in = getInput().getType(), out = getResult().getType();
-  if (failed(verifyDimInRange(*this, "gather dim", getDim(), in)))
+  if (failed(verifyDimInRange(*this, "gather dim", getDimAttr().getInt(), in)))
     return failure();
-  return verifySameShapeExcept(*this, in, out, getDim());
+  return verifySameShapeExcept(*this, in, out, getDimAttr().getInt());
 }
 
 LogicalResult AllGatherOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto p = verifyGroupRef(*this, tables, getGroupAttr());
   if (failed(p))
     return failure();
-  int64_t d = getDim();
+  int64_t d = getDimAttr().getInt();
   return verifyScaledDim(*this, "result size", d,
                          getInput().getType().getDimSize(d),
                          getResult().getType().getDimSize(d), *p);
@@ -349,16 +349,16 @@ LogicalResult AllGatherOp::verifySymbolUses(SymbolTableCollection &tables) {
 
 LogicalResult ReduceScatterOp::verify() {
   auto in = getInput().getType(), out = getResult().getType();
-  if (failed(verifyDimInRange(*this, "scatter dim", getDim(), in)))
+  if (failed(verifyDimInRange(*this, "scatter dim", getDimAttr().getInt(), in)))
     return failure();
-  return verifySameShapeExcept(*this, in, out, getDim());
+  return verifySameShapeExcept(*this, in, out, getDimAttr().getInt());
 }
 
 LogicalResult ReduceScatterOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto p = verifyGroupRef(*this, tables, getGroupAttr());
   if (failed(p))
     return failure();
-  int64_t d = getDim();
+  int64_t d = getDimAttr().getInt();
   return verifyScaledDim(*this, "input size", d,
                          getResult().getType().getDimSize(d),
                          getInput().getType().getDimSize(d), *p);
@@ -373,8 +373,8 @@ std::optional<ReductionKind> ReduceScatterOp::getReductionKind() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult BroadcastOp::verify() {
-  if (getRoot() < 0)
-    return emitOpError() << "root " << getRoot()
+  if (getRootAttr().getInt() < 0)
+    return emitOpError() << "root " << getRootAttr().getInt()
                          << " is negative: expected a rank of the group";
   return success();
 }
@@ -383,12 +383,12 @@ LogicalResult BroadcastOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto p = verifyGroupRef(*this, tables, getGroupAttr());
   if (failed(p))
     return failure();
-  return verifyRankIndex(*this, "root", getRoot(), *p);
+  return verifyRankIndex(*this, "root", getRootAttr().getInt(), *p);
 }
 
 LogicalResult ReduceOp::verify() {
-  if (getRoot() < 0)
-    return emitOpError() << "root " << getRoot()
+  if (getRootAttr().getInt() < 0)
+    return emitOpError() << "root " << getRootAttr().getInt()
                          << " is negative: expected a rank of the group";
   return success();
 }
@@ -397,7 +397,7 @@ LogicalResult ReduceOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto p = verifyGroupRef(*this, tables, getGroupAttr());
   if (failed(p))
     return failure();
-  return verifyRankIndex(*this, "root", getRoot(), *p);
+  return verifyRankIndex(*this, "root", getRootAttr().getInt(), *p);
 }
 
 std::optional<ReductionKind> ReduceOp::getReductionKind() { return getKind(); }
@@ -408,10 +408,10 @@ std::optional<ReductionKind> ReduceOp::getReductionKind() { return getKind(); }
 
 LogicalResult AllToAllOp::verify() {
   auto in = getInput().getType(), out = getResult().getType();
-  if (failed(verifyDimInRange(*this, "split_dim", getSplitDim(), in)) ||
-      failed(verifyDimInRange(*this, "concat_dim", getConcatDim(), in)))
+  if (failed(verifyDimInRange(*this, "split_dim", getSplitDimAttr().getInt(), in)) ||
+      failed(verifyDimInRange(*this, "concat_dim", getConcatDimAttr().getInt(), in)))
     return failure();
-  return verifySameShapeExcept(*this, in, out, getSplitDim(), getConcatDim());
+  return verifySameShapeExcept(*this, in, out, getSplitDimAttr().getInt(), getConcatDimAttr().getInt());
 }
 
 LogicalResult AllToAllOp::verifySymbolUses(SymbolTableCollection &tables) {
@@ -419,7 +419,7 @@ LogicalResult AllToAllOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (failed(p))
     return failure();
   auto in = getInput().getType(), out = getResult().getType();
-  int64_t s = getSplitDim(), c = getConcatDim();
+  int64_t s = getSplitDimAttr().getInt(), c = getConcatDimAttr().getInt();
   int64_t inS = in.getDimSize(s);
   if (!ShapedType::isDynamic(inS) && inS % *p != 0)
     return emitOpError() << "split_dim " << s << " has size " << inS
@@ -440,10 +440,10 @@ LogicalResult AllToAllOp::verifySymbolUses(SymbolTableCollection &tables) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult SendOp::verify() {
-  if (getPeer() < 0)
-    return emitOpError() << "peer " << getPeer() << " is negative";
-  if (getTag() < 0)
-    return emitOpError() << "tag " << getTag() << " is negative";
+  if (getPeerAttr().getInt() < 0)
+    return emitOpError() << "peer " << getPeerAttr().getInt() << " is negative";
+  if (getTagAttr().getInt() < 0)
+    return emitOpError() << "tag " << getTagAttr().getInt() << " is negative";
   return success();
 }
 
@@ -451,14 +451,14 @@ LogicalResult SendOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto p = verifyGroupRef(*this, tables, getGroupAttr());
   if (failed(p))
     return failure();
-  return verifyRankIndex(*this, "peer", getPeer(), *p);
+  return verifyRankIndex(*this, "peer", getPeerAttr().getInt(), *p);
 }
 
 LogicalResult RecvOp::verify() {
-  if (getPeer() < 0)
-    return emitOpError() << "peer " << getPeer() << " is negative";
-  if (getTag() < 0)
-    return emitOpError() << "tag " << getTag() << " is negative";
+  if (getPeerAttr().getInt() < 0)
+    return emitOpError() << "peer " << getPeerAttr().getInt() << " is negative";
+  if (getTagAttr().getInt() < 0)
+    return emitOpError() << "tag " << getTagAttr().getInt() << " is negative";
   return success();
 }
 
@@ -466,7 +466,7 @@ LogicalResult RecvOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto p = verifyGroupRef(*this, tables, getGroupAttr());
   if (failed(p))
     return failure();
-  return verifyRankIndex(*this, "peer", getPeer(), *p);
+  return verifyRankIndex(*this, "peer", getPeerAttr().getInt(), *p);
 }
 
 LogicalResult BarrierOp::verifySymbolUses(SymbolTableCollection &tables) {

@@ -1,0 +1,29 @@
+# lit configuration of the hccl-mlir FileCheck suites.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "hccl-mlir"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.hccl_obj_root, "test")
+config.excludes = ["Inputs", "unit", "downstream", "CMakeLists.txt",
+                   "lit.cfg.py", "lit.site.cfg.py", "README.md"]
+
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%hccl_libs", config.hccl_lib_dir))
+config.substitutions.append(("%hccl_src", config.hccl_src_root))
+config.substitutions.append(("%python", config.python_executable))
+
+# Our tools first; upstream mlir-opt from LLVM 19 for the plugin tests.
+tool_dirs = [config.hccl_tools_dir, config.llvm_tools_dir]
+tools = [
+    ToolSubst(t, unresolved="ignore")
+    for t in ["not", "count", "split-file", "hccl-opt", "hccl-translate", "hccl-plan", "hccl-run",
+              "hccl-test", "mlir-opt"]
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PATH", config.hccl_tools_dir, append_path=True)
