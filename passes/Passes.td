@@ -4,8 +4,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def GradientFusion : InterfacePass<"comm-gradient-fusion",
-                                   "::mlir::FunctionOpInterface"> {
+def GradientFusion : Pass<"comm-gradient-fusion"> {
   let summary = "Fuse the collectives of each bucket into one variadic op";
   let description = [{
     Materialises the buckets chosen by `comm-bucket-sizing`: the

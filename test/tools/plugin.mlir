@@ -3,7 +3,7 @@
 // RUN: mlir-opt %s --load-dialect-plugin=%hccl_libs/libHcclCommPlugin.so --mlir-print-op-generic | mlir-opt --load-dialect-plugin=%hccl_libs/libHcclCommPlugin.so | FileCheck %s
 // RUN: mlir-opt %s --load-dialect-plugin=%hccl_libs/libHcclCommPlugin.so \
 // RUN:   --load-pass-plugin=%hccl_libs/libHcclCommPlugin.so \
-// RUN:   --pass-pipeline="builtin.module(func.func(comm-gradient-fusion))" | FileCheck %s --check-prefix=PASS
+// RUN:   --pass-pipeline="builtin.module(comm-gradient-fusion)" | FileCheck %s --check-prefix=PASS
 // Without the plugin, mlir-opt does not know the dialect.
 // RUN: not mlir-opt %s 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
 
