@@ -9,6 +9,16 @@ if(TARGET HcclReduce)
   target_link_libraries(HcclReduceTests PRIVATE HcclReduce GTest::gtest_main)
   list(APPEND HCCL_KERNEL_TESTS HcclReduceTests)
 endif()
+if(TARGET HcclConfig)
+  add_executable(HcclConfigTests
+    ${CMAKE_CURRENT_LIST_DIR}/config_numeric_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/config_text_test.cpp)
+  target_link_libraries(HcclConfigTests PRIVATE HcclConfig GTest::gtest_main)
+  # ConfigDocs reads docs/env-vars.md from the source tree.
+  target_compile_definitions(HcclConfigTests PRIVATE
+    HCCL_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  list(APPEND HCCL_KERNEL_TESTS HcclConfigTests)
+endif()
 foreach(t ${HCCL_KERNEL_TESTS})
   target_compile_options(${t} PRIVATE -Wall -Wno-unused-parameter)
   gtest_discover_tests(${t} DISCOVERY_TIMEOUT 60)
