@@ -23,3 +23,7 @@ foreach(t ${HCCL_KERNEL_TESTS})
   target_compile_options(${t} PRIVATE -Wall -Wno-unused-parameter)
   gtest_discover_tests(${t} DISCOVERY_TIMEOUT 60)
 endforeach()
+
+# hccl-test's own tests live beside the tool.
+include(${PROJECT_SOURCE_DIR}/tools/hccl-test/test/hccl-test-tests.cmake
+  OPTIONAL)

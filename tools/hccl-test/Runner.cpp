@@ -1,0 +1,270 @@
+//===- Runner.cpp - One rank of an hccl-test run --------------------------===//
+//
+// Per size: fill inputs and poison outputs, warm up, barrier, time -n calls
+// queued on a host stream (or blocking calls with --sync), then check the
+// output against the local reference. The slowest rank's time and the total
+// number of wrong elements are combined with one all-reduce, so rank 0's row
+// speaks for the whole job.
+//
+//===----------------------------------------------------------------------===//
+#include "Runner.h"
+#include "Layout.h"
+#include "Verify.h"
+
+#include "hccl/hccl.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace hccltest {
+namespace {
+
+class RankRun {
+public:
+  explicit RankRun(const Options &o) : opts_(o) {}
+  ~RankRun() { release(); }
+  int run();
+
+private:
+  bool ok(HcclResult r, const char *what) {
+    if (r == HCCL_SUCCESS)
+      return true;
+    std::fprintf(stderr, "hccl-test: rank %u: %s failed: %s: %s\n", rank_,
+                 what, HcclGetErrorString(r), HcclGetLastErrorMessage());
+    return false;
+  }
+  bool allocate(uint64_t bytes, void **ptr, void **handle);
+  void release();
+  HcclResult launch(const Layout &l, aclrtStream stream);
+  bool runSize(uint64_t sizeBytes, int seq, FILE *csv);
+
+  const Options &opts_;
+  HcclComm comm_ = nullptr;
+  aclrtStream stream_ = nullptr;
+  uint32_t rank_ = 0, nRanks_ = 0;
+  void *send_ = nullptr, *recv_ = nullptr;
+  void *sendHandle_ = nullptr, *recvHandle_ = nullptr;
+  bool failed_ = false;
+};
+
+bool RankRun::allocate(uint64_t bytes, void **ptr, void **handle) {
+  bytes = bytes ? bytes : 1;
+  if (opts_.useMalloc) {
+    *ptr = std::malloc(bytes);
+    if (!*ptr) {
+      std::fprintf(stderr, "hccl-test: rank %u: out of memory (%" PRIu64
+                           " bytes)\n",
+                   rank_, bytes);
+      return false;
+    }
+  } else if (!ok(HcclMemAlloc(ptr, bytes), "HcclMemAlloc")) {
+    return false;
+  }
+  return ok(HcclCommRegister(comm_, *ptr, bytes, handle, HCCL_REGISTER_DEFAULT),
+            "HcclCommRegister");
+}
+
+void RankRun::release() {
+  for (auto [ptr, handle] : {std::pair{&send_, &sendHandle_},
+                             std::pair{&recv_, &recvHandle_}}) {
+    if (*handle)
+      HcclCommDeregister(comm_, *handle);
+    if (*ptr)
+      opts_.useMalloc ? std::free(*ptr) : (void)HcclMemFree(*ptr);
+    *ptr = *handle = nullptr;
+  }
+  if (stream_)
+    HcclStreamDestroy(stream_);
+  stream_ = nullptr;
+  if (comm_)
+    HcclCommDestroy(comm_);
+  comm_ = nullptr;
+}
+
+HcclResult RankRun::launch(const Layout &l, aclrtStream stream) {
+  HcclDataType t = opts_.dataType;
+  switch (opts_.op) {
+  case Op::AllReduce:
+    return HcclAllReduce(send_, recv_, l.count, t, opts_.reduceOp, comm_,
+                         stream);
+  case Op::AllGather:
+    return HcclAllGather(send_, recv_, l.count, t, comm_, stream);
+  case Op::ReduceScatter:
+    return HcclReduceScatter(send_, recv_, l.count, t, opts_.reduceOp, comm_,
+                             stream);
+  case Op::Broadcast:
+    return HcclBroadcast(recv_, l.count, t, opts_.root, comm_, stream);
+  case Op::Reduce:
+    return HcclReduce(send_, recv_, l.count, t, opts_.reduceOp, opts_.root,
+                      comm_, stream);
+  case Op::AllToAll:
+    return HcclAlltoAll(send_, l.count, t, recv_, l.count, t, comm_, stream);
+  case Op::AllToAllV:
+    return HcclAlltoAllV(send_, l.sendCounts.data(), l.sdispls.data(), t,
+                         recv_, l.recvCounts.data(), l.rdispls.data(), t,
+                         comm_, stream);
+  }
+  return HCCL_E_PARA;
+}
+
+double nowSeconds() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
+  size_t elem = dataTypeSize(opts_.dataType);
+  Layout l = layoutFor(opts_.op, sizeBytes, elem, rank_, nRanks_);
+  RankContext ctx{opts_.op, rank_, nRanks_, opts_.root};
+  DataGen gen(opts_.dataType, opts_.reduceOp, isReductionOp(opts_.op),
+              0x5eed0000u + static_cast<uint64_t>(seq));
+  fillBuffers(ctx, l, gen, send_, recv_);
+
+  aclrtStream s = opts_.sync ? nullptr : stream_;
+  for (int i = 0; i < opts_.warmupIters; ++i)
+    if (!ok(launch(l, s), opName(opts_.op)))
+      return false;
+  if (s && !ok(HcclStreamSynchronize(s), "HcclStreamSynchronize"))
+    return false;
+  if (!ok(HcclBarrier(comm_, nullptr), "HcclBarrier"))
+    return false;
+  double t0 = nowSeconds();
+  for (int i = 0; i < opts_.iters; ++i)
+    if (!ok(launch(l, s), opName(opts_.op)))
+      return false;
+  if (s && !ok(HcclStreamSynchronize(s), "HcclStreamSynchronize"))
+    return false;
+  double seconds = (nowSeconds() - t0) / opts_.iters;
+
+  uint64_t wrong = 0;
+  if (opts_.check) {
+    Mismatches m = verifyBuffers(ctx, l, gen, recv_);
+    wrong = m.count;
+    for (const std::string &d : m.first)
+      std::fprintf(stderr,
+                   "hccl-test: rank %u: %s %" PRIu64 " bytes %s: %s\n", rank_,
+                   opName(opts_.op), l.dataBytes,
+                   dataTypeName(opts_.dataType), d.c_str());
+    if (m.count > m.first.size())
+      std::fprintf(stderr, "hccl-test: rank %u: ... %" PRIu64
+                           " wrong elements in all\n",
+                   rank_, m.count);
+  }
+  // The job's time is the slowest rank's; any rank's error fails the row.
+  double stats[2] = {seconds, static_cast<double>(wrong)};
+  if (!ok(HcclAllReduce(stats, stats, 2, HCCL_DATA_TYPE_FP64, HCCL_REDUCE_MAX,
+                        comm_, nullptr),
+          "HcclAllReduce (gathering timings)"))
+    return false;
+  bool rowOk = stats[1] == 0;
+  failed_ = failed_ || !rowOk;
+  if (rank_ == 0) {
+    double us = stats[0] * 1e6;
+    double algbw = stats[0] > 0 ? l.dataBytes / stats[0] / 1e9 : 0;
+    double busbw = algbw * busBandwidthFactor(opts_.op, nRanks_);
+    const char *check = !opts_.check ? "NULL" : rowOk ? "success" : "failed";
+    std::printf("%-17llu | %-14.2f | %-20.5f | %-13s | %.5f\n",
+                static_cast<unsigned long long>(l.dataBytes), us, algbw,
+                check, busbw);
+    std::fflush(stdout);
+    if (csv)
+      std::fprintf(csv, "%s,%s,%s,%u,%llu,%llu,%.3f,%.6f,%.6f,%s\n",
+                   opName(opts_.op), dataTypeName(opts_.dataType),
+                   isReductionOp(opts_.op) ? reduceOpName(opts_.reduceOp)
+                                           : "",
+                   nRanks_, static_cast<unsigned long long>(l.dataBytes),
+                   static_cast<unsigned long long>(l.count), us, algbw, busbw,
+                   check);
+  }
+  return true;
+}
+
+int RankRun::run() {
+  if (!opts_.algo.empty())
+    setenv("HCCL_ALGO", opts_.algo.c_str(), 1);
+  if (!ok(HcclCommInitFromEnv(&comm_), "HcclCommInitFromEnv") ||
+      !ok(HcclGetRankId(comm_, &rank_), "HcclGetRankId") ||
+      !ok(HcclGetRankSize(comm_, &nRanks_), "HcclGetRankSize"))
+    return 1;
+  if (opts_.root >= nRanks_) {
+    if (rank_ == 0)
+      std::fprintf(stderr,
+                   "hccl-test: -r %u: the root must be below the number of "
+                   "ranks (%u)\n",
+                   opts_.root, nRanks_);
+    return 2;
+  }
+  if (opts_.npusGiven && nRanks_ % opts_.npus != 0) {
+    if (rank_ == 0)
+      std::fprintf(stderr,
+                   "hccl-test: -p %d: the job has %u ranks, not a multiple "
+                   "of the ranks per node\n",
+                   opts_.npus, nRanks_);
+    return 2;
+  }
+  // Buffers for the largest size, reused by every row.
+  size_t elem = dataTypeSize(opts_.dataType);
+  uint64_t sendMax = 0, recvMax = 0;
+  for (uint64_t size : opts_.sizes()) {
+    Layout l = layoutFor(opts_.op, size, elem, rank_, nRanks_);
+    sendMax = std::max(sendMax, l.sendElems * elem);
+    recvMax = std::max(recvMax, l.recvElems * elem);
+  }
+  if (!allocate(sendMax, &send_, &sendHandle_) ||
+      !allocate(recvMax, &recv_, &recvHandle_))
+    return 1;
+  if (!opts_.sync && !ok(HcclStreamCreate(&stream_), "HcclStreamCreate"))
+    return 1;
+
+  std::unique_ptr<FILE, int (*)(FILE *)> csv(nullptr, &std::fclose);
+  if (rank_ == 0) {
+    if (!opts_.csvPath.empty()) {
+      csv.reset(std::fopen(opts_.csvPath.c_str(), "w"));
+      if (!csv) {
+        std::fprintf(stderr, "hccl-test: --csv %s: cannot open: %s\n",
+                     opts_.csvPath.c_str(), std::strerror(errno));
+        return 2;
+      }
+      std::fprintf(csv.get(),
+                   "op,datatype,reduce_op,ranks,data_size_bytes,count,"
+                   "avg_time_us,alg_bandwidth_gbps,bus_bandwidth_gbps,"
+                   "check_result\n");
+    }
+    std::printf("the minbytes is %llu, maxbytes is %llu, iters is %d, "
+                "warmup_iters is %d\n",
+                static_cast<unsigned long long>(opts_.minBytes),
+                static_cast<unsigned long long>(opts_.maxBytes), opts_.iters,
+                opts_.warmupIters);
+    std::printf("%s: %u ranks, %s%s%s, root %u, %s buffers, %s\n",
+                opName(opts_.op), nRanks_, dataTypeName(opts_.dataType),
+                isReductionOp(opts_.op) ? ", " : "",
+                isReductionOp(opts_.op) ? reduceOpName(opts_.reduceOp) : "",
+                opts_.root, opts_.useMalloc ? "malloc" : "HcclMemAlloc",
+                opts_.sync ? "blocking calls" : "host stream");
+    std::printf("data_size(Bytes): | aveg_time(us): | alg_bandwidth(GB/s): | "
+                "check_result: | bus_bandwidth(GB/s):\n");
+    std::fflush(stdout);
+  }
+  int seq = 0;
+  for (uint64_t size : opts_.sizes())
+    if (!runSize(size, seq++, csv.get()))
+      return 1;
+  return failed_ ? 1 : 0;
+}
+
+} // namespace
+
+int runRank(const Options &opts) {
+  RankRun r(opts);
+  return r.run();
+}
+
+} // namespace hccltest
