@@ -1,0 +1,54 @@
+#!/bin/bash
+#===- compare_gloo.sh - hccl-test's TCP transport vs torch gloo ------------===#
+#
+# Runs `hccl-test all_reduce` with HCCL_TRANSPORT=tcp (2 local ranks over
+# loopback sockets, fp32 sum) and torch.distributed's gloo all-reduce
+# (gloo_allreduce_bench.py, Debian python3-torch) alternately for several
+# rounds, then prints per size the medians and the ratios.
+#
+#   bench/runtime/compare_gloo.sh [-B build-dir] [-r rounds] [-n iters]
+#                                 [-w warmup] [-b 4K] [-e 64M] [-- hccl-test args]
+#
+# Target of the runtime (issue 5): TCP busbw >= 1.5x gloo's.
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+build="$here/../../build"
+rounds=3 iters=20 warmup=5 minb=4K maxb=64M
+while [ $# -gt 0 ]; do
+  case "$1" in
+  -B) build=$2; shift 2 ;;
+  -r) rounds=$2; shift 2 ;;
+  -n) iters=$2; shift 2 ;;
+  -w) warmup=$2; shift 2 ;;
+  -b) minb=$2; shift 2 ;;
+  -e) maxb=$2; shift 2 ;;
+  --) shift; break ;;
+  *) echo "compare_gloo.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+extra=("$@")
+case "$rounds" in ''|*[!0-9]*|0) echo "compare_gloo.sh: -r $rounds: expected a round count >= 1" >&2; exit 2 ;; esac
+
+hccl_test="$build/bin/hccl-test"
+[ -x "$hccl_test" ] || { echo "compare_gloo.sh: $hccl_test not built (ninja hccl-test, or -B build-dir)" >&2; exit 2; }
+/usr/bin/python3 -c 'import torch.distributed' 2>/dev/null || { echo "compare_gloo.sh: /usr/bin/python3 cannot import torch (apt-get install python3-torch)" >&2; exit 2; }
+
+out=$(mktemp -d /tmp/compare_gloo.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+sizes=(-b "$minb" -e "$maxb" -f 2 -n "$iters" -w "$warmup")
+hccl_cmd=("$hccl_test" all_reduce "${sizes[@]}" -d fp32 -o sum -p 2 -c 0 "${extra[@]}")
+gloo_cmd=(/usr/bin/python3 "$here/gloo_allreduce_bench.py" "${sizes[@]}" -p 2)
+
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+echo "# torch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)')"
+echo "# A: HCCL_TRANSPORT=tcp ${hccl_cmd[*]}"
+echo "# B: ${gloo_cmd[*]}"
+a_files=() b_files=()
+for r in $(seq 1 "$rounds"); do
+  HCCL_TRANSPORT=tcp "${hccl_cmd[@]}" > "$out/a$r.txt" || { echo "compare_gloo.sh: hccl-test failed (round $r):" >&2; cat "$out/a$r.txt" >&2; exit 1; }
+  "${gloo_cmd[@]}" > "$out/b$r.txt" || { echo "compare_gloo.sh: gloo benchmark failed (round $r):" >&2; cat "$out/b$r.txt" >&2; exit 1; }
+  a_files+=("$out/a$r.txt") b_files+=("$out/b$r.txt")
+done
+/usr/bin/python3 "$here/compare_rows.py" hccl-tcp gloo "${a_files[@]}" -- "${b_files[@]}"
