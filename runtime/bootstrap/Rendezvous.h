@@ -1,0 +1,40 @@
+//===- Rendezvous.h - Star all-gather of rank descriptions ------*- C++ -*-===//
+//
+// Every rank sends a description of itself (its address, host, pid, ...) to
+// the root; once all have arrived the root sends everyone the full table.
+// When ranks are missing at the deadline (HCCL_CONNECT_TIMEOUT), the root
+// tells the ranks that did come which ones are missing, and everybody fails
+// with the same message.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_RUNTIME_BOOTSTRAP_RENDEZVOUS_H
+#define HCCL_RUNTIME_BOOTSTRAP_RENDEZVOUS_H
+
+#include "bootstrap/Listener.h"
+
+#include <string>
+#include <vector>
+
+namespace hccl::rt {
+
+/// Root side: `myInfo` is rank 0's entry. Returns all entries by rank.
+StatusOr<std::vector<std::string>> rendezvousRoot(Listener &listener, const Uid &uid,
+                                                  int nRanks, const std::string &myInfo,
+                                                  const Deadline &deadline,
+                                                  const std::string &timeoutName);
+
+/// Other ranks. `connectDeadline` (optional, earlier) bounds reaching the
+/// root: the caller may then retry with a fresher address.
+StatusOr<std::vector<std::string>> rendezvousJoin(const SockAddr &root, const Uid &uid,
+                                                  int nRanks, int rank,
+                                                  const std::string &myInfo,
+                                                  const Deadline &deadline,
+                                                  const std::string &timeoutName,
+                                                  const Deadline *connectDeadline = nullptr);
+
+/// "1, 4, 7" (at most 32 listed, then "... (N in total)").
+std::string formatRankList(const std::vector<int> &ranks);
+
+} // namespace hccl::rt
+
+#endif // HCCL_RUNTIME_BOOTSTRAP_RENDEZVOUS_H

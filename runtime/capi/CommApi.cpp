@@ -1,0 +1,441 @@
+//===- CommApi.cpp - C API: communicator creation and queries -------------===//
+#include "bootstrap/Launcher.h"
+#include "bootstrap/RootInfo.h"
+#include "capi/ApiSupport.h"
+#include "common/Log.h"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+using namespace hccl::rt;
+using namespace hccl::rt::capi;
+
+namespace {
+
+/// Listeners made by HcclGetRootInfo, waiting for rank 0's init.
+struct PendingRoots {
+  std::mutex mu;
+  std::map<Uid, std::shared_ptr<Listener>> byUid;
+};
+PendingRoots &pendingRoots() {
+  static PendingRoots *p = new PendingRoots();
+  return *p;
+}
+
+HcclResult publish(const char *fn, StatusOr<std::unique_ptr<Communicator>> c, HcclComm *out) {
+  if (!c)
+    return report(fn, c.status());
+  Communicator *raw = c->release();
+  registerComm(raw);
+  *out = raw;
+  return HCCL_SUCCESS;
+}
+
+StatusOr<std::shared_ptr<Listener>> openRootListener(const Config &cfg) {
+  auto ip = chooseLocalIp(cfg.ifIp, cfg.socketIfname);
+  if (!ip)
+    return ip.status();
+  return Listener::open(*ip, static_cast<uint16_t>(cfg.ifBasePort), 4096);
+}
+
+HcclResult initRootInfo(const char *fn, uint32_t nRanks, const HcclRootInfo *rootInfo,
+                        uint32_t rank, const HcclCommConfig *config, HcclComm *comm) {
+  if (rootInfo == nullptr || comm == nullptr)
+    return report(fn, Status(HCCL_E_PTR, rootInfo ? "comm is NULL" : "rootInfo is NULL"));
+  if (nRanks == 0 || nRanks > (1u << 20))
+    return report(fn, errPara("nRanks=" + std::to_string(nRanks) + " is outside 1..1048576"));
+  if (rank >= nRanks)
+    return report(fn, errPara("rank " + std::to_string(rank) + " is outside 0.." +
+                              std::to_string(nRanks - 1)));
+  auto env = loadEnvConfig();
+  if (!env)
+    return report(fn, env.status());
+  auto cfg = applyCommConfig(env.take(), config);
+  if (!cfg)
+    return report(fn, cfg.status());
+  auto data = decodeRootInfo(rootInfo->internal);
+  if (!data)
+    return report(fn, data.status());
+  CommInit in;
+  in.nRanks = static_cast<int>(nRanks);
+  in.rank = static_cast<int>(rank);
+  in.uid = data->uid;
+  in.cfg = cfg.take();
+  if (config && config->hcclCommName[0])
+    in.name = config->hcclCommName;
+  auto addr = SockAddr::parse(data->ip, data->port);
+  if (!addr)
+    return report(fn, addr.status());
+  in.root = *addr;
+  std::shared_ptr<Listener> mine;
+  {
+    std::lock_guard<std::mutex> g(pendingRoots().mu);
+    auto it = pendingRoots().byUid.find(data->uid);
+    if (it != pendingRoots().byUid.end()) {
+      mine = it->second;
+      // Non-root processes may have inherited it through fork(): let go.
+      pendingRoots().byUid.erase(it);
+    }
+  }
+  if (rank == 0) {
+    if (!mine && nRanks > 1)
+      return report(fn, errPara("rank 0 must call HcclCommInitRootInfo in the process that "
+                                "called HcclGetRootInfo (this root info is not from here)"));
+    in.rendezvous = mine;
+    in.listener = mine;
+  }
+  return publish(fn, Communicator::create(std::move(in)), comm);
+}
+
+StatusOr<std::string> readTextFile(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    return Status(HCCL_E_OPEN_FILE_FAILURE, "cannot open '" + path + "'");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  if (f.bad())
+    return Status(HCCL_E_OPEN_FILE_FAILURE, "cannot read '" + path + "'");
+  return ss.str();
+}
+
+HcclResult initClusterInfo(const char *fn, const char *clusterInfo, uint32_t rank,
+                           const HcclCommConfig *config, HcclComm *comm) {
+  if (clusterInfo == nullptr || comm == nullptr)
+    return report(fn, Status(HCCL_E_PTR, clusterInfo ? "comm is NULL" : "clusterInfo is NULL"));
+  auto env = loadEnvConfig();
+  if (!env)
+    return report(fn, env.status());
+  auto cfg = applyCommConfig(env.take(), config);
+  if (!cfg)
+    return report(fn, cfg.status());
+  auto text = readTextFile(clusterInfo);
+  if (!text)
+    return report(fn, text.status());
+  auto topo = hccl::sched::Topology::fromRankTable(*text);
+  if (!topo)
+    return report(fn, errPara(std::string(clusterInfo) + ": " + topo.message()));
+  int world = topo->worldSize();
+  if (static_cast<int64_t>(rank) >= world)
+    return report(fn, errPara("rank " + std::to_string(rank) + " is not in the rank table " +
+                              std::string(clusterInfo) + " (ranks 0.." +
+                              std::to_string(world - 1) + ")"));
+  // HCCL rank tables name servers by their host IP; rank 0's server hosts
+  // the rendezvous on HCCL_IF_BASE_PORT.
+  const std::string &rootServer =
+      topo->serverIds[static_cast<size_t>(topo->serverOf(0))];
+  uint16_t port = static_cast<uint16_t>(cfg->ifBasePort);
+  auto root = SockAddr::resolve(rootServer, port);
+  if (!root)
+    return report(fn, errPara(std::string(clusterInfo) + ": server_id '" + rootServer +
+                              "' of rank 0 is not an address: " + root.status().message()));
+  CommInit in;
+  in.nRanks = world;
+  in.rank = static_cast<int>(rank);
+  Uid base;
+  uint64_t h = fnv1a(text->data(), text->size());
+  in.uid = base.derive("ranktable", h, port);
+  in.root = *root;
+  in.cfg = cfg.take();
+  in.server = topo->serverIds[static_cast<size_t>(topo->serverOf(static_cast<int>(rank)))];
+  in.rankTable = topo.take();
+  if (config && config->hcclCommName[0])
+    in.name = config->hcclCommName;
+  if (rank == 0 && world > 1) {
+    auto l = Listener::open(root->ip(), port, 1);
+    if (!l)
+      return report(fn, l.status().withContext(
+                            "rank 0 listens on its server_id " + rootServer +
+                            " and HCCL_IF_BASE_PORT " + std::to_string(port)));
+    in.rendezvous = l.take();
+  }
+  return publish(fn, Communicator::create(std::move(in)), comm);
+}
+
+/// Per-process count of HcclCommInitFromEnv calls: ranks that call it the
+/// same number of times agree on each communicator's id.
+std::mutex envMu;
+uint64_t envGeneration = 0;
+std::shared_ptr<Listener> envMasterListener;
+
+HcclResult initFromEnv(HcclComm *comm) {
+  const char *fn = "HcclCommInitFromEnv";
+  if (comm == nullptr)
+    return report(fn, Status(HCCL_E_PTR, "comm is NULL"));
+  auto launch = readLaunchEnv(::getenv);
+  if (!launch)
+    return report(fn, launch.status());
+  auto cfg = loadEnvConfig();
+  if (!cfg)
+    return report(fn, cfg.status());
+  std::lock_guard<std::mutex> g(envMu);
+  uint64_t gen = ++envGeneration;
+  CommInit in;
+  in.nRanks = launch->size;
+  in.rank = launch->rank;
+  in.cfg = *cfg;
+  Deadline dl = Deadline::afterMs(static_cast<int64_t>(cfg->connectTimeoutMs));
+  in.deadline = dl;
+  std::string jobKey = launch->jobId + "/" + std::to_string(launch->size);
+
+  if (launch->size == 1) {
+    in.uid = Uid::random();
+    return publish(fn, Communicator::create(std::move(in)), comm);
+  }
+
+  if (!launch->rootInfoFile.empty()) {
+    const std::string &path = launch->rootInfoFile;
+    if (launch->rank == 0) {
+      auto l = openRootListener(*cfg);
+      if (!l)
+        return report(fn, l.status());
+      RootInfoData d;
+      d.uid = Uid::random();
+      d.ip = l->get()->addr().ip();
+      d.port = l->get()->addr().port();
+      std::vector<char> blob(HCCL_ROOT_INFO_BYTES);
+      encodeRootInfo(d, blob.data());
+      std::string tmp = path + ".tmp." + std::to_string(::getpid());
+      {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        f.write(blob.data(), static_cast<std::streamsize>(blob.size()));
+        if (!f)
+          return report(fn, Status(HCCL_E_OPEN_FILE_FAILURE,
+                                   "HCCL_ROOT_INFO_FILE=" + path + ": cannot write '" + tmp +
+                                       "'"));
+      }
+      if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        return report(fn, Status(HCCL_E_OPEN_FILE_FAILURE,
+                                 "HCCL_ROOT_INFO_FILE=" + path + ": cannot create it"));
+      }
+      in.uid = d.uid;
+      in.rendezvous = *l;
+      in.listener = *l;
+      auto c = Communicator::create(std::move(in));
+      std::remove(path.c_str()); // everyone has read it (or init failed)
+      return publish(fn, std::move(c), comm);
+    }
+    // Others: wait for the file; a stale file from an earlier job points at
+    // a dead address, so retry with a fresh read until the deadline.
+    Status last = Status(HCCL_E_TIMEOUT, "communicator init timed out after "
+                                         "HCCL_CONNECT_TIMEOUT: HCCL_ROOT_INFO_FILE=" +
+                                             path + " never appeared (missing ranks: 0)");
+    while (!dl.expired()) {
+      auto text = readTextFile(path);
+      if (!text || text->size() != HCCL_ROOT_INFO_BYTES) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        continue;
+      }
+      auto d = decodeRootInfo(text->data());
+      if (!d)
+        return report(fn, d.status().withContext("HCCL_ROOT_INFO_FILE=" + path));
+      CommInit attempt = in;
+      attempt.uid = d->uid;
+      auto addr = SockAddr::parse(d->ip, d->port);
+      if (!addr)
+        return report(fn, addr.status());
+      attempt.root = *addr;
+      attempt.connectAttemptMs = 3000;
+      auto c = Communicator::create(std::move(attempt));
+      if (c || c.status().code() != HCCL_E_TIMEOUT || dl.expired())
+        return publish(fn, std::move(c), comm);
+      last = c.status();
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return report(fn, last);
+  }
+
+  // MASTER_ADDR / MASTER_PORT: rank 0 listens on MASTER_PORT for the whole
+  // life of the process and hosts every env communicator's rendezvous there.
+  Uid base;
+  in.uid = base.derive("env:" + launch->masterAddr + ":" + std::to_string(launch->masterPort),
+                       fnv1a(jobKey.data(), jobKey.size()), gen);
+  auto root = SockAddr::resolve(launch->masterAddr, static_cast<uint16_t>(launch->masterPort));
+  if (!root)
+    return report(fn, errPara("MASTER_ADDR=" + launch->masterAddr + ": " +
+                              root.status().message()));
+  in.root = *root;
+  if (launch->rank == 0) {
+    if (!envMasterListener) {
+      auto l = Listener::open(root->ss.ss_family == AF_INET6 ? "::" : "0.0.0.0",
+                              static_cast<uint16_t>(launch->masterPort), 1);
+      if (!l)
+        return report(fn, l.status().withContext("rank 0 listens on MASTER_PORT=" +
+                                                 std::to_string(launch->masterPort)));
+      envMasterListener = l.take();
+    }
+    in.rendezvous = envMasterListener;
+  }
+  return publish(fn, Communicator::create(std::move(in)), comm);
+}
+
+} // namespace
+
+extern "C" {
+
+HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo) {
+  return guarded("HcclGetRootInfo", [&]() -> HcclResult {
+    const char *fn = "HcclGetRootInfo";
+    if (rootInfo == nullptr)
+      return report(fn, Status(HCCL_E_PTR, "rootInfo is NULL"));
+    auto cfg = loadEnvConfig();
+    if (!cfg)
+      return report(fn, cfg.status());
+    auto l = openRootListener(*cfg);
+    if (!l)
+      return report(fn, l.status());
+    RootInfoData d;
+    d.uid = Uid::random();
+    d.ip = l->get()->addr().ip();
+    d.port = l->get()->addr().port();
+    encodeRootInfo(d, rootInfo->internal);
+    std::lock_guard<std::mutex> g(pendingRoots().mu);
+    pendingRoots().byUid[d.uid] = l.take();
+    return HCCL_SUCCESS;
+  });
+}
+
+HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo, uint32_t rank,
+                                HcclComm *comm) {
+  return guarded("HcclCommInitRootInfo", [&] {
+    return initRootInfo("HcclCommInitRootInfo", nRanks, rootInfo, rank, nullptr, comm);
+  });
+}
+
+HcclResult HcclCommInitRootInfoConfig(uint32_t nRanks, const HcclRootInfo *rootInfo,
+                                      uint32_t rank, const HcclCommConfig *config,
+                                      HcclComm *comm) {
+  return guarded("HcclCommInitRootInfoConfig", [&] {
+    return initRootInfo("HcclCommInitRootInfoConfig", nRanks, rootInfo, rank, config, comm);
+  });
+}
+
+HcclResult HcclCommInitClusterInfo(const char *clusterInfo, uint32_t rank, HcclComm *comm) {
+  return guarded("HcclCommInitClusterInfo", [&] {
+    return initClusterInfo("HcclCommInitClusterInfo", clusterInfo, rank, nullptr, comm);
+  });
+}
+
+HcclResult HcclCommInitClusterInfoConfig(const char *clusterInfo, uint32_t rank,
+                                         HcclCommConfig *config, HcclComm *comm) {
+  return guarded("HcclCommInitClusterInfoConfig", [&] {
+    return initClusterInfo("HcclCommInitClusterInfoConfig", clusterInfo, rank, config, comm);
+  });
+}
+
+HcclResult HcclCommInitFromEnv(HcclComm *comm) {
+  return guarded("HcclCommInitFromEnv", [&] { return initFromEnv(comm); });
+}
+
+HcclResult HcclCreateSubCommConfig(HcclComm *comm, uint32_t rankNum, uint32_t *rankIds,
+                                   uint64_t subCommId, uint32_t subCommRankId,
+                                   HcclCommConfig *config, HcclComm *subComm) {
+  const char *fn = "HcclCreateSubCommConfig";
+  return guarded(fn, [&]() -> HcclResult {
+    if (comm == nullptr || rankIds == nullptr || subComm == nullptr)
+      return report(fn, Status(HCCL_E_PTR, comm == nullptr      ? "comm is NULL"
+                                           : rankIds == nullptr ? "rankIds is NULL"
+                                                                : "subComm is NULL"));
+    Communicator *c;
+    if (Status st = resolveComm(*comm, &c); !st.isOk())
+      return report(fn, st);
+    if (rankNum == 0 || rankNum > static_cast<uint32_t>(c->size()))
+      return report(fn, errPara("rankNum=" + std::to_string(rankNum) + " is outside 1.." +
+                                std::to_string(c->size())));
+    auto cfg = applyCommConfig(c->config(), config);
+    if (!cfg)
+      return report(fn, cfg.status());
+    std::vector<int> ranks;
+    for (uint32_t i = 0; i < rankNum; ++i)
+      ranks.push_back(rankIds[i] > static_cast<uint32_t>(INT32_MAX) ? -1
+                                                                    : static_cast<int>(rankIds[i]));
+    // Creation talks to other members only; it does not use the parent's
+    // call order, so it needs no ticket.
+    return publish(fn, c->subComm(ranks, subCommId, static_cast<int>(subCommRankId), *cfg),
+                   subComm);
+  });
+}
+
+HcclResult HcclCommSplit(HcclComm comm, int color, int key, HcclComm *newComm) {
+  const char *fn = "HcclCommSplit";
+  return guarded(fn, [&]() -> HcclResult {
+    if (newComm == nullptr)
+      return report(fn, Status(HCCL_E_PTR, "newComm is NULL"));
+    Communicator *c;
+    if (Status st = resolveComm(comm, &c); !st.isOk())
+      return report(fn, st);
+    *newComm = nullptr;
+    StatusOr<std::unique_ptr<Communicator>> child = Status();
+    {
+      Turn turn(c);
+      child = c->split(color, key, c->config());
+    }
+    if (!child)
+      return report(fn, child.status());
+    if (!*child)
+      return HCCL_SUCCESS; // colour < 0: not in any new communicator
+    return publish(fn, std::move(child), newComm);
+  });
+}
+
+HcclResult HcclGetRankSize(HcclComm comm, uint32_t *rankSize) {
+  const char *fn = "HcclGetRankSize";
+  return guarded(fn, [&]() -> HcclResult {
+    if (rankSize == nullptr)
+      return report(fn, Status(HCCL_E_PTR, "rankSize is NULL"));
+    Communicator *c;
+    if (Status st = resolveComm(comm, &c); !st.isOk())
+      return report(fn, st);
+    *rankSize = static_cast<uint32_t>(c->size());
+    return HCCL_SUCCESS;
+  });
+}
+
+HcclResult HcclGetRankId(HcclComm comm, uint32_t *rank) {
+  const char *fn = "HcclGetRankId";
+  return guarded(fn, [&]() -> HcclResult {
+    if (rank == nullptr)
+      return report(fn, Status(HCCL_E_PTR, "rank is NULL"));
+    Communicator *c;
+    if (Status st = resolveComm(comm, &c); !st.isOk())
+      return report(fn, st);
+    *rank = static_cast<uint32_t>(c->rank());
+    return HCCL_SUCCESS;
+  });
+}
+
+HcclResult HcclCommDestroy(HcclComm comm) {
+  const char *fn = "HcclCommDestroy";
+  return guarded(fn, [&]() -> HcclResult {
+    Communicator *c;
+    if (Status st = resolveComm(comm, &c); !st.isOk())
+      return report(fn, st);
+    if (!unregisterComm(c))
+      return report(fn, errPara("comm is being destroyed by another thread"));
+    delete c; // waits for its queued calls, then releases everything
+    return HCCL_SUCCESS;
+  });
+}
+
+HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult *asyncError) {
+  const char *fn = "HcclGetCommAsyncError";
+  return guarded(fn, [&]() -> HcclResult {
+    if (asyncError == nullptr)
+      return report(fn, Status(HCCL_E_PTR, "asyncError is NULL"));
+    Communicator *c;
+    if (Status st = resolveComm(comm, &c); !st.isOk())
+      return report(fn, st);
+    Status st = c->pollAsyncError();
+    *asyncError = st.code();
+    if (!st.isOk())
+      report(fn, st); // keeps the message available to HcclGetLastErrorMessage
+    return HCCL_SUCCESS;
+  });
+}
+
+} // extern "C"

@@ -1,0 +1,86 @@
+//===- SharedMem.cpp - memfd mappings shared with peer processes ----------===//
+#include "common/SharedMem.h"
+
+#include <cerrno>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+#ifndef MFD_CLOEXEC
+#define MFD_CLOEXEC 1U
+#endif
+
+namespace hccl::rt {
+
+size_t pageSize() {
+  static const size_t ps = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  return ps;
+}
+
+StatusOr<std::unique_ptr<SharedMapping>> SharedMapping::create(size_t bytes,
+                                                               const char *name) {
+  size_t size = roundUp(bytes == 0 ? 1 : bytes, pageSize());
+  int fd = static_cast<int>(::syscall(SYS_memfd_create, name, MFD_CLOEXEC));
+  if (fd < 0)
+    return errSyscall("memfd_create", errno);
+  if (::ftruncate(fd, static_cast<off_t>(size)) != 0) {
+    int e = errno;
+    ::close(fd);
+    return Status(HCCL_E_MEMORY, "cannot size shared memory of " + std::to_string(size) +
+                                     " bytes: " + errSyscall("ftruncate", e).message());
+  }
+  return map(fd, size, true);
+}
+
+StatusOr<std::unique_ptr<SharedMapping>> SharedMapping::map(int fd, size_t bytes,
+                                                            bool writable) {
+  int prot = PROT_READ | (writable ? PROT_WRITE : 0);
+  void *p = ::mmap(nullptr, bytes, prot, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) {
+    int e = errno;
+    ::close(fd);
+    return Status(HCCL_E_MEMORY, "cannot map " + std::to_string(bytes) +
+                                     " bytes of shared memory: " +
+                                     errSyscall("mmap", e).message());
+  }
+  return std::unique_ptr<SharedMapping>(new SharedMapping(fd, p, bytes));
+}
+
+SharedMapping::~SharedMapping() {
+  ::munmap(base_, size_);
+  ::close(fd_);
+}
+
+StatusOr<std::unique_ptr<PeerProcess>> PeerProcess::open(pid_t pid) {
+  int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (fd < 0)
+    return errSyscall("pidfd_open(" + std::to_string(pid) + ")", errno);
+  return std::unique_ptr<PeerProcess>(new PeerProcess(pid, fd));
+}
+
+PeerProcess::~PeerProcess() { ::close(pidfd_); }
+
+bool PeerProcess::alive() const {
+  // A pidfd polls readable once the process has terminated.
+  struct pollfd p = {pidfd_, POLLIN, 0};
+  int rc = ::poll(&p, 1, 0);
+  return !(rc > 0 && (p.revents & (POLLIN | POLLHUP)));
+}
+
+StatusOr<int> PeerProcess::importFd(int remoteFd) const {
+  int fd = static_cast<int>(::syscall(SYS_pidfd_getfd, pidfd_, remoteFd, 0));
+  if (fd < 0)
+    return errSyscall("pidfd_getfd(pid " + std::to_string(pid_) + ", fd " +
+                          std::to_string(remoteFd) + ")",
+                      errno);
+  return fd;
+}
+
+} // namespace hccl::rt

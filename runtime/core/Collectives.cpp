@@ -1,0 +1,335 @@
+//===- Collectives.cpp - Collective entry points and program choice -------===//
+//
+// Each collective becomes a (cached) step program: the algorithm comes from
+// lib/schedule's selection (cost model, or HCCL_ALGO), the program from its
+// generator, expanded for this rank. Point-to-point calls bypass programs.
+//
+//===----------------------------------------------------------------------===//
+#include "common/Log.h"
+#include "core/Communicator.h"
+#include "core/LocalWork.h"
+#include "hccl-mlir/schedule/Select.h"
+#include "transport/shm/Segment.h"
+
+#include <algorithm>
+
+namespace hccl::rt {
+
+CallId Communicator::nextCall(CallKind kind, uint64_t count, sched::DataType dt,
+                              sched::ReduceOp op, uint32_t root, sched::Algorithm algo,
+                              uint64_t extra) {
+  CallId c;
+  c.seq = ++collSeq_;
+  c.count = count;
+  c.extra = extra;
+  c.root = root;
+  c.kind = kind;
+  c.dtype = static_cast<uint8_t>(dt);
+  c.op = static_cast<uint8_t>(op);
+  c.algo = static_cast<uint8_t>(algo);
+  return c;
+}
+
+sched::Algorithm Communicator::chooseAlgorithm(sched::Collective c, uint64_t bytes,
+                                               sched::Algorithm &l0, sched::Algorithm &l1,
+                                               Status &err) {
+  sched::SelectRequest req;
+  req.collective = c;
+  req.bytes = static_cast<double>(bytes);
+  req.p = size_;
+  req.ranksPerServer = ranksPerServer_ > 0 ? ranksPerServer_ : size_;
+  req.override = cfg_.algoSpec ? &*cfg_.algoSpec : nullptr;
+  auto sel = sched::selectAlgorithm(req, topo_);
+  if (!sel && req.override) {
+    // HCCL falls back to its default choice when HCCL_ALGO names an
+    // algorithm the collective cannot use; so do we, and say so once.
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true))
+      HCCL_LOG(Warn, "HCCL_ALGO=" + cfg_.algo + " does not apply to " +
+                         sched::collectiveName(c) + " (" + sel.message() +
+                         "); using the automatic choice");
+    req.override = nullptr;
+    sel = sched::selectAlgorithm(req, topo_);
+  }
+  if (!sel) {
+    err = errInternal("algorithm selection failed: " + sel.message());
+    return sched::Algorithm::Ring;
+  }
+  l0 = sel->level0;
+  l1 = sel->level1;
+  return sel->algorithm;
+}
+
+StatusOr<std::shared_ptr<const CompiledProgram>>
+Communicator::programFor(const ProgramKey &key, const sched::GenerateRequest &reqIn) {
+  if (auto hit = cache_.get(key))
+    return hit;
+  sched::GenerateRequest req = reqIn;
+  Status err;
+  size_t es = sched::dataTypeSize(req.dtype);
+  uint64_t bytes = static_cast<uint64_t>(req.count) * es;
+  req.algorithm = chooseAlgorithm(req.collective, bytes, req.level0, req.level1, err);
+  HCCL_RT_TRY(err);
+  req.ranksPerServer = ranksPerServer_ > 0 ? ranksPerServer_ : size_;
+  req.slices = 1;
+  auto prog = sched::generate(req);
+  if (!prog) {
+    // The cost model may pick an algorithm whose generator rejects this
+    // shape (e.g. hierarchical on a non-uniform layout): fall back to the
+    // first algorithm that serves it.
+    std::string first = prog.message();
+    for (sched::Algorithm a : sched::algorithmsFor(req.collective)) {
+      if (a == sched::Algorithm::Hierarchical)
+        continue;
+      req.algorithm = a;
+      prog = sched::generate(req);
+      if (prog)
+        break;
+    }
+    if (!prog)
+      return errInternal(std::string("cannot generate a program for ") +
+                         sched::collectiveName(req.collective) + ": " + first);
+    HCCL_LOG(Debug, "generator refused the selected algorithm (" + first + "); using " +
+                        sched::algorithmName(req.algorithm));
+  }
+  auto cp = std::make_shared<CompiledProgram>();
+  cp->prog = prog.take();
+  auto rp = sched::expandRank(cp->prog, rank_);
+  if (!rp)
+    return errInternal("expanding the " + std::string(sched::collectiveName(req.collective)) +
+                       " program: " + rp.message());
+  cp->rp = rp.take();
+  HCCL_RT_TRY(validateRankProgram(cp->rp, size_));
+  cp->elemBytes = es;
+  for (int b = 0; b < sched::kNumBuffers; ++b)
+    cp->bufferBytes[static_cast<size_t>(b)] =
+        static_cast<size_t>(cp->rp.bufferSize[static_cast<size_t>(b)]) * es;
+  std::shared_ptr<const CompiledProgram> out = cp;
+  cache_.put(key, out);
+  return out;
+}
+
+Status Communicator::runCollective(sched::Collective coll, CallKind kind, uint64_t count,
+                                   sched::DataType dt, sched::ReduceOp op, int64_t root,
+                                   const void *in, void *out, uint64_t extra,
+                                   const sched::GenerateRequest *custom) {
+  HCCL_RT_TRY(guard());
+  if (count == 0 && kind != CallKind::AllToAllV)
+    return Status::ok(); // nothing moves; HCCL returns at once too
+  ProgramKey key;
+  key.coll = coll;
+  key.dtype = dt;
+  key.op = op;
+  key.p = size_;
+  key.n = static_cast<int64_t>(count);
+  key.root = root;
+  key.extra = extra;
+  sched::GenerateRequest req;
+  if (custom)
+    req = *custom;
+  req.collective = coll;
+  req.ranks = size_;
+  req.count = static_cast<int64_t>(count);
+  req.dtype = dt;
+  req.reduceOp = op;
+  req.root = root;
+  auto cp = programFor(key, req);
+  if (!cp)
+    return cp.status();
+  // All-to-all-v tables differ per rank; the wire id must not.
+  CallId call = nextCall(kind, count, dt, op, static_cast<uint32_t>(root),
+                         (*cp)->prog.algorithm, kind == CallKind::AllToAllV ? 0 : extra);
+  Binding b;
+  b.input = in;
+  b.output = out;
+  b.dtype = dt;
+  b.op = op;
+  b.keepEmpty = kind == CallKind::AllToAllV;
+  return execute(**cp, b, call);
+}
+
+Status Communicator::allReduce(const void *in, void *out, uint64_t count, sched::DataType dt,
+                               sched::ReduceOp op) {
+  return runCollective(sched::Collective::AllReduce, CallKind::AllReduce, count, dt, op, 0, in,
+                       out);
+}
+
+Status Communicator::reduceScatter(const void *in, void *out, uint64_t recvCount,
+                                   sched::DataType dt, sched::ReduceOp op) {
+  return runCollective(sched::Collective::ReduceScatter, CallKind::ReduceScatter, recvCount, dt,
+                       op, 0, in, out);
+}
+
+Status Communicator::allGather(const void *in, void *out, uint64_t sendCount,
+                               sched::DataType dt) {
+  return runCollective(sched::Collective::AllGather, CallKind::AllGather, sendCount, dt,
+                       sched::ReduceOp::Sum, 0, in, out);
+}
+
+Status Communicator::broadcast(void *buf, uint64_t count, sched::DataType dt, uint32_t root) {
+  // HCCL's broadcast is in place: the root's buffer is the input, every
+  // rank's buffer the output.
+  return runCollective(sched::Collective::Broadcast, CallKind::Broadcast, count, dt,
+                       sched::ReduceOp::Sum, root, buf, buf);
+}
+
+Status Communicator::reduce(const void *in, void *out, uint64_t count, sched::DataType dt,
+                            sched::ReduceOp op, uint32_t root) {
+  return runCollective(sched::Collective::Reduce, CallKind::Reduce, count, dt, op, root, in,
+                       out);
+}
+
+Status Communicator::allToAll(const void *in, void *out, uint64_t count, sched::DataType dt) {
+  return runCollective(sched::Collective::AllToAll, CallKind::AllToAll, count, dt,
+                       sched::ReduceOp::Sum, 0, in, out);
+}
+
+Status Communicator::allToAllV(const void *in, const uint64_t *sendCounts,
+                               const uint64_t *sdispls, void *out, const uint64_t *recvCounts,
+                               const uint64_t *rdispls, sched::DataType dt) {
+  // Only this rank's row (what it sends) and column (what it receives) of
+  // the p x p tables are known here, and only they are read when the
+  // program is expanded for this rank.
+  const size_t p = static_cast<size_t>(size_);
+  const size_t r = static_cast<size_t>(rank_);
+  sched::GenerateRequest req;
+  req.sendCounts.assign(p * p, 0);
+  req.sendDispls.assign(p * p, 0);
+  req.recvDispls.assign(p * p, 0);
+  uint64_t h = 1469598103934665603ull;
+  for (size_t j = 0; j < p; ++j) {
+    req.sendCounts[r * p + j] = static_cast<int64_t>(sendCounts[j]);
+    req.sendCounts[j * p + r] = static_cast<int64_t>(recvCounts[j]);
+    req.sendDispls[r * p + j] = static_cast<int64_t>(sdispls[j]);
+    req.recvDispls[r * p + j] = static_cast<int64_t>(rdispls[j]);
+    uint64_t v[4] = {sendCounts[j], recvCounts[j], sdispls[j], rdispls[j]};
+    h = fnv1a(v, sizeof(v), h);
+  }
+  // The diagonal holds both what this rank sends and receives to itself.
+  if (sendCounts[r] != recvCounts[r])
+    return errPara("HcclAlltoAllV: rank " + std::to_string(rank_) + " sends " +
+                   std::to_string(sendCounts[r]) + " elements to itself but expects " +
+                   std::to_string(recvCounts[r]));
+  uint64_t total = 0;
+  for (size_t j = 0; j < p; ++j)
+    total += sendCounts[j];
+  return runCollective(sched::Collective::AllToAllV, CallKind::AllToAllV, total, dt,
+                       sched::ReduceOp::Sum, 0, in, out, h, &req);
+}
+
+Status Communicator::barrier() {
+  HCCL_RT_TRY(guard());
+  if (size_ == 1)
+    return Status::ok();
+  int32_t in = 1, out = 0;
+  return runCollective(sched::Collective::AllReduce, CallKind::Barrier, 1,
+                       sched::DataType::Int32, sched::ReduceOp::Sum, 0, &in, &out);
+}
+
+Status Communicator::send(const void *buf, uint64_t count, sched::DataType dt, int peer) {
+  HCCL_RT_TRY(guard());
+  if (count == 0)
+    return Status::ok();
+  SendOp op;
+  op.peer = peer;
+  op.src = buf;
+  op.bytes = static_cast<size_t>(count) * sched::dataTypeSize(dt);
+  CallId c;
+  c.kind = CallKind::SendRecv;
+  c.seq = ++p2pSendSeq_[static_cast<size_t>(peer)];
+  c.count = count;
+  c.dtype = static_cast<uint8_t>(dt);
+  op.hdr.call = c;
+  op.hdr.bytes = op.bytes;
+  Status st = pairs_[static_cast<size_t>(peer)]->postSend(op);
+  if (!st.isOk())
+    return failCall(c, 0, st);
+  LocalWork none;
+  Binding b;
+  b.dtype = dt;
+  Deadline dl = Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
+  return waitFor(c, {&op}, {}, none, b, dl, 0);
+}
+
+Status Communicator::recv(void *buf, uint64_t count, sched::DataType dt, int peer) {
+  HCCL_RT_TRY(guard());
+  if (count == 0)
+    return Status::ok();
+  RecvOp op;
+  op.peer = peer;
+  op.dst = buf;
+  op.bytes = static_cast<size_t>(count) * sched::dataTypeSize(dt);
+  op.dtype = dt;
+  CallId c;
+  c.kind = CallKind::SendRecv;
+  c.seq = ++p2pRecvSeq_[static_cast<size_t>(peer)];
+  c.count = count;
+  c.dtype = static_cast<uint8_t>(dt);
+  op.expect.call = c;
+  op.expect.bytes = op.bytes;
+  Status st = pairs_[static_cast<size_t>(peer)]->postRecv(op);
+  if (!st.isOk())
+    return failCall(c, 0, st);
+  LocalWork none;
+  Binding b;
+  b.dtype = dt;
+  Deadline dl = Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
+  return waitFor(c, {}, {&op}, none, b, dl, 0);
+}
+
+Status Communicator::runProgram(const sched::Program &prog, const std::vector<int64_t> &group,
+                                const void *in, void *out) {
+  HCCL_RT_TRY(guard());
+  int64_t local = rank_;
+  if (!group.empty()) {
+    auto it = std::find(group.begin(), group.end(), rank_);
+    if (it == group.end())
+      return errPara("this rank (" + std::to_string(rank_) +
+                     ") is not in the program's group");
+    local = it - group.begin();
+    if (static_cast<int64_t>(group.size()) != prog.p)
+      return errPara("program has p = " + std::to_string(prog.p) + " but its group lists " +
+                     std::to_string(group.size()) + " ranks");
+    for (int64_t g : group)
+      if (g < 0 || g >= size_)
+        return errPara("program group names rank " + std::to_string(g) +
+                       ", outside the communicator (size " + std::to_string(size_) + ")");
+  } else if (prog.p != size_) {
+    return errPara("program is for p = " + std::to_string(prog.p) +
+                   " ranks but the communicator has " + std::to_string(size_));
+  }
+  auto cp = std::make_shared<CompiledProgram>();
+  auto rp = sched::expandRank(prog, local);
+  if (!rp)
+    return errPara("cannot expand the program for rank " + std::to_string(local) + ": " +
+                   rp.message());
+  cp->rp = rp.take();
+  HCCL_RT_TRY(validateRankProgram(cp->rp, prog.p));
+  cp->elemBytes = sched::dataTypeSize(prog.dtype);
+  if (cp->elemBytes == 0)
+    return errPara("program has an unknown data type");
+  for (int b = 0; b < sched::kNumBuffers; ++b)
+    cp->bufferBytes[static_cast<size_t>(b)] =
+        static_cast<size_t>(cp->rp.bufferSize[static_cast<size_t>(b)]) * cp->elemBytes;
+  // Sub-group programs are numbered per group, so ranks outside the group
+  // keep their own call numbering in step.
+  uint64_t gh = fnv1a(group.data(), group.size() * sizeof(int64_t));
+  CallId call;
+  call.kind = CallKind::Plan;
+  call.seq = ++planSeq_[gh];
+  call.count = static_cast<uint64_t>(prog.n);
+  call.root = static_cast<uint32_t>(prog.root);
+  call.dtype = static_cast<uint8_t>(prog.dtype);
+  call.op = static_cast<uint8_t>(prog.reduceOp);
+  call.algo = static_cast<uint8_t>(prog.algorithm);
+  call.extra = static_cast<uint64_t>(static_cast<int>(prog.collective));
+  Binding b;
+  b.input = in;
+  b.output = out;
+  b.dtype = prog.dtype;
+  b.op = prog.reduceOp;
+  b.group = &group;
+  return execute(*cp, b, call);
+}
+
+} // namespace hccl::rt

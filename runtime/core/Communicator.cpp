@@ -1,0 +1,412 @@
+//===- Communicator.cpp - Creation, failure handling, destruction ---------===//
+#include "core/Communicator.h"
+#include "bootstrap/Rendezvous.h"
+#include "common/Log.h"
+#include "transport/shm/Regions.h"
+#include "transport/shm/Segment.h"
+#include "transport/shm/ShmPair.h"
+#include "transport/tcp/TcpPair.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <thread>
+#include <unistd.h>
+
+namespace hccl::rt {
+
+namespace {
+/// Shared-memory FIFO geometry: 16 slots of 64 KiB per direction and peer.
+/// Chunks of 64 KiB stay in L2 while the receiver reduces them.
+RingGeometry defaultGeometry() {
+  RingGeometry g;
+  g.nSlots = 16;
+  g.slotBytes = 64 * 1024;
+  return g;
+}
+constexpr size_t kTcpChunkBytes = 512 * 1024;
+constexpr int kTcpChunks = 4;
+
+std::string settingsOf(const Config &c) {
+  return "HCCL_ALGO=" + c.algo + ";HCCL_DETERMINISTIC=" + deterministicName(c.deterministic) +
+         ";HCCL_BUFFSIZE=" + std::to_string(c.buffSizeMB) +
+         ";HCCL_TRANSPORT=" + transportKindName(c.transport);
+}
+
+std::string timeoutName(const Config &c) {
+  return "HCCL_CONNECT_TIMEOUT (" + std::to_string(c.connectTimeoutMs / 1000.0).substr(0, 6) +
+         " s)";
+}
+} // namespace
+
+StatusOr<std::unique_ptr<Communicator>> Communicator::create(CommInit init) {
+  std::unique_ptr<Communicator> c(new Communicator());
+  Status st = c->init(init);
+  if (!st.isOk())
+    return st;
+  return c;
+}
+
+Status Communicator::init(CommInit &in) {
+  cfg_ = in.cfg;
+  setLogLevel(cfg_.logLevel);
+  uid_ = in.uid;
+  rank_ = in.rank;
+  size_ = in.nRanks;
+  name_ = in.name.empty() ? ("comm-" + uid_.hex().substr(0, 8)) : in.name;
+  if (size_ < 1 || rank_ < 0 || rank_ >= size_)
+    return errPara("rank " + std::to_string(rank_) + " is outside 0.." +
+                   std::to_string(size_ - 1));
+  if (cfg_.transport == TransportKind::Verbs)
+    return Status(HCCL_E_NOT_SUPPORT,
+                  "HCCL_TRANSPORT=verbs: the RoCE (verbs) transport is not available in this "
+                  "build; use auto, shm or tcp");
+  Deadline dl = in.deadline ? *in.deadline
+                            : Deadline::afterMs(static_cast<int64_t>(cfg_.connectTimeoutMs));
+
+  auto ip = chooseLocalIp(cfg_.ifIp, cfg_.socketIfname);
+  if (!ip)
+    return ip.status();
+  if (in.listener) {
+    listener_ = in.listener;
+  } else {
+    auto l = Listener::open(*ip, static_cast<uint16_t>(cfg_.ifBasePort), 4096);
+    if (!l)
+      return l.status();
+    listener_ = l.take();
+  }
+
+  RingGeometry geo = defaultGeometry();
+  uint64_t tag = fnv1a(uid_.b.data(), uid_.b.size());
+  auto seg = Segment::create(rank_, static_cast<uint32_t>(size_), tag, geo);
+  if (!seg)
+    return seg.status();
+  seg_ = seg.take();
+
+  RankInfo me;
+  me.rank = rank_;
+  me.hostId = localHostId();
+  me.hostname = localHostname();
+  me.pid = static_cast<int>(::getpid());
+  me.ip = listener_->addr().ip();
+  me.port = listener_->addr().port();
+  me.segFd = seg_->fd();
+  me.nSlots = geo.nSlots;
+  me.slotBytes = geo.slotBytes;
+  me.server = in.server;
+  me.settings = settingsOf(cfg_);
+
+  std::vector<std::string> table;
+  if (size_ == 1) {
+    table.push_back(me.encode());
+  } else if (rank_ == 0) {
+    if (!in.rendezvous)
+      return errInternal("rank 0 has no rendezvous socket");
+    auto t = rendezvousRoot(*in.rendezvous, uid_, size_, me.encode(), dl, timeoutName(cfg_));
+    if (!t)
+      return t.status();
+    table = t.take();
+  } else {
+    Deadline attempt = in.connectAttemptMs > 0 ? Deadline::afterMs(in.connectAttemptMs) : dl;
+    auto t = rendezvousJoin(in.root, uid_, size_, rank_, me.encode(), dl, timeoutName(cfg_),
+                            &attempt);
+    if (!t)
+      return t.status();
+    table = t.take();
+  }
+  for (int r = 0; r < size_; ++r) {
+    auto info = RankInfo::decode(table[static_cast<size_t>(r)]);
+    if (!info)
+      return info.status();
+    if (info->rank != r)
+      return errInternal("rendezvous table is out of order");
+    infos_.push_back(info.take());
+  }
+  HCCL_RT_TRY(checkSettingsAgree(infos_));
+
+  // Topology: the rank table if given, else hosts as servers.
+  std::map<std::string, int> hostIndex;
+  std::vector<int> rankServer;
+  std::vector<int> perHost;
+  for (const auto &i : infos_) {
+    auto it = hostIndex.find(i.hostId);
+    if (it == hostIndex.end()) {
+      it = hostIndex.emplace(i.hostId, static_cast<int>(perHost.size())).first;
+      perHost.push_back(0);
+    }
+    rankServer.push_back(it->second);
+    perHost[static_cast<size_t>(it->second)]++;
+  }
+  int localRanks = perHost[static_cast<size_t>(rankServer[static_cast<size_t>(rank_)])];
+  unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  oversubscribed_ = static_cast<unsigned>(localRanks) > hw;
+  if (in.rankTable) {
+    topo_ = *in.rankTable;
+  } else if (perHost.size() == 1) {
+    auto t = sched::Topology::preset("host-" + std::to_string(size_));
+    if (!t)
+      return errInternal(t.message());
+    topo_ = t.take();
+  } else {
+    auto t = sched::Topology::preset("host-" + std::to_string(size_));
+    if (!t)
+      return errInternal(t.message());
+    topo_ = t.take();
+    topo_.name.clear();
+    topo_.servers = static_cast<int>(perHost.size());
+    topo_.devicesPerServer = *std::max_element(perHost.begin(), perHost.end());
+    topo_.rankServer = rankServer;
+    topo_.inter = sched::LinkParams{sched::LinkClass::TCP, 1.0, 30.0, 1};
+  }
+  // Hierarchical algorithms need every server to hold the same number of
+  // consecutive ranks.
+  ranksPerServer_ = 0;
+  {
+    int m = perHost[0];
+    bool uniform = size_ % m == 0;
+    for (int r = 0; uniform && r < size_; ++r)
+      uniform = rankServer[static_cast<size_t>(r)] == r / m;
+    if (uniform)
+      ranksPerServer_ = m;
+  }
+
+  p2pSendSeq_.assign(static_cast<size_t>(size_), 0);
+  p2pRecvSeq_.assign(static_cast<size_t>(size_), 0);
+  sendOrd_.assign(static_cast<size_t>(size_), 0);
+  recvOrd_.assign(static_cast<size_t>(size_), 0);
+  HCCL_RT_TRY(connectPeers(infos_, dl));
+  HCCL_LOG(Info, name_ + ": rank " + std::to_string(rank_) + " of " + std::to_string(size_) +
+                     " ready (" + formatConfig(cfg_) + ")");
+  return Status::ok();
+}
+
+Status Communicator::connectPeers(const std::vector<RankInfo> &infos, const Deadline &dl) {
+  pairs_.resize(static_cast<size_t>(size_));
+  const RankInfo &me = infos[static_cast<size_t>(rank_)];
+  uint64_t tag = fnv1a(uid_.b.data(), uid_.b.size());
+  std::vector<int> tcpPeers;
+  for (int j = 0; j < size_; ++j) {
+    if (j == rank_)
+      continue;
+    const RankInfo &pi = infos[static_cast<size_t>(j)];
+    bool sameHost = pi.hostId == me.hostId;
+    if (cfg_.transport == TransportKind::Shm && !sameHost)
+      return errPara("HCCL_TRANSPORT=shm but rank " + std::to_string(j) + " runs on host " +
+                     pi.hostname + ", not on this host (" + me.hostname + ")");
+    if (sameHost && cfg_.transport != TransportKind::Tcp) {
+      auto proc = PeerProcess::open(pi.pid);
+      if (!proc)
+        return proc.status().withContext("opening rank " + std::to_string(j));
+      RingGeometry g;
+      g.nSlots = pi.nSlots;
+      g.slotBytes = pi.slotBytes;
+      auto seg = Segment::import(**proc, pi.segFd, j, static_cast<uint32_t>(size_), tag, g);
+      if (!seg)
+        return seg.status().withContext("mapping the shared memory of rank " +
+                                        std::to_string(j));
+      ShmPairOptions o;
+      pairs_[static_cast<size_t>(j)] =
+          std::make_unique<ShmPair>(rank_, j, seg_.get(), seg.take(), proc.take(), o);
+    } else {
+      tcpPeers.push_back(j);
+    }
+  }
+  if (tcpPeers.empty())
+    return Status::ok();
+  auto eng = TcpEngine::create(&seg_->header()->bell, [this](int peer, const Status &st) {
+    fail(st, /*propagate=*/true);
+  });
+  if (!eng)
+    return eng.status();
+  tcp_ = eng.take();
+  // Lower ranks connect to higher ones; connects complete against the
+  // listen backlog, so doing all connects before all accepts cannot deadlock.
+  int expectAccepts = 0;
+  for (int j : tcpPeers) {
+    if (j < rank_) {
+      ++expectAccepts;
+      continue;
+    }
+    const RankInfo &pi = infos[static_cast<size_t>(j)];
+    auto addr = SockAddr::parse(pi.ip, pi.port);
+    if (!addr)
+      return addr.status();
+    Hello h;
+    h.uid = uid_;
+    h.purpose = static_cast<uint32_t>(ConnPurpose::Data);
+    h.rank = rank_;
+    h.nRanks = size_;
+    auto fd = connectWithHello(*addr, h, "", dl);
+    if (!fd)
+      return fd.status().withContext("connecting to rank " + std::to_string(j) + " at " +
+                                     addr->str());
+    auto pair = std::make_unique<TcpPair>(rank_, j, fd.take(), tcp_.get(), kTcpChunkBytes,
+                                          kTcpChunks);
+    HCCL_RT_TRY(tcp_->add(pair.get()));
+    pairs_[static_cast<size_t>(j)] = std::move(pair);
+  }
+  for (int k = 0; k < expectAccepts; ++k) {
+    auto a = listener_->acceptFor(uid_, ConnPurpose::Data, dl);
+    if (!a) {
+      std::vector<int> missing;
+      for (int j : tcpPeers)
+        if (j < rank_ && !pairs_[static_cast<size_t>(j)])
+          missing.push_back(j);
+      return Status(a.status().code(), "waiting for TCP connections from ranks " +
+                                           formatRankList(missing) + ": " +
+                                           a.status().message());
+    }
+    int j = a->hello.rank;
+    if (j < 0 || j >= rank_ || pairs_[static_cast<size_t>(j)] ||
+        std::find(tcpPeers.begin(), tcpPeers.end(), j) == tcpPeers.end())
+      return errInternal("unexpected TCP connection claiming rank " + std::to_string(j));
+    auto pair = std::make_unique<TcpPair>(rank_, j, std::move(a->fd), tcp_.get(),
+                                          kTcpChunkBytes, kTcpChunks);
+    HCCL_RT_TRY(tcp_->add(pair.get()));
+    pairs_[static_cast<size_t>(j)] = std::move(pair);
+  }
+  return Status::ok();
+}
+
+Communicator::~Communicator() { shutdown(); }
+
+void Communicator::shutdown() {
+  if (destroyed_)
+    return;
+  destroyed_ = true;
+  waitIdle();
+  if (seg_)
+    seg_->header()->closed.store(1, std::memory_order_release);
+  // shm pairs ring the peer (it notices the closed flag at once), tcp pairs
+  // send BYE.
+  for (auto &p : pairs_)
+    if (p)
+      p->closeGraceful();
+  if (tcp_)
+    tcp_->stop(2000);
+  pairs_.clear();
+  tcp_.reset();
+  scratch_.reset();
+  seg_.reset();
+  listener_.reset();
+}
+
+const char *Communicator::linkKind(int peer) const {
+  if (peer == rank_)
+    return "self";
+  if (peer < 0 || peer >= size_ || !pairs_[static_cast<size_t>(peer)])
+    return "none";
+  return pairs_[static_cast<size_t>(peer)]->kind();
+}
+
+//===----------------------------------------------------------------------===//
+// Ordering
+//===----------------------------------------------------------------------===//
+
+uint64_t Communicator::takeTicket() {
+  std::lock_guard<std::mutex> g(turnMu_);
+  return nextTicket_++;
+}
+
+void Communicator::waitTurn(uint64_t ticket) {
+  std::unique_lock<std::mutex> g(turnMu_);
+  turnCv_.wait(g, [&] { return serving_ == ticket; });
+}
+
+void Communicator::endTurn() {
+  std::lock_guard<std::mutex> g(turnMu_);
+  ++serving_;
+  turnCv_.notify_all();
+}
+
+void Communicator::waitIdle() {
+  std::unique_lock<std::mutex> g(turnMu_);
+  turnCv_.wait(g, [&] { return serving_ == nextTicket_; });
+}
+
+//===----------------------------------------------------------------------===//
+// Failures
+//===----------------------------------------------------------------------===//
+
+Status Communicator::asyncError() const {
+  if (!failed_.load(std::memory_order_acquire))
+    return Status::ok();
+  std::lock_guard<std::mutex> g(failMu_);
+  return failure_;
+}
+
+void Communicator::fail(const Status &st, bool propagate) {
+  {
+    std::lock_guard<std::mutex> g(failMu_);
+    if (failed_.load())
+      return;
+    failure_ = st;
+    failed_.store(true, std::memory_order_release);
+  }
+  HCCL_LOG(Error, name_ + " rank " + std::to_string(rank_) + ": " + st.message());
+  if (propagate) {
+    Status told(st.code(), "rank " + std::to_string(rank_) + " reported: " + st.message());
+    for (auto &p : pairs_)
+      if (p)
+        p->notifyAbort(told);
+  }
+  if (seg_)
+    seg_->header()->bell.ringAlways();
+}
+
+Status Communicator::checkAborted() {
+  SegmentHeader *h = seg_->header();
+  if (h->abortFlag.load(std::memory_order_acquire) == 1 && !failed_.load()) {
+    std::string msg(h->abortMsg, strnlen(h->abortMsg, sizeof(h->abortMsg)));
+    fail(Status(HCCL_E_REMOTE, "rank " + std::to_string(h->abortFrom) +
+                                   " aborted the communicator: " + msg),
+         /*propagate=*/false);
+  }
+  return asyncError();
+}
+
+Status Communicator::pollAsyncError() {
+  Status st = checkAborted();
+  if (!st.isOk())
+    return st;
+  for (auto &p : pairs_) {
+    if (!p)
+      continue;
+    Status l = p->liveness();
+    if (!l.isOk()) {
+      fail(l, /*propagate=*/true);
+      break;
+    }
+  }
+  return asyncError();
+}
+
+Status Communicator::guard() const {
+  Status st = asyncError();
+  if (!st.isOk())
+    return Status(st.code(), "communicator is broken by an earlier error: " + st.message());
+  return Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+void *Communicator::registerMemory(void *addr, uint64_t size) {
+  std::lock_guard<std::mutex> g(regMu_);
+  registrations_.emplace_back(addr, size);
+  // The handle is an opaque token: index + 1, never dereferenced.
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(registrations_.size()));
+}
+
+Status Communicator::deregisterMemory(void *handle) {
+  std::lock_guard<std::mutex> g(regMu_);
+  uintptr_t idx = reinterpret_cast<uintptr_t>(handle);
+  if (idx == 0 || idx > registrations_.size() ||
+      registrations_[idx - 1].first == nullptr)
+    return errPara("HcclCommDeregister: unknown handle for this communicator");
+  registrations_[idx - 1] = {nullptr, 0};
+  return Status::ok();
+}
+
+} // namespace hccl::rt

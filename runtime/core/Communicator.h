@@ -1,0 +1,225 @@
+//===- Communicator.h - A group of ranks and everything it holds -*- C++ -*-===//
+//
+// A Communicator is created collectively (rendezvous, then one Pair per peer:
+// shm for peers on this host, tcp otherwise), executes collectives by running
+// step programs from lib/schedule (Executor.cpp), and is destroyed
+// collectively-but-independently: each rank says BYE to its peers and
+// releases its sockets, threads and shared memory.
+//
+// Failures: the first error that breaks the communicator (a dead peer, a
+// timeout, mismatched calls) is recorded as the async error, every peer is
+// told (shm abort record / tcp ABORT frame), and every later call fails with
+// it. Calls are serialised per communicator in ticket order (the order in
+// which they were issued, whatever stream they run on).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_RUNTIME_CORE_COMMUNICATOR_H
+#define HCCL_RUNTIME_CORE_COMMUNICATOR_H
+
+#include "bootstrap/Listener.h"
+#include "common/Deadline.h"
+#include "common/Status.h"
+#include "config/Config.h"
+#include "core/ProgramCache.h"
+#include "core/RankInfo.h"
+#include "hccl-mlir/schedule/Program.h"
+#include "hccl-mlir/schedule/Topology.h"
+#include "transport/Transport.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hccl::rt {
+
+class Segment;
+class TcpEngine;
+class Region;
+
+/// How to build a communicator.
+struct CommInit {
+  int nRanks = 1;
+  int rank = 0;
+  Uid uid;
+  /// Rendezvous address (where rank 0 listens for this communicator).
+  SockAddr root;
+  /// Rank 0: the socket to hold the rendezvous on.
+  std::shared_ptr<Listener> rendezvous;
+  /// Optional: use this socket as the communicator's own listener.
+  std::shared_ptr<Listener> listener;
+  Config cfg;
+  /// From a rank table: the cluster layout and this rank's server id.
+  std::optional<sched::Topology> rankTable;
+  std::string server;
+  std::string name;
+  /// Overall init deadline (default: HCCL_CONNECT_TIMEOUT from now).
+  std::optional<Deadline> deadline;
+  /// Non-root ranks: give up reaching the root after this long (0 = the
+  /// whole deadline), so a caller can retry with a fresher root address.
+  int64_t connectAttemptMs = 0;
+};
+
+/// Buffers and element semantics bound to a program run.
+struct Binding {
+  const void *input = nullptr;
+  void *output = nullptr;
+  sched::DataType dtype = sched::DataType::Int8;
+  sched::ReduceOp op = sched::ReduceOp::Sum;
+  /// Group-local rank -> communicator rank (empty = identity).
+  const std::vector<int64_t> *group = nullptr;
+  /// Send header-only messages for zero counts (all-to-all-v: counts are the
+  /// user's, so pairing must be exact).
+  bool keepEmpty = false;
+};
+
+class Communicator {
+public:
+  static StatusOr<std::unique_ptr<Communicator>> create(CommInit init);
+  ~Communicator();
+  Communicator(const Communicator &) = delete;
+  Communicator &operator=(const Communicator &) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  const Config &config() const { return cfg_; }
+  const std::string &name() const { return name_; }
+  /// "shm" / "tcp" / "self" for the link to `peer` (tests, diagnostics).
+  const char *linkKind(int peer) const;
+
+  // Ordering of calls: a ticket at issue time, executed in ticket order.
+  uint64_t takeTicket();
+  void waitTurn(uint64_t ticket);
+  void endTurn();
+  /// Blocks until every issued call has finished.
+  void waitIdle();
+
+  // Collectives and point-to-point (arguments already validated by the C
+  // API; these run on the calling thread).
+  Status allReduce(const void *in, void *out, uint64_t count, sched::DataType dt,
+                   sched::ReduceOp op);
+  Status reduceScatter(const void *in, void *out, uint64_t recvCount, sched::DataType dt,
+                       sched::ReduceOp op);
+  Status allGather(const void *in, void *out, uint64_t sendCount, sched::DataType dt);
+  Status broadcast(void *buf, uint64_t count, sched::DataType dt, uint32_t root);
+  Status reduce(const void *in, void *out, uint64_t count, sched::DataType dt,
+                sched::ReduceOp op, uint32_t root);
+  Status allToAll(const void *in, void *out, uint64_t count, sched::DataType dt);
+  Status allToAllV(const void *in, const uint64_t *sendCounts, const uint64_t *sdispls,
+                   void *out, const uint64_t *recvCounts, const uint64_t *rdispls,
+                   sched::DataType dt);
+  Status send(const void *buf, uint64_t count, sched::DataType dt, int peer);
+  Status recv(void *buf, uint64_t count, sched::DataType dt, int peer);
+  Status barrier();
+  /// Runs a program of a plan (group-local ranks mapped by `group`, empty =
+  /// identity; this rank must be a member).
+  Status runProgram(const sched::Program &prog, const std::vector<int64_t> &group,
+                    const void *in, void *out);
+
+  /// Collective over this communicator: ranks with the same colour form a
+  /// new one, ordered by (key, rank); colour < 0 yields nullptr.
+  StatusOr<std::unique_ptr<Communicator>> split(int color, int key, const Config &cfg);
+  /// Only the members call: `ranks` (communicator ranks), this rank is
+  /// ranks[subRank].
+  StatusOr<std::unique_ptr<Communicator>> subComm(const std::vector<int> &ranks, uint64_t id,
+                                                  int subRank, const Config &cfg);
+
+  /// The error that broke the communicator (ok if none).
+  Status asyncError() const;
+  /// asyncError() after looking for news: an abort record from a peer, a
+  /// peer that died while the communicator was idle.
+  Status pollAsyncError();
+  /// Records `st` as the communicator's error (first one wins) and, if
+  /// `propagate`, tells every peer.
+  void fail(const Status &st, bool propagate);
+
+  /// Registration bookkeeping for HcclCommRegister.
+  void *registerMemory(void *addr, uint64_t size);
+  Status deregisterMemory(void *handle);
+
+  /// Listener address (tests).
+  const SockAddr &listenAddr() const { return listener_->addr(); }
+
+private:
+  Communicator() = default;
+  Status init(CommInit &init);
+  Status connectPeers(const std::vector<RankInfo> &infos, const Deadline &dl);
+  void shutdown();
+
+  /// Picks (cached) and runs the program for a collective call.
+  Status runCollective(sched::Collective coll, CallKind kind, uint64_t count,
+                       sched::DataType dt, sched::ReduceOp op, int64_t root,
+                       const void *in, void *out, uint64_t extra = 0,
+                       const sched::GenerateRequest *custom = nullptr);
+  StatusOr<std::shared_ptr<const CompiledProgram>> programFor(const ProgramKey &key,
+                                                              const sched::GenerateRequest &req);
+  /// Executes one rank's program.
+  Status execute(const CompiledProgram &cp, const Binding &b, const CallId &call);
+  Status waitFor(const CallId &call, const std::vector<SendOp *> &sends,
+                 const std::vector<RecvOp *> &recvs, struct LocalWork &local,
+                 const Binding &b, const Deadline &dl, int64_t step);
+  /// Records a failure of the current call, cancels every queued transfer
+  /// and returns the error to report.
+  Status failCall(const CallId &call, size_t step, const Status &cause);
+  Status checkAborted();
+  Status ensureScratch(size_t bytes);
+  Status ensureSpare(size_t bytes);
+  CallId nextCall(CallKind kind, uint64_t count, sched::DataType dt, sched::ReduceOp op,
+                  uint32_t root, sched::Algorithm algo, uint64_t extra);
+  sched::Algorithm chooseAlgorithm(sched::Collective c, uint64_t bytes, sched::Algorithm &l0,
+                                   sched::Algorithm &l1, Status &err);
+  Status guard() const;
+
+  Config cfg_;
+  std::string name_;
+  Uid uid_;
+  int rank_ = 0;
+  int size_ = 1;
+  std::shared_ptr<Listener> listener_;
+  std::unique_ptr<Segment> seg_;
+  std::vector<RankInfo> infos_;
+  std::vector<std::unique_ptr<Pair>> pairs_;
+  std::unique_ptr<TcpEngine> tcp_;
+  sched::Topology topo_;
+  int64_t ranksPerServer_ = 0; ///< uniform server-major layout, else 0
+  bool oversubscribed_ = false;
+
+  // Call ordering.
+  std::mutex turnMu_;
+  std::condition_variable turnCv_;
+  uint64_t nextTicket_ = 0;
+  uint64_t serving_ = 0;
+
+  // Executor state (guarded by the turn).
+  uint64_t collSeq_ = 0;
+  std::vector<uint64_t> p2pSendSeq_, p2pRecvSeq_;
+  ProgramCache cache_;
+  std::unique_ptr<Region> scratch_;
+  std::unique_ptr<Region> spare_; ///< stands in for a NULL output buffer
+  std::unique_ptr<SendOp[]> sendPool_;
+  std::unique_ptr<RecvOp[]> recvPool_;
+  size_t sendCap_ = 0, recvCap_ = 0;
+  std::vector<uint32_t> sendOrd_, recvOrd_;
+  std::map<uint64_t, uint64_t> planSeq_; ///< per group of a plan program
+  uint64_t splitCount_ = 0;
+  std::vector<int> touched_;
+
+  // Failure state.
+  mutable std::mutex failMu_;
+  std::atomic<bool> failed_{false};
+  Status failure_;
+
+  // Registrations.
+  std::mutex regMu_;
+  std::vector<std::pair<void *, uint64_t>> registrations_;
+  bool destroyed_ = false;
+};
+
+} // namespace hccl::rt
+
+#endif // HCCL_RUNTIME_CORE_COMMUNICATOR_H

@@ -1,0 +1,318 @@
+//===- Executor.cpp - Runs one rank's step program ------------------------===//
+//
+// Steps run in order. Inside a step every op is independent (rule 2 of
+// docs/step-programs.md), so the executor posts all transfers of the step at
+// once, then makes them progress together while it works through the local
+// copies/reductions in pieces. Transports pipeline each transfer in chunks:
+// the shm FIFO hands over 64 KiB slots and the receiver reduces slot i while
+// the sender fills slot i+1; zero-copy reads and TCP staging work in pieces
+// the same way. Reductions are applied exactly as the program orders them,
+// so results are bit-identical on every rank and from run to run.
+//
+// Waiting: spin briefly (only when this host is not oversubscribed), yield,
+// then sleep on the communicator's doorbell, which peers and the TCP thread
+// ring. While idle, the executor checks the abort record, its peers' health
+// (dead process, closed connection, mismatched call waiting) and the
+// HCCL_EXEC_TIMEOUT deadline.
+//
+//===----------------------------------------------------------------------===//
+#include "common/Futex.h"
+#include "common/Log.h"
+#include "core/Communicator.h"
+#include "core/LocalWork.h"
+#include "reduce/Reduce.h"
+#include "transport/shm/Regions.h"
+#include "transport/shm/Segment.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sched.h>
+
+namespace hccl::rt {
+
+namespace {
+constexpr size_t kLocalPieceBytes = 256 * 1024;
+constexpr int64_t kHealthEveryUs = 10000;
+constexpr int64_t kSleepMs = 10;
+} // namespace
+
+Status Communicator::ensureScratch(size_t bytes) {
+  if (scratch_ && scratch_->bytes() >= bytes)
+    return Status::ok();
+  size_t want = std::max(bytes, scratch_ ? scratch_->bytes() * 2 : size_t(0));
+  scratch_.reset();
+  auto r = RegionRegistry::instance().create(want);
+  if (!r)
+    return r.status().withContext("allocating " + std::to_string(want) + " bytes of scratch");
+  scratch_ = r.take();
+  return Status::ok();
+}
+
+Status Communicator::ensureSpare(size_t bytes) {
+  if (spare_ && spare_->bytes() >= bytes)
+    return Status::ok();
+  spare_.reset();
+  auto r = RegionRegistry::instance().create(bytes);
+  if (!r)
+    return r.status();
+  spare_ = r.take();
+  return Status::ok();
+}
+
+Status Communicator::execute(const CompiledProgram &cp, const Binding &b, const CallId &call) {
+  const sched::RankProgram &rp = cp.rp;
+  const size_t es = cp.elemBytes;
+  char *bufs[sched::kNumBuffers] = {const_cast<char *>(static_cast<const char *>(b.input)),
+                                    static_cast<char *>(b.output), nullptr};
+  if (cp.bufferBytes[2] > 0) {
+    HCCL_RT_TRY(ensureScratch(cp.bufferBytes[2]));
+    bufs[2] = static_cast<char *>(scratch_->data());
+  }
+  if (bufs[1] == nullptr && cp.bufferBytes[1] > 0) {
+    // Reduce on a non-root rank may pass no output; the program may still
+    // use it as a temporary.
+    HCCL_RT_TRY(ensureSpare(cp.bufferBytes[1]));
+    bufs[1] = static_cast<char *>(spare_->data());
+  }
+  if (bufs[0] == nullptr && cp.bufferBytes[0] > 0)
+    return errPara(call.str() + ": the input buffer is NULL");
+
+  Deadline dl = Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
+  std::fill(sendOrd_.begin(), sendOrd_.end(), 0);
+  std::fill(recvOrd_.begin(), recvOrd_.end(), 0);
+  LocalWork local;
+  std::vector<SendOp *> sends;
+  std::vector<RecvOp *> recvs;
+  auto commRank = [&](int64_t peer) {
+    return b.group && !b.group->empty() ? static_cast<int>((*b.group)[static_cast<size_t>(peer)])
+                                        : static_cast<int>(peer);
+  };
+
+  for (size_t si = 0; si < rp.steps.size(); ++si) {
+    const sched::ConcreteStep &step = rp.steps[si];
+    if (step.numOps == 0)
+      continue;
+    size_t nSend = 0, nRecv = 0;
+    for (uint32_t i = 0; i < step.numOps; ++i) {
+      auto k = rp.ops[step.firstOp + i].kind;
+      nSend += k == sched::OpKind::Send;
+      nRecv += sched::opReceives(k);
+    }
+    if (nSend > sendCap_) {
+      sendPool_.reset(new SendOp[nSend]);
+      sendCap_ = nSend;
+    }
+    if (nRecv > recvCap_) {
+      recvPool_.reset(new RecvOp[nRecv]);
+      recvCap_ = nRecv;
+    }
+    sends.clear();
+    recvs.clear();
+    local.clear();
+    for (uint32_t i = 0; i < step.numOps; ++i) {
+      const sched::ConcreteOp &op = rp.ops[step.firstOp + i];
+      size_t bytes = static_cast<size_t>(op.count) * es;
+      switch (op.kind) {
+      case sched::OpKind::Send: {
+        if (bytes == 0 && !b.keepEmpty)
+          break;
+        int peer = commRank(op.peer);
+        SendOp &s = sendPool_[sends.size()];
+        s.peer = peer;
+        s.src = bufs[static_cast<int>(op.srcBuf)] + static_cast<size_t>(op.srcOff) * es;
+        s.bytes = bytes;
+        s.hdr = WireHeader();
+        s.hdr.call = call;
+        s.hdr.bytes = bytes;
+        s.hdr.ordinal = sendOrd_[static_cast<size_t>(peer)]++;
+        sends.push_back(&s);
+        Status st = pairs_[static_cast<size_t>(peer)]->postSend(s);
+        if (!st.isOk())
+          return failCall(call, si, st);
+        break;
+      }
+      case sched::OpKind::Recv:
+      case sched::OpKind::RecvReduce: {
+        if (bytes == 0 && !b.keepEmpty)
+          break;
+        int peer = commRank(op.peer);
+        RecvOp &r = recvPool_[recvs.size()];
+        r.peer = peer;
+        r.dst = bufs[static_cast<int>(op.dstBuf)] + static_cast<size_t>(op.dstOff) * es;
+        r.acc = op.kind == sched::OpKind::RecvReduce
+                    ? bufs[static_cast<int>(op.srcBuf)] + static_cast<size_t>(op.srcOff) * es
+                    : nullptr;
+        r.bytes = bytes;
+        r.dtype = b.dtype;
+        r.op = b.op;
+        r.expect = WireHeader();
+        r.expect.call = call;
+        r.expect.bytes = bytes;
+        r.expect.ordinal = recvOrd_[static_cast<size_t>(peer)]++;
+        recvs.push_back(&r);
+        Status st = pairs_[static_cast<size_t>(peer)]->postRecv(r);
+        if (!st.isOk())
+          return failCall(call, si, st);
+        break;
+      }
+      case sched::OpKind::Copy: {
+        char *dst = bufs[static_cast<int>(op.dstBuf)] + static_cast<size_t>(op.dstOff) * es;
+        const char *src =
+            bufs[static_cast<int>(op.srcBuf)] + static_cast<size_t>(op.srcOff) * es;
+        if (bytes > 0 && dst != src)
+          local.items.push_back({op.kind, dst, src, bytes, 0, 1, 0});
+        break;
+      }
+      case sched::OpKind::Reduce: {
+        char *dst = bufs[static_cast<int>(op.dstBuf)] + static_cast<size_t>(op.dstOff) * es;
+        const char *src =
+            bufs[static_cast<int>(op.srcBuf)] + static_cast<size_t>(op.srcOff) * es;
+        if (bytes > 0)
+          local.items.push_back({op.kind, dst, src, bytes,
+                                 static_cast<size_t>(op.srcStride) * es,
+                                 static_cast<int>(op.srcN), 0});
+        break;
+      }
+      }
+    }
+    Status st = waitFor(call, sends, recvs, local, b, dl, static_cast<int64_t>(si));
+    if (!st.isOk())
+      return st;
+  }
+  return Status::ok();
+}
+
+Status Communicator::failCall(const CallId &call, size_t step, const Status &cause) {
+  // Errors that came from elsewhere are not re-broadcast.
+  bool remote = failed_.load();
+  Status st = cause;
+  if (!remote) {
+    st = Status(cause.code(), call.str() + " on rank " + std::to_string(rank_) + ", step " +
+                                  std::to_string(step) + ": " + cause.message());
+    fail(st, /*propagate=*/true);
+  }
+  for (auto &p : pairs_)
+    if (p)
+      p->cancelAll();
+  Status fin = asyncError();
+  return fin.isOk() ? st : fin;
+}
+
+Status Communicator::waitFor(const CallId &call, const std::vector<SendOp *> &sends,
+                             const std::vector<RecvOp *> &recvs, LocalWork &local,
+                             const Binding &b, const Deadline &dl, int64_t step) {
+  touched_.clear();
+  auto touch = [&](int peer) {
+    if (std::find(touched_.begin(), touched_.end(), peer) == touched_.end())
+      touched_.push_back(peer);
+  };
+  for (SendOp *s : sends)
+    touch(s->peer);
+  for (RecvOp *r : recvs)
+    touch(r->peer);
+
+  const size_t es = std::max<size_t>(1, sched::dataTypeSize(b.dtype));
+  const int64_t spinUs = oversubscribed_ ? 0 : 50;
+  const int64_t yieldUs = oversubscribed_ ? 200 : 100;
+  Doorbell &bell = seg_->header()->bell;
+  int64_t idleStart = -1;
+  int64_t lastHealth = nowUs();
+
+  auto allDone = [&]() {
+    if (local.pending())
+      return false;
+    for (SendOp *s : sends)
+      if (!s->done.load(std::memory_order_acquire))
+        return false;
+    for (RecvOp *r : recvs)
+      if (!r->done.load(std::memory_order_acquire))
+        return false;
+    return true;
+  };
+  auto progressAll = [&](bool &moved) -> Status {
+    for (int peer : touched_) {
+      Status st = pairs_[static_cast<size_t>(peer)]->progress(moved);
+      if (!st.isOk())
+        return st.withContext("rank " + std::to_string(peer) + " (" +
+                              pairs_[static_cast<size_t>(peer)]->kind() + ")");
+    }
+    return Status::ok();
+  };
+
+  for (;;) {
+    bool moved = false;
+    Status st = progressAll(moved);
+    if (!st.isOk())
+      return failCall(call, static_cast<size_t>(step), st);
+    if (local.pending()) {
+      if (!local.step(kLocalPieceBytes, es, b.dtype, b.op))
+        return failCall(call, static_cast<size_t>(step),
+                        errInternal("local reduction failed (unsupported type/op)"));
+      moved = true;
+    }
+    if (allDone())
+      return Status::ok();
+    if (moved) {
+      idleStart = -1;
+      continue;
+    }
+    int64_t now = nowUs();
+    if (idleStart < 0)
+      idleStart = now;
+    if (failed_.load(std::memory_order_relaxed) ||
+        seg_->header()->abortFlag.load(std::memory_order_relaxed) != 0) {
+      Status ab = checkAborted();
+      if (!ab.isOk())
+        return failCall(call, static_cast<size_t>(step), ab);
+    }
+    if (now - lastHealth >= kHealthEveryUs) {
+      lastHealth = now;
+      for (int peer : touched_) {
+        Status h = pairs_[static_cast<size_t>(peer)]->health(call);
+        if (!h.isOk())
+          return failCall(call, static_cast<size_t>(step), h);
+      }
+      if (dl.expired()) {
+        std::string waiting;
+        for (RecvOp *r : recvs)
+          if (!r->done.load())
+            waiting += (waiting.empty() ? "" : ", ") + std::string("data from rank ") +
+                       std::to_string(r->peer);
+        for (SendOp *s : sends)
+          if (!s->done.load())
+            waiting += (waiting.empty() ? "" : ", ") + std::string("rank ") +
+                       std::to_string(s->peer) + " to take its data";
+        return failCall(call, static_cast<size_t>(step),
+                        Status(HCCL_E_TIMEOUT, "timed out after HCCL_EXEC_TIMEOUT=" +
+                                                   std::to_string(cfg_.execTimeoutSec) +
+                                                   " s waiting for " + waiting));
+      }
+    }
+    int64_t idle = now - idleStart;
+    if (idle < spinUs) {
+      for (int i = 0; i < 16; ++i)
+        cpuRelax();
+      continue;
+    }
+    if (idle < spinUs + yieldUs) {
+      sched_yield();
+      continue;
+    }
+    // Sleep until a peer or the TCP thread rings, re-checking after raising
+    // the flag so that a ring between the check and the sleep is not lost.
+    uint32_t seq = bell.seq.load(std::memory_order_seq_cst);
+    bell.sleeping.store(1, std::memory_order_seq_cst);
+    bool moved2 = false;
+    st = progressAll(moved2);
+    if (st.isOk() && !moved2 && !allDone() &&
+        seg_->header()->abortFlag.load(std::memory_order_seq_cst) == 0 && !failed_.load())
+      futexWait(&bell.seq, seq, std::min<int64_t>(kSleepMs, dl.remainingMs(kSleepMs) + 1));
+    bell.sleeping.store(0, std::memory_order_relaxed);
+    if (!st.isOk())
+      return failCall(call, static_cast<size_t>(step), st);
+    if (moved2)
+      idleStart = -1;
+  }
+}
+
+} // namespace hccl::rt

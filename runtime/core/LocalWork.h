@@ -1,0 +1,69 @@
+//===- LocalWork.h - A step's local copies and reductions -------*- C++ -*-===//
+//
+// The executor does a step's local ops in pieces, between progress calls on
+// the step's transfers, so that peers keep being served meanwhile.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_RUNTIME_CORE_LOCALWORK_H
+#define HCCL_RUNTIME_CORE_LOCALWORK_H
+
+#include "hccl-mlir/schedule/Program.h"
+#include "reduce/Reduce.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace hccl::rt {
+
+/// Local copies and reductions of one step, done piece by piece so that
+/// transfers keep moving meanwhile.
+struct LocalWork {
+  struct Item {
+    sched::OpKind kind;
+    char *dst;
+    const char *src;
+    size_t bytes;
+    size_t strideBytes;
+    int srcN;
+    size_t done;
+  };
+  std::vector<Item> items;
+  size_t cur = 0;
+  bool pending() const { return cur < items.size(); }
+  void clear() {
+    items.clear();
+    cur = 0;
+  }
+  /// Processes up to `budget` bytes; false if a kernel rejected the type/op.
+  bool step(size_t budget, size_t es, sched::DataType dt, sched::ReduceOp op) {
+    while (budget > 0 && cur < items.size()) {
+      Item &it = items[cur];
+      size_t len = std::min(it.bytes - it.done, std::max(budget / es, size_t(1)) * es);
+      if (it.kind == sched::OpKind::Copy) {
+        std::memmove(it.dst + it.done, it.src + it.done, len);
+      } else {
+        const void *srcs[64];
+        std::vector<const void *> many;
+        const void **sp = srcs;
+        if (it.srcN > 64) {
+          many.resize(static_cast<size_t>(it.srcN));
+          sp = many.data();
+        }
+        for (int k = 0; k < it.srcN; ++k)
+          sp[k] = it.src + static_cast<size_t>(k) * it.strideBytes + it.done;
+        if (!reduceMany(it.dst + it.done, sp, it.srcN, len / es, dt, op))
+          return false;
+      }
+      it.done += len;
+      budget = budget > len ? budget - len : 0;
+      if (it.done == it.bytes)
+        ++cur;
+    }
+    return true;
+  }
+};
+
+} // namespace hccl::rt
+
+#endif // HCCL_RUNTIME_CORE_LOCALWORK_H

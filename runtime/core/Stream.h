@@ -1,0 +1,56 @@
+//===- Stream.h - Host streams: ordered asynchronous queues -----*- C++ -*-===//
+//
+// The runtime's stand-in for an NPU stream: one worker thread runs enqueued
+// work in order while the caller continues. synchronize() waits for the queue
+// to drain and returns the first error since the previous synchronize.
+//
+// The worker spins a few microseconds after running out of work before it
+// sleeps (a training loop enqueues back to back), unless the host is
+// oversubscribed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_RUNTIME_CORE_STREAM_H
+#define HCCL_RUNTIME_CORE_STREAM_H
+
+#include "common/Status.h"
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace hccl::rt {
+
+class HostStream {
+public:
+  using Task = std::function<Status()>;
+  static StatusOr<std::unique_ptr<HostStream>> create();
+  ~HostStream();
+  HostStream(const HostStream &) = delete;
+  HostStream &operator=(const HostStream &) = delete;
+
+  void enqueue(Task t);
+  /// Waits until everything enqueued so far has run; returns (and clears)
+  /// the first error since the previous synchronize.
+  Status synchronize();
+  bool idle();
+
+private:
+  HostStream() = default;
+  void run();
+
+  std::mutex mu_;
+  std::condition_variable workCv_, doneCv_;
+  std::deque<Task> queue_;
+  bool busy_ = false;
+  bool stop_ = false;
+  bool workerSleeping_ = false;
+  Status firstError_;
+  std::thread thread_;
+};
+
+} // namespace hccl::rt
+
+#endif // HCCL_RUNTIME_CORE_STREAM_H

@@ -1,0 +1,100 @@
+//===- Segment.h - A rank's shared control segment --------------*- C++ -*-===//
+//
+// Each rank of a communicator owns one memfd segment that its same-host peers
+// map read-write:
+//
+//   header   magic, pid, rank, the rank's doorbell (it sleeps there), the
+//            abort record peers fill in when they give up, the "closed" flag
+//   ring[j]  the FIFO of messages from rank j to this rank: head (advanced
+//            by j), tail (advanced by this rank), slot headers, slot data
+//
+// Rings are indexed by communicator rank and the memfd is sparse: rings of
+// ranks on other hosts are never touched and cost no memory.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_RUNTIME_TRANSPORT_SHM_SEGMENT_H
+#define HCCL_RUNTIME_TRANSPORT_SHM_SEGMENT_H
+
+#include "common/Futex.h"
+#include "common/SharedMem.h"
+#include "transport/Transport.h"
+#include "transport/shm/Regions.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+namespace hccl::rt {
+
+struct SegmentHeader {
+  uint64_t magic;
+  uint32_t version;
+  uint32_t nRings;
+  uint32_t nSlots;
+  uint32_t slotBytes;
+  int32_t pid;
+  int32_t rank;
+  uint64_t commTag; ///< guards against mapping another communicator's segment
+  std::atomic<uint32_t> closed;
+  Doorbell bell;
+  alignas(64) std::atomic<uint32_t> abortFlag;
+  int32_t abortFrom;
+  int32_t abortCode;
+  char abortMsg[500];
+  static constexpr uint64_t kMagic = 0x4843434c53454731ull; // "HCCLSEG1"
+};
+
+/// Slot kinds.
+enum : uint32_t { kSlotData = 1, kSlotRts = 2 };
+
+/// Header of one slot (two cache lines).
+struct alignas(64) SlotHeader {
+  WireHeader w;
+  uint32_t kind;
+  uint32_t chunkBytes;
+  uint64_t chunkOffset;
+  RegionRef region; ///< kSlotRts: where the receiver reads the message
+};
+static_assert(sizeof(SlotHeader) <= 128, "slot header size");
+
+struct RingCtl {
+  alignas(64) std::atomic<uint64_t> head; ///< messages published (sender)
+  alignas(64) std::atomic<uint64_t> tail; ///< messages released (receiver)
+};
+
+/// Geometry shared by all ranks (they must agree; it is in the header).
+struct RingGeometry {
+  uint32_t nSlots = 16;
+  uint32_t slotBytes = 64 * 1024;
+  size_t ringBytes() const;
+  size_t headerBytes() const;
+  size_t segmentBytes(uint32_t nRings) const;
+};
+
+/// A mapped segment (own or a peer's).
+class Segment {
+public:
+  static StatusOr<std::unique_ptr<Segment>> create(int rank, uint32_t nRings,
+                                                   uint64_t commTag, RingGeometry g);
+  /// Maps a peer's segment through its pidfd and validates the header.
+  static StatusOr<std::unique_ptr<Segment>> import(const PeerProcess &peer, int remoteFd,
+                                                   int expectRank, uint32_t nRings,
+                                                   uint64_t commTag, RingGeometry g);
+
+  SegmentHeader *header() const { return static_cast<SegmentHeader *>(map_->base()); }
+  int fd() const { return map_->fd(); }
+  RingCtl *ctl(int ring) const;
+  SlotHeader *slotHeader(int ring, uint64_t slot) const;
+  char *slotData(int ring, uint64_t slot) const;
+  const RingGeometry &geometry() const { return geo_; }
+
+private:
+  Segment(std::unique_ptr<SharedMapping> m, RingGeometry g) : map_(std::move(m)), geo_(g) {}
+  char *ringBase(int ring) const;
+  std::unique_ptr<SharedMapping> map_;
+  RingGeometry geo_;
+};
+
+} // namespace hccl::rt
+
+#endif // HCCL_RUNTIME_TRANSPORT_SHM_SEGMENT_H

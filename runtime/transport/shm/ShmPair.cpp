@@ -1,0 +1,227 @@
+//===- ShmPair.cpp - Same-host pair over shared memory --------------------===//
+#include "transport/shm/ShmPair.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace hccl::rt {
+
+namespace {
+enum SendMode : int { kUndecided = 0, kFifo = 1, kZeroCopy = 2 };
+} // namespace
+
+ShmPair::ShmPair(int myRank, int peer, Segment *own, std::unique_ptr<Segment> peerSeg,
+                 std::unique_ptr<PeerProcess> proc, ShmPairOptions opts)
+    : Pair(peer), me_(myRank), own_(own), peerSeg_(std::move(peerSeg)), proc_(std::move(proc)),
+      opts_(opts) {
+  out_ = peerSeg_->ctl(me_);
+  in_ = own_->ctl(peer);
+  outHead_ = out_->head.load(std::memory_order_acquire);
+  inTail_ = in_->tail.load(std::memory_order_acquire);
+}
+
+ShmPair::~ShmPair() = default;
+
+Status ShmPair::postSend(SendOp &op) {
+  op.sent = 0;
+  op.mode = kUndecided;
+  op.done.store(false, std::memory_order_relaxed);
+  sends_.push_back(&op);
+  return Status::ok();
+}
+
+Status ShmPair::postRecv(RecvOp &op) {
+  op.received = 0;
+  op.done.store(false, std::memory_order_relaxed);
+  recvs_.push_back(&op);
+  return Status::ok();
+}
+
+Status ShmPair::progress(bool &moved) {
+  HCCL_RT_TRY(progressRecvs(moved));
+  return progressSends(moved);
+}
+
+Status ShmPair::progressSends(bool &moved) {
+  const RingGeometry &g = peerSeg_->geometry();
+  bool published = false;
+  uint64_t tail = out_->tail.load(std::memory_order_acquire);
+  // Post as much as the ring takes, in order.
+  while (firstUnposted_ < sends_.size()) {
+    SendOp &op = *sends_[firstUnposted_];
+    if (op.mode == kUndecided) {
+      RegionRef ref;
+      if (opts_.zeroCopy && RegionRegistry::instance().find(op.src, op.bytes, ref)) {
+        if (outHead_ - tail >= g.nSlots)
+          break;
+        SlotHeader *sh = peerSeg_->slotHeader(me_, outHead_);
+        sh->w = op.hdr;
+        sh->kind = kSlotRts;
+        sh->chunkBytes = 0;
+        sh->chunkOffset = 0;
+        sh->region = ref;
+        op.mode = kZeroCopy;
+        op.ticket = ++outHead_;
+        op.sent = op.bytes;
+        published = true;
+        ++firstUnposted_;
+        continue;
+      }
+      op.mode = kFifo;
+    }
+    while (op.sent < op.bytes && outHead_ - tail < g.nSlots) {
+      size_t chunk = std::min<size_t>(g.slotBytes, op.bytes - op.sent);
+      SlotHeader *sh = peerSeg_->slotHeader(me_, outHead_);
+      std::memcpy(peerSeg_->slotData(me_, outHead_), static_cast<const char *>(op.src) + op.sent,
+                  chunk);
+      sh->w = op.hdr;
+      sh->kind = kSlotData;
+      sh->chunkBytes = static_cast<uint32_t>(chunk);
+      sh->chunkOffset = op.sent;
+      op.sent += chunk;
+      ++outHead_;
+      // Publish each chunk at once so the receiver starts reducing it while
+      // we copy the next one.
+      out_->head.store(outHead_, std::memory_order_seq_cst);
+      peerSeg_->header()->bell.ring();
+      published = false;
+      moved = true;
+      tail = out_->tail.load(std::memory_order_acquire);
+    }
+    if (op.sent < op.bytes)
+      break;
+    op.ticket = outHead_; // FIFO data is out of the source once copied
+    ++firstUnposted_;
+  }
+  if (published) {
+    out_->head.store(outHead_, std::memory_order_seq_cst);
+    peerSeg_->header()->bell.ring();
+    moved = true;
+  }
+  // Completions, in order: FIFO ops once copied, RTS ops once released.
+  while (!sends_.empty() && firstUnposted_ > 0) {
+    SendOp &op = *sends_.front();
+    if (op.mode == kZeroCopy && tail < op.ticket)
+      break;
+    op.done.store(true, std::memory_order_release);
+    sends_.pop_front();
+    --firstUnposted_;
+    moved = true;
+  }
+  return Status::ok();
+}
+
+Status ShmPair::progressRecvs(bool &moved) {
+  bool released = false;
+  Status st;
+  while (!recvs_.empty()) {
+    RecvOp &op = *recvs_.front();
+    uint64_t head = in_->head.load(std::memory_order_acquire);
+    if (inTail_ == head)
+      break;
+    const SlotHeader *sh = own_->slotHeader(peer(), inTail_);
+    if (sh->w.call != op.expect.call || sh->w.bytes != op.expect.bytes ||
+        sh->w.ordinal != op.expect.ordinal || sh->w.magic != WireHeader::kMagic) {
+      st = Status(HCCL_E_PARA, describeMismatch(peer(), op.expect, sh->w));
+      break;
+    }
+    if (sh->kind == kSlotData) {
+      if (sh->chunkOffset != op.received || sh->chunkOffset + sh->chunkBytes > op.bytes) {
+        st = errInternal("shm ring from rank " + std::to_string(peer()) + " out of order");
+        break;
+      }
+      if (!applyIncoming(op, sh->chunkOffset, own_->slotData(peer(), inTail_), sh->chunkBytes)) {
+        st = errInternal("reduction failed (unsupported type/op)");
+        break;
+      }
+      op.received += sh->chunkBytes;
+      ++inTail_;
+      // Free the slot at once: the sender refills it while we reduce the next.
+      in_->tail.store(inTail_, std::memory_order_seq_cst);
+      released = true;
+    } else if (sh->kind == kSlotRts) {
+      auto src = cache_.resolve(*proc_, sh->region);
+      if (!src) {
+        st = src.status().withContext("zero-copy read from rank " + std::to_string(peer()));
+        break;
+      }
+      size_t len = std::min(opts_.pieceBytes, op.bytes - op.received);
+      if (!applyIncoming(op, op.received, *src + op.received, len)) {
+        st = errInternal("reduction failed (unsupported type/op)");
+        break;
+      }
+      op.received += len;
+      moved = true;
+      if (op.received < op.bytes)
+        break; // one piece per call: let other pairs progress too
+      ++inTail_;
+      in_->tail.store(inTail_, std::memory_order_seq_cst);
+      released = true;
+    } else {
+      st = errInternal("corrupt shm slot from rank " + std::to_string(peer()));
+      break;
+    }
+    moved = true;
+    if (op.received == op.bytes) {
+      op.done.store(true, std::memory_order_release);
+      recvs_.pop_front();
+    }
+  }
+  if (released)
+    peerSeg_->header()->bell.ring();
+  return st;
+}
+
+Status ShmPair::health(const CallId &current) {
+  if (peerSeg_->header()->closed.load(std::memory_order_acquire))
+    return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
+                                     " destroyed its communicator while this rank waits for it");
+  if (!proc_->alive())
+    return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) + " (pid " +
+                                     std::to_string(proc_->pid()) + " on this host) died");
+  // A message of the current call number but a different call waiting at the
+  // head means the two ranks called different things.
+  uint64_t head = in_->head.load(std::memory_order_acquire);
+  if (head != inTail_) {
+    const SlotHeader *sh = own_->slotHeader(peer(), inTail_);
+    bool sameClass = (sh->w.call.kind == CallKind::SendRecv) == (current.kind == CallKind::SendRecv);
+    if (sameClass && sh->w.call.seq == current.seq && sh->w.call != current) {
+      WireHeader want;
+      want.call = current;
+      return Status(HCCL_E_PARA, describeMismatch(peer(), want, sh->w));
+    }
+  }
+  return Status::ok();
+}
+
+Status ShmPair::liveness() {
+  if (peerSeg_->header()->closed.load(std::memory_order_acquire))
+    return Status::ok();
+  if (!proc_->alive())
+    return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) + " (pid " +
+                                     std::to_string(proc_->pid()) + " on this host) died");
+  return Status::ok();
+}
+
+void ShmPair::cancelAll() {
+  // Messages already published stay in the rings; the communicator is broken
+  // after a failure, so nothing will read them.
+  sends_.clear();
+  recvs_.clear();
+  firstUnposted_ = 0;
+}
+
+void ShmPair::notifyAbort(const Status &why) {
+  SegmentHeader *h = peerSeg_->header();
+  uint32_t expected = 0;
+  if (h->abortFlag.compare_exchange_strong(expected, 2)) {
+    h->abortFrom = me_;
+    h->abortCode = static_cast<int32_t>(why.code());
+    std::strncpy(h->abortMsg, why.message().c_str(), sizeof(h->abortMsg) - 1);
+    h->abortMsg[sizeof(h->abortMsg) - 1] = '\0';
+    h->abortFlag.store(1, std::memory_order_release);
+  }
+  h->bell.ringAlways();
+}
+
+} // namespace hccl::rt

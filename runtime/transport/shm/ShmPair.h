@@ -1,0 +1,74 @@
+//===- ShmPair.h - Same-host pair over shared memory ------------*- C++ -*-===//
+//
+// Messages from this rank to the peer go through ring[myRank] of the peer's
+// segment, messages from the peer through ring[peer] of ours. A message is
+//  - a run of data slots (FIFO, single copy): the sender copies chunks into
+//    free slots, the receiver copies or reduces each chunk out and frees it;
+//    sender and receiver overlap chunk by chunk;
+//  - one RTS slot (zero-copy) when the source lies in shareable memory
+//    (HcclMemAlloc, executor scratch): the receiver maps the sender's region
+//    and reads/reduces straight from it, then frees the slot, which is the
+//    sender's completion.
+// All progress happens on the executor threads of the two ranks; nothing
+// spins here: the executor sleeps on its doorbell, which the peer rings.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_RUNTIME_TRANSPORT_SHM_SHMPAIR_H
+#define HCCL_RUNTIME_TRANSPORT_SHM_SHMPAIR_H
+
+#include "transport/Transport.h"
+#include "transport/shm/Regions.h"
+#include "transport/shm/Segment.h"
+
+#include <deque>
+#include <memory>
+
+namespace hccl::rt {
+
+struct ShmPairOptions {
+  bool zeroCopy = true;       ///< use RTS for sources in shareable memory
+  size_t pieceBytes = 256 << 10; ///< zero-copy reads per progress() call
+};
+
+class ShmPair final : public Pair {
+public:
+  ShmPair(int myRank, int peer, Segment *own, std::unique_ptr<Segment> peerSeg,
+          std::unique_ptr<PeerProcess> proc, ShmPairOptions opts);
+  ~ShmPair() override;
+
+  const char *kind() const override { return "shm"; }
+  bool zeroCopyCapable() const override { return opts_.zeroCopy; }
+  Status postSend(SendOp &op) override;
+  Status postRecv(RecvOp &op) override;
+  Status progress(bool &moved) override;
+  Status health(const CallId &current) override;
+  Status liveness() override;
+  void cancelAll() override;
+  void notifyAbort(const Status &why) override;
+  void closeGraceful() override { peerSeg_->header()->bell.ringAlways(); }
+
+  /// For tests: how many peer regions are mapped.
+  size_t mappedRegions() const { return cache_.size(); }
+
+private:
+  Status progressSends(bool &moved);
+  Status progressRecvs(bool &moved);
+
+  int me_;
+  Segment *own_;
+  std::unique_ptr<Segment> peerSeg_;
+  std::unique_ptr<PeerProcess> proc_;
+  ShmPairOptions opts_;
+  PeerRegionCache cache_;
+  RingCtl *out_; ///< ring me -> peer, in the peer's segment
+  RingCtl *in_;  ///< ring peer -> me, in our segment
+  uint64_t outHead_ = 0; ///< our copy of out_->head (we are its only writer)
+  uint64_t inTail_ = 0;  ///< our copy of in_->tail
+  std::deque<SendOp *> sends_;
+  std::deque<RecvOp *> recvs_;
+  size_t firstUnposted_ = 0; ///< index into sends_ of the first op not fully posted
+};
+
+} // namespace hccl::rt
+
+#endif // HCCL_RUNTIME_TRANSPORT_SHM_SHMPAIR_H

@@ -1,0 +1,541 @@
+//===- TcpPair.cpp - Pair over a non-blocking TCP connection --------------===//
+#include "transport/tcp/TcpPair.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+namespace hccl::rt {
+
+namespace {
+constexpr uint32_t kAbortMagic = 0x48414254u; // "HABT"
+constexpr uint32_t kByeMagic = 0x48425945u;   // "HBYE"
+constexpr size_t kMaxAbortText = 4096;
+
+std::string controlFrame(uint32_t magic, const std::string &text, HcclResult code) {
+  WireHeader h;
+  h.magic = magic;
+  h.bytes = text.size();
+  h.call.count = static_cast<uint64_t>(code);
+  h.call.kind = CallKind::Internal;
+  std::string out(reinterpret_cast<const char *>(&h), sizeof(h));
+  return out + text;
+}
+} // namespace
+
+TcpPair::TcpPair(int myRank, int peer, Fd fd, TcpEngine *engine, size_t chunkBytes, int nChunks)
+    : Pair(peer), me_(myRank), fd_(std::move(fd)), engine_(engine),
+      chunkBytes_(chunkBytes), nChunks_(nChunks), chunks_(static_cast<size_t>(nChunks)) {}
+
+TcpPair::~TcpPair() = default;
+
+//===----------------------------------------------------------------------===//
+// Executor side
+//===----------------------------------------------------------------------===//
+
+Status TcpPair::postSend(SendOp &op) {
+  op.sent = 0;
+  op.done.store(false, std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    if (!failed_.isOk())
+      return failed_;
+    if (peerBye_)
+      return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
+                                       " destroyed its communicator; cannot send to it");
+    sends_.push_back(&op);
+  }
+  engine_->kick();
+  return Status::ok();
+}
+
+Status TcpPair::postRecv(RecvOp &op) {
+  op.received = 0;
+  op.done.store(false, std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    if (!failed_.isOk())
+      return failed_;
+    recvs_.push_back(&op);
+  }
+  engine_->kick();
+  return Status::ok();
+}
+
+Status TcpPair::progress(bool &moved) {
+  // Drain staged chunks of reducing receives: reduce here while the engine
+  // reads the next chunk from the socket.
+  uint64_t filled = filled_.load(std::memory_order_acquire);
+  uint64_t drained = drained_.load(std::memory_order_relaxed);
+  if (drained == filled)
+    return Status::ok();
+  while (drained < filled) {
+    size_t slot = drained % static_cast<uint64_t>(nChunks_);
+    Chunk c = chunks_[slot];
+    if (!applyIncoming(*c.op, c.offset, staging_.get() + slot * chunkBytes_, c.len))
+      return errInternal("reduction failed (unsupported type/op)");
+    c.op->received += c.len;
+    if (c.op->received == c.op->bytes)
+      c.op->done.store(true, std::memory_order_release);
+    ++drained;
+    drained_.store(drained, std::memory_order_seq_cst);
+    moved = true;
+  }
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    if (stagingFull_) {
+      stagingFull_ = false;
+    } else {
+      return Status::ok();
+    }
+  }
+  engine_->kick();
+  return Status::ok();
+}
+
+Status TcpPair::health(const CallId &current) {
+  std::lock_guard<std::mutex> g(mu_);
+  if (!failed_.isOk())
+    return failed_;
+  bool pending = !sends_.empty() || !recvs_.empty();
+  if (peerBye_ && pending)
+    return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
+                                     " destroyed its communicator while this rank waits for it");
+  if (hdrGot_ == sizeof(WireHeader) && !hdrReady_ && hdr_.magic == WireHeader::kMagic) {
+    bool sameClass =
+        (hdr_.call.kind == CallKind::SendRecv) == (current.kind == CallKind::SendRecv);
+    if (sameClass && hdr_.call.seq == current.seq && hdr_.call != current) {
+      WireHeader want;
+      want.call = current;
+      return Status(HCCL_E_PARA, describeMismatch(peer(), want, hdr_));
+    }
+  }
+  return Status::ok();
+}
+
+Status TcpPair::liveness() {
+  std::lock_guard<std::mutex> g(mu_);
+  return failed_;
+}
+
+void TcpPair::cancelAll() {
+  std::lock_guard<std::mutex> g(mu_);
+  bool midSend = !sends_.empty() && sends_.front()->sent > 0;
+  bool midRecv = cur_ != nullptr || hdrReady_;
+  sends_.clear();
+  recvs_.clear();
+  cur_ = nullptr;
+  // A half-written or half-read message leaves the byte stream unusable.
+  if ((midSend || midRecv) && !shutdownDone_) {
+    ::shutdown(fd_.get(), SHUT_RDWR);
+    shutdownDone_ = true;
+  }
+  filled_.store(0);
+  drained_.store(0);
+  fillGot_ = 0;
+  if (failed_.isOk())
+    failed_ = Status(HCCL_E_INTERNAL, "connection to rank " + std::to_string(peer()) +
+                                          " was reset after a failure");
+}
+
+void TcpPair::notifyAbort(const Status &why) {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    if (shutdownDone_ || wantAbort_)
+      return;
+    wantAbort_ = true;
+    abortText_ = why.message().substr(0, kMaxAbortText);
+    abortCode_ = why.code();
+  }
+  engine_->kick();
+}
+
+void TcpPair::closeGraceful() {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    wantBye_ = true;
+  }
+  engine_->kick();
+}
+
+bool TcpPair::byeSent() {
+  std::lock_guard<std::mutex> g(mu_);
+  return sentBye_ || shutdownDone_ || !failed_.isOk();
+}
+
+//===----------------------------------------------------------------------===//
+// Engine side
+//===----------------------------------------------------------------------===//
+
+void TcpPair::fail(Status st) {
+  if (failed_.isOk())
+    failed_ = std::move(st);
+  if (!shutdownDone_) {
+    ::shutdown(fd_.get(), SHUT_RDWR);
+    shutdownDone_ = true;
+  }
+}
+
+uint32_t TcpPair::interest() {
+  if (shutdownDone_)
+    return 0;
+  uint32_t ev = 0;
+  bool parked = hdrGot_ == sizeof(WireHeader) && !hdrReady_ && recvs_.empty() &&
+                hdr_.magic == WireHeader::kMagic;
+  if (!parked && !stagingFull_ && !peerEof_)
+    ev |= EPOLLIN;
+  if (!sends_.empty() || !ctrlOut_.empty() || (wantBye_ && !sentBye_) ||
+      (wantAbort_ && !abortSent_))
+    ev |= EPOLLOUT;
+  if (!peerEof_ && !rdhupSeen_)
+    ev |= EPOLLRDHUP;
+  return ev;
+}
+
+uint32_t TcpPair::onEvents(uint32_t events, Status &failure, bool &completed) {
+  std::lock_guard<std::mutex> g(mu_);
+  if (shutdownDone_ || !failed_.isOk())
+    return 0;
+  if (events & EPOLLRDHUP)
+    rdhupSeen_ = true; // the peer stopped writing; read what is left first
+  if (writeSome(failure, completed)) {
+    for (int guard = 0; guard < 1024; ++guard) {
+      bool more = hdrReady_ ? readPayload(failure, completed) : readHeader(failure);
+      if (!more)
+        break;
+    }
+  }
+  if (!failure.isOk())
+    fail(failure);
+  return interest();
+}
+
+bool TcpPair::writeSome(Status &failure, bool &completed) {
+  for (;;) {
+    if (!ctrlOut_.empty()) {
+      ssize_t n = ::send(fd_.get(), ctrlOut_.data() + ctrlSent_, ctrlOut_.size() - ctrlSent_,
+                         MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+          return true;
+        // The peer is gone; an abort or bye cannot reach it anyway.
+        sentBye_ = abortSent_ = true;
+        ctrlOut_.clear();
+        return true;
+      }
+      ctrlSent_ += static_cast<size_t>(n);
+      if (ctrlSent_ < ctrlOut_.size())
+        return true;
+      ctrlOut_.clear();
+      ctrlSent_ = 0;
+      continue;
+    }
+    bool atBoundary = sends_.empty() || sends_.front()->sent == 0;
+    if (atBoundary && wantAbort_ && !abortSent_) {
+      ctrlOut_ = controlFrame(kAbortMagic, abortText_, abortCode_);
+      abortSent_ = true;
+      continue;
+    }
+    if (atBoundary && wantBye_ && !sentBye_ && sends_.empty()) {
+      ctrlOut_ = controlFrame(kByeMagic, "", HCCL_SUCCESS);
+      sentBye_ = true;
+      continue;
+    }
+    if (sends_.empty() || abortSent_)
+      return true;
+    SendOp &op = *sends_.front();
+    const size_t hb = sizeof(WireHeader);
+    struct iovec iov[2];
+    int n = 0;
+    if (op.sent < hb) {
+      iov[n].iov_base = reinterpret_cast<char *>(&op.hdr) + op.sent;
+      iov[n].iov_len = hb - op.sent;
+      ++n;
+    }
+    size_t pdone = op.sent > hb ? op.sent - hb : 0;
+    if (pdone < op.bytes) {
+      iov[n].iov_base = const_cast<char *>(static_cast<const char *>(op.src)) + pdone;
+      iov[n].iov_len = op.bytes - pdone;
+      ++n;
+    }
+    struct msghdr mh {};
+    mh.msg_iov = iov;
+    mh.msg_iovlen = static_cast<size_t>(n);
+    ssize_t w = ::sendmsg(fd_.get(), &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+        return true;
+      failure = Status(HCCL_E_TCP_TRANSFER, "connection to rank " + std::to_string(peer()) +
+                                                " failed while sending: " + std::strerror(errno) +
+                                                " (the peer died or aborted)");
+      return false;
+    }
+    op.sent += static_cast<size_t>(w);
+    if (op.sent == hb + op.bytes) {
+      op.done.store(true, std::memory_order_release);
+      sends_.pop_front();
+      completed = true;
+    }
+  }
+}
+
+bool TcpPair::readHeader(Status &failure) {
+  if (hdrGot_ < sizeof(WireHeader)) {
+    ssize_t n = ::recv(fd_.get(), reinterpret_cast<char *>(&hdr_) + hdrGot_,
+                       sizeof(WireHeader) - hdrGot_, MSG_DONTWAIT);
+    if (n == 0) {
+      peerEof_ = true;
+      if (hdrGot_ != 0 || !peerBye_)
+        failure = Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
+                                            " closed unexpectedly (the peer process died "
+                                            "or exited without HcclCommDestroy)");
+      return false;
+    }
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+        return false;
+      failure = Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
+                                          " failed: " + std::strerror(errno) +
+                                          " (the peer process died?)");
+      return false;
+    }
+    hdrGot_ += static_cast<size_t>(n);
+    if (hdrGot_ < sizeof(WireHeader))
+      return false;
+  }
+  if (hdr_.magic == kByeMagic) {
+    peerBye_ = true;
+    hdrGot_ = 0;
+    return true;
+  }
+  if (hdr_.magic == kAbortMagic) {
+    size_t want = std::min<size_t>(hdr_.bytes, kMaxAbortText);
+    while (ctrlIn_.size() < want) {
+      char buf[kMaxAbortText];
+      ssize_t n = ::recv(fd_.get(), buf, want - ctrlIn_.size(), MSG_DONTWAIT);
+      if (n <= 0) {
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+          return false;
+        break;
+      }
+      ctrlIn_.append(buf, static_cast<size_t>(n));
+    }
+    auto code = static_cast<HcclResult>(hdr_.call.count);
+    if (code == HCCL_SUCCESS || code >= HCCL_E_RESERVED)
+      code = HCCL_E_REMOTE;
+    failure = Status(code == HCCL_E_PARA ? HCCL_E_PARA : HCCL_E_REMOTE,
+                     "rank " + std::to_string(peer()) + " aborted: " + ctrlIn_);
+    return false;
+  }
+  if (hdr_.magic != WireHeader::kMagic) {
+    failure = Status(HCCL_E_TCP_TRANSFER,
+                     "corrupt stream from rank " + std::to_string(peer()) + " (bad magic)");
+    return false;
+  }
+  if (recvs_.empty())
+    return false; // parked until a receive is posted
+  RecvOp *op = recvs_.front();
+  if (hdr_.call != op->expect.call || hdr_.bytes != op->expect.bytes ||
+      hdr_.ordinal != op->expect.ordinal) {
+    failure = Status(HCCL_E_PARA, describeMismatch(peer(), op->expect, hdr_));
+    return false;
+  }
+  cur_ = op;
+  hdrReady_ = true;
+  payloadGot_ = 0;
+  fillGot_ = 0;
+  return true;
+}
+
+bool TcpPair::readPayload(Status &failure, bool &completed) {
+  RecvOp &op = *cur_;
+  char *into;
+  size_t room;
+  bool staged = op.acc != nullptr;
+  size_t slot = 0;
+  if (!staged) {
+    into = static_cast<char *>(op.dst) + payloadGot_;
+    room = op.bytes - payloadGot_;
+  } else {
+    if (!staging_)
+      staging_.reset(new char[chunkBytes_ * static_cast<size_t>(nChunks_)]);
+    uint64_t filled = filled_.load(std::memory_order_relaxed);
+    if (fillGot_ == 0 &&
+        filled - drained_.load(std::memory_order_seq_cst) >= static_cast<uint64_t>(nChunks_)) {
+      stagingFull_ = true;
+      return false;
+    }
+    slot = filled % static_cast<uint64_t>(nChunks_);
+    size_t target = std::min(chunkBytes_, op.bytes - (payloadGot_ - fillGot_));
+    into = staging_.get() + slot * chunkBytes_ + fillGot_;
+    room = target - fillGot_;
+  }
+  ssize_t n = ::recv(fd_.get(), into, room, MSG_DONTWAIT);
+  if (n == 0) {
+    peerEof_ = true;
+    failure = Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
+                                        " closed in the middle of a message (the peer died)");
+    return false;
+  }
+  if (n < 0) {
+    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+      return false;
+    failure = Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
+                                        " failed: " + std::strerror(errno));
+    return false;
+  }
+  payloadGot_ += static_cast<size_t>(n);
+  if (staged) {
+    fillGot_ += static_cast<size_t>(n);
+    size_t start = payloadGot_ - fillGot_;
+    size_t target = std::min(chunkBytes_, op.bytes - start);
+    if (fillGot_ == target) {
+      uint64_t filled = filled_.load(std::memory_order_relaxed);
+      chunks_[slot] = Chunk{&op, start, target};
+      filled_.store(filled + 1, std::memory_order_release);
+      fillGot_ = 0;
+      completed = true;
+    }
+  }
+  if (payloadGot_ == op.bytes) {
+    if (!staged) {
+      op.received = op.bytes;
+      op.done.store(true, std::memory_order_release);
+      completed = true;
+    }
+    recvs_.pop_front();
+    cur_ = nullptr;
+    hdrReady_ = false;
+    hdrGot_ = 0;
+  }
+  return true;
+}
+
+} // namespace hccl::rt
+
+//===----------------------------------------------------------------------===//
+// TcpEngine
+//===----------------------------------------------------------------------===//
+
+#include <sys/eventfd.h>
+#include <thread>
+#include <unistd.h>
+#include <unordered_map>
+
+namespace hccl::rt {
+
+StatusOr<std::unique_ptr<TcpEngine>> TcpEngine::create(Doorbell *bell, FailureFn onFailure) {
+  std::unique_ptr<TcpEngine> e(new TcpEngine(bell, std::move(onFailure)));
+  e->epfd_.reset(::epoll_create1(EPOLL_CLOEXEC));
+  if (!e->epfd_.valid())
+    return errSyscall("epoll_create1", errno);
+  e->evfd_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!e->evfd_.valid())
+    return errSyscall("eventfd", errno);
+  struct epoll_event ev {};
+  ev.events = EPOLLIN;
+  ev.data.ptr = nullptr;
+  if (::epoll_ctl(e->epfd_.get(), EPOLL_CTL_ADD, e->evfd_.get(), &ev) != 0)
+    return errSyscall("epoll_ctl", errno);
+  TcpEngine *raw = e.get();
+  e->thread_ = std::make_unique<std::thread>([raw] { raw->run(); });
+  return e;
+}
+
+TcpEngine::~TcpEngine() { stop(0); }
+
+Status TcpEngine::add(TcpPair *pair) {
+  HCCL_RT_TRY(setNonBlocking(pair->fd()));
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    pairs_.push_back(pair);
+  }
+  struct epoll_event ev {};
+  ev.events = EPOLLIN | EPOLLRDHUP;
+  ev.data.ptr = pair;
+  if (::epoll_ctl(epfd_.get(), EPOLL_CTL_ADD, pair->fd(), &ev) != 0)
+    return errSyscall("epoll_ctl(ADD)", errno);
+  kick();
+  return Status::ok();
+}
+
+void TcpEngine::kick() {
+  uint64_t one = 1;
+  ssize_t rc = ::write(evfd_.get(), &one, sizeof(one));
+  (void)rc;
+}
+
+void TcpEngine::stop(int64_t ms) {
+  if (!thread_)
+    return;
+  Deadline d = Deadline::afterMs(ms);
+  for (;;) {
+    bool all = true;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      for (TcpPair *p : pairs_)
+        all = all && p->byeSent();
+    }
+    if (all || d.expired())
+      break;
+    kick();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  stop_.store(true);
+  kick();
+  thread_->join();
+  thread_.reset();
+}
+
+void TcpEngine::run() {
+  std::unordered_map<TcpPair *, uint32_t> armed;
+  struct epoll_event evs[64];
+  auto handle = [&](TcpPair *p, uint32_t events) {
+    Status failure;
+    bool completed = false;
+    uint32_t want = p->onEvents(events, failure, completed);
+    auto it = armed.find(p);
+    uint32_t have = it == armed.end() ? (EPOLLIN | EPOLLRDHUP) : it->second;
+    if (want != have) {
+      struct epoll_event ev {};
+      ev.events = want;
+      ev.data.ptr = p;
+      ::epoll_ctl(epfd_.get(), EPOLL_CTL_MOD, p->fd(), &ev);
+      armed[p] = want;
+    }
+    if (!failure.isOk())
+      onFailure_(p->peer(), failure);
+    if (completed || !failure.isOk())
+      bell_->ring();
+  };
+  while (!stop_.load()) {
+    int n = ::epoll_wait(epfd_.get(), evs, 64, 500);
+    bool kicked = false;
+    for (int i = 0; i < n; ++i) {
+      if (evs[i].data.ptr == nullptr) {
+        uint64_t v;
+        while (::read(evfd_.get(), &v, sizeof(v)) > 0) {
+        }
+        kicked = true;
+        continue;
+      }
+      handle(static_cast<TcpPair *>(evs[i].data.ptr), evs[i].events);
+    }
+    if (kicked && !stop_.load()) {
+      std::vector<TcpPair *> ps;
+      {
+        std::lock_guard<std::mutex> g(mu_);
+        ps = pairs_;
+      }
+      // New work or drained staging: try every pair (non-blocking calls that
+      // find nothing to do are cheap).
+      for (TcpPair *p : ps)
+        handle(p, EPOLLIN | EPOLLOUT);
+    }
+  }
+}
+
+} // namespace hccl::rt

@@ -1,0 +1,146 @@
+//===- TcpPair.h - Pair over a non-blocking TCP connection ------*- C++ -*-===//
+//
+// One connection per peer. A TcpEngine thread (one per communicator) moves
+// bytes in both directions at once with non-blocking sockets and epoll, so
+// two ranks sending large messages to each other never deadlock:
+//  - sends go straight from the source buffer to the socket (header+payload
+//    in one sendmsg);
+//  - plain receives are read straight into the destination;
+//  - reducing receives are read into a small staging ring that the executor
+//    drains, reducing chunk i while the engine reads chunk i+1.
+// A header that arrives before its receive is posted is parked (the engine
+// stops reading that socket), so nothing is buffered without bound.
+//
+// Control frames between messages: ABORT (the peer gave up, with its reason)
+// and BYE (the peer destroyed its communicator on purpose).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_RUNTIME_TRANSPORT_TCP_TCPPAIR_H
+#define HCCL_RUNTIME_TRANSPORT_TCP_TCPPAIR_H
+
+#include "common/Futex.h"
+#include "common/Socket.h"
+#include "transport/Transport.h"
+
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace hccl::rt {
+
+class TcpEngine;
+
+class TcpPair final : public Pair {
+public:
+  TcpPair(int myRank, int peer, Fd fd, TcpEngine *engine, size_t chunkBytes, int nChunks);
+  ~TcpPair() override;
+
+  const char *kind() const override { return "tcp"; }
+  Status postSend(SendOp &op) override;
+  Status postRecv(RecvOp &op) override;
+  Status progress(bool &moved) override;
+  Status health(const CallId &current) override;
+  Status liveness() override;
+  void cancelAll() override;
+  void notifyAbort(const Status &why) override;
+  void closeGraceful() override;
+
+  // Engine side (engine thread only, under mu_).
+  int fd() const { return fd_.get(); }
+  /// Does whatever I/O the socket allows. Returns the epoll interest wanted
+  /// next; sets `failure` when the connection broke.
+  uint32_t onEvents(uint32_t events, Status &failure, bool &completed);
+  uint32_t interest();
+  /// True once a queued BYE has been written (or the socket is gone).
+  bool byeSent();
+
+private:
+  bool readHeader(Status &failure);
+  bool readPayload(Status &failure, bool &completed);
+  bool writeSome(Status &failure, bool &completed);
+  void fail(Status st);
+
+  struct Chunk {
+    RecvOp *op = nullptr;
+    size_t offset = 0;
+    size_t len = 0;
+  };
+
+  int me_;
+  Fd fd_;
+  TcpEngine *engine_;
+  std::mutex mu_;
+  std::deque<SendOp *> sends_;
+  std::deque<RecvOp *> recvs_; ///< ops the engine still has to read
+  Status failed_;
+  bool peerBye_ = false;
+  bool sentBye_ = false;
+  bool wantBye_ = false;
+  bool wantAbort_ = false;
+  bool abortSent_ = false;
+  HcclResult abortCode_ = HCCL_E_REMOTE;
+  std::string abortText_;
+  bool peerEof_ = false;
+  bool rdhupSeen_ = false;
+  std::string ctrlOut_; ///< control frame being written
+  size_t ctrlSent_ = 0;
+  bool shutdownDone_ = false;
+
+  // Read state.
+  WireHeader hdr_{};
+  size_t hdrGot_ = 0;
+  bool hdrReady_ = false;
+  bool parked_ = false;
+  std::string ctrlIn_; ///< ABORT text being read
+  size_t payloadGot_ = 0;
+  RecvOp *cur_ = nullptr;
+
+  // Staging ring for reducing receives (single producer: engine; single
+  // consumer: executor).
+  size_t chunkBytes_;
+  int nChunks_;
+  std::unique_ptr<char[]> staging_;
+  std::vector<Chunk> chunks_;
+  std::atomic<uint64_t> filled_{0};
+  std::atomic<uint64_t> drained_{0};
+  size_t fillGot_ = 0;       ///< bytes in the chunk being filled
+  bool stagingFull_ = false; ///< engine waits for the executor to drain (mu_)
+};
+
+/// The progress thread of one communicator's TCP pairs.
+class TcpEngine {
+public:
+  using FailureFn = std::function<void(int peer, const Status &)>;
+  static StatusOr<std::unique_ptr<TcpEngine>> create(Doorbell *bell, FailureFn onFailure);
+  ~TcpEngine();
+
+  Status add(TcpPair *pair);
+  /// Wakes the thread to re-evaluate interests (new ops, drained chunks).
+  void kick();
+  Doorbell *bell() const { return bell_; }
+  /// Sends pending BYEs (up to `ms`), then stops the thread.
+  void stop(int64_t ms);
+
+private:
+  TcpEngine(Doorbell *bell, FailureFn f) : bell_(bell), onFailure_(std::move(f)) {}
+  void run();
+
+  Doorbell *bell_;
+  FailureFn onFailure_;
+  Fd epfd_;
+  Fd evfd_;
+  std::mutex mu_;
+  std::vector<TcpPair *> pairs_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> draining_{false};
+  std::unique_ptr<std::thread> thread_;
+};
+
+} // namespace hccl::rt
+
+#endif // HCCL_RUNTIME_TRANSPORT_TCP_TCPPAIR_H
