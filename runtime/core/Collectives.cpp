@@ -33,6 +33,12 @@ CallId Communicator::nextCall(CallKind kind, uint64_t count, sched::DataType dt,
 sched::Algorithm Communicator::chooseAlgorithm(sched::Collective c, uint64_t bytes,
                                                sched::Algorithm &l0, sched::Algorithm &l1,
                                                Status &err) {
+#ifdef HCCL_RT_NO_SELECT
+  // lib/schedule's selection is not built yet: the generator's first
+  // algorithm for the collective.
+  l0 = l1 = sched::Algorithm::Ring;
+  return sched::algorithmsFor(c).front();
+#endif
   sched::SelectRequest req;
   req.collective = c;
   req.bytes = static_cast<double>(bytes);
@@ -136,9 +142,10 @@ Status Communicator::runCollective(sched::Collective coll, CallKind kind, uint64
   auto cp = programFor(key, req);
   if (!cp)
     return cp.status();
-  // All-to-all-v tables differ per rank; the wire id must not.
-  CallId call = nextCall(kind, count, dt, op, static_cast<uint32_t>(root),
-                         (*cp)->prog.algorithm, kind == CallKind::AllToAllV ? 0 : extra);
+  // All-to-all-v counts and tables differ per rank; the wire id must not.
+  bool perRank = kind == CallKind::AllToAllV;
+  CallId call = nextCall(kind, perRank ? 0 : count, dt, op, static_cast<uint32_t>(root),
+                         (*cp)->prog.algorithm, perRank ? 0 : extra);
   Binding b;
   b.input = in;
   b.output = out;
