@@ -12,10 +12,6 @@ const char *const kBufferNames[kNumBuffers] = {"input", "output", "scratch"};
 const char *const kOpKindNames[kNumOpKinds] = {"send", "recv", "recv_reduce",
                                                "copy", "reduce"};
 
-// Per-op repeat limit: far above any real program, low enough that a typo in
-// a plan cannot make the expansion allocate without bound.
-constexpr int64_t kMaxRepeat = int64_t(1) << 24;
-
 bool validIdentifier(const std::string &s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
     return false;
@@ -229,85 +225,10 @@ Result<int64_t> Program::numSteps() const {
   return total;
 }
 
-Status expandStep(const Program &prog, const int64_t *values, int64_t rank,
+Status expandStep(const Program &prog, const int64_t *, int64_t rank,
                   uint32_t phase, int64_t s, std::vector<ConcreteOp> &out) {
-  const Phase &ph = prog.phases[phase];
-  EvalEnv env = prog.env(rank, values);
-  env.s = s;
-  const ExprPool &pool = prog.pool;
-  for (uint32_t oi = 0; oi < ph.ops.size(); ++oi) {
-    const Op &op = ph.ops[oi];
-    const char *field = nullptr;
-    EvalError err = EvalError::None;
-    auto eval = [&](ExprId id, const char *name, int64_t &v) {
-      if (err != EvalError::None)
-        return;
-      err = pool.evaluate(id, env, v);
-      if (err != EvalError::None)
-        field = name;
-    };
-    auto fail = [&](const std::string &what) {
-      return Status::error("rank " + std::to_string(rank) + ", " +
-                           phaseWhere(prog, phase) + " step " +
-                           std::to_string(s) + ", op " + std::to_string(oi) +
-                           " (" + opKindName(op.kind) + ", t=" +
-                           std::to_string(env.t) + "): " + what);
-    };
-    env.t = 0;
-    int64_t repeat = 1;
-    if (op.repeat != kNoExpr) {
-      eval(op.repeat, "repeat", repeat);
-      if (err != EvalError::None)
-        return fail(std::string(field) + ": " + evalErrorName(err));
-      if (repeat < 0 || repeat > kMaxRepeat)
-        return fail("repeat evaluates to " + std::to_string(repeat));
-    }
-    for (int64_t t = 0; t < repeat; ++t) {
-      env.t = t;
-      if (op.when != kNoExpr) {
-        int64_t w = 0;
-        eval(op.when, "when", w);
-        if (err != EvalError::None)
-          return fail(std::string(field) + ": " + evalErrorName(err));
-        if (!w)
-          continue;
-      }
-      ConcreteOp c;
-      c.kind = op.kind;
-      c.opIndex = oi;
-      c.t = t;
-      c.dstBuf = op.dst.buf;
-      c.srcBuf = op.src.buf;
-      if (opHasPeer(op.kind))
-        eval(op.peer, "peer", c.peer);
-      if (opHasDst(op.kind))
-        eval(op.dst.off, "dst offset", c.dstOff);
-      if (opHasSrc(op.kind))
-        eval(op.src.off, "src offset", c.srcOff);
-      eval(op.count, "count", c.count);
-      if (op.kind == OpKind::Reduce) {
-        eval(op.srcStride, "srcStride", c.srcStride);
-        eval(op.srcN, "srcN", c.srcN);
-      }
-      if (err != EvalError::None)
-        return fail(std::string(field) + ": " + evalErrorName(err));
-      if (opHasPeer(op.kind) &&
-          (c.peer < 0 || c.peer >= prog.p || c.peer == rank))
-        return fail("peer " + std::to_string(c.peer) +
-                    (c.peer == rank ? " is the rank itself"
-                                    : " outside 0.." + std::to_string(prog.p - 1)));
-      if (c.count < 0)
-        return fail("negative count " + std::to_string(c.count));
-      if (c.dstOff < 0 || c.srcOff < 0)
-        return fail("negative offset");
-      if (op.kind == OpKind::Reduce && (c.srcN < 1 || c.srcStride < 0))
-        return fail("reduce needs srcN >= 1 and srcStride >= 0, found srcN=" +
-                    std::to_string(c.srcN) + " srcStride=" +
-                    std::to_string(c.srcStride));
-      out.push_back(c);
-    }
-  }
-  return Status::ok();
+  ProgramEvaluator ev(prog);
+  return ev.expandStep(rank, phase, s, out);
 }
 
 Status evalBufferSizes(const Program &prog, const int64_t *values,
@@ -371,6 +292,7 @@ Result<RankProgram> expandRank(const Program &prog, int64_t rank,
   if (!steps)
     return R(steps.status());
   std::vector<int64_t> values = prog.paramValues();
+  ProgramEvaluator ev(prog);
   RankProgram rp;
   rp.rank = rank;
   if (Status s = evalBufferSizes(prog, values.data(), rank, rp.bufferSize); !s)
@@ -379,7 +301,7 @@ Result<RankProgram> expandRank(const Program &prog, int64_t rank,
   for (uint32_t ph = 0; ph < prog.phases.size(); ++ph) {
     for (int64_t s = 0; s < (*steps)[ph]; ++s) {
       tmp.clear();
-      if (Status st = expandStep(prog, values.data(), rank, ph, s, tmp); !st)
+      if (Status st = ev.expandStep(rank, ph, s, tmp); !st)
         return R(st);
       ConcreteStep cs;
       cs.phase = ph;

@@ -111,7 +111,70 @@ enum class EvalError : uint8_t {
 const char *evalErrorName(EvalError e);
 
 /// Applies a binary opcode to two values with the semantics above.
-EvalError applyBinary(ExprOp op, int64_t x, int64_t y, int64_t &out);
+inline EvalError applyBinary(ExprOp op, int64_t x, int64_t y, int64_t &out) {
+  switch (op) {
+  case ExprOp::Add:
+    return __builtin_add_overflow(x, y, &out) ? EvalError::Overflow
+                                              : EvalError::None;
+  case ExprOp::Sub:
+    return __builtin_sub_overflow(x, y, &out) ? EvalError::Overflow
+                                              : EvalError::None;
+  case ExprOp::Mul:
+    return __builtin_mul_overflow(x, y, &out) ? EvalError::Overflow
+                                              : EvalError::None;
+  case ExprOp::Div: {
+    if (y == 0)
+      return EvalError::DivisionByZero;
+    if (x == INT64_MIN && y == -1)
+      return EvalError::Overflow;
+    int64_t q = x / y;
+    if ((x % y != 0) && ((x < 0) != (y < 0)))
+      --q; // floor
+    out = q;
+    return EvalError::None;
+  }
+  case ExprOp::Mod: {
+    if (y == 0)
+      return EvalError::DivisionByZero;
+    if (y == -1) { // avoids INT64_MIN % -1
+      out = 0;
+      return EvalError::None;
+    }
+    int64_t m = x % y;
+    if (m < 0)
+      m += y < 0 ? -y : y; // Euclidean: 0 <= m < |y|
+    out = m;
+    return EvalError::None;
+  }
+  case ExprOp::Xor: out = x ^ y; return EvalError::None;
+  case ExprOp::And: out = x & y; return EvalError::None;
+  case ExprOp::Or: out = x | y; return EvalError::None;
+  case ExprOp::Shl: {
+    if (y < 0 || y > 62)
+      return EvalError::BadShift;
+    int64_t v = static_cast<int64_t>(static_cast<uint64_t>(x) << y);
+    if ((v >> y) != x)
+      return EvalError::Overflow;
+    out = v;
+    return EvalError::None;
+  }
+  case ExprOp::Shr:
+    if (y < 0 || y > 62)
+      return EvalError::BadShift;
+    out = x >> y;
+    return EvalError::None;
+  case ExprOp::Eq: out = x == y; return EvalError::None;
+  case ExprOp::Ne: out = x != y; return EvalError::None;
+  case ExprOp::Lt: out = x < y; return EvalError::None;
+  case ExprOp::Le: out = x <= y; return EvalError::None;
+  case ExprOp::Gt: out = x > y; return EvalError::None;
+  case ExprOp::Ge: out = x >= y; return EvalError::None;
+  case ExprOp::Min: out = x < y ? x : y; return EvalError::None;
+  case ExprOp::Max: out = x > y ? x : y; return EvalError::None;
+  default:
+    return EvalError::BadNode;
+  }
+}
 
 class ExprPool {
 public:

@@ -49,6 +49,11 @@ inline bool opReduces(OpKind k) {
   return k == OpKind::RecvReduce || k == OpKind::Reduce;
 }
 
+/// Largest repeat or phase step count accepted: far above any real
+/// program, low enough that a typo in a plan cannot make an expansion
+/// allocate without bound.
+inline constexpr int64_t kMaxRepeat = int64_t(1) << 24;
+
 struct BufRef {
   BufferId buf = BufferId::Input;
   ExprId off = kNoExpr;
@@ -145,9 +150,40 @@ struct ExpandOptions {
   bool applySlices = false;
 };
 
-/// Evaluates one step (phase, s) for one rank and appends its op instances
-/// to `out` in program order. `paramValues` = program.paramValues().
-/// Errors name the rank, phase, step and op.
+/// Evaluates steps of one program fast: every distinct expression node of a
+/// phase is computed once per (rank, step), in id order (children first),
+/// and the nodes that read t once per instance. Errors are carried as
+/// poison, so an untaken select branch or the fields of an op whose `when`
+/// is false never fail. Holds a reference to the program (keep it alive and
+/// unchanged); call Program::validate() first.
+class ProgramEvaluator {
+public:
+  explicit ProgramEvaluator(const Program &prog);
+  /// Appends the op instances of step (phase, s) of `rank` to `out` in
+  /// program order (op order, then t). Errors name rank, phase, step, op.
+  Status expandStep(int64_t rank, uint32_t phase, int64_t s,
+                    std::vector<ConcreteOp> &out);
+
+private:
+  struct OpPlan {
+    std::vector<ExprId> tNodes; ///< nodes of this op that read t
+  };
+  struct PhasePlan {
+    std::vector<ExprId> nodes; ///< nodes that do not read t
+    std::vector<OpPlan> ops;
+  };
+  void evalList(const std::vector<ExprId> &ids);
+  const Program &prog_;
+  std::vector<int64_t> params_;
+  std::vector<PhasePlan> plans_;
+  std::vector<int64_t> val_;
+  std::vector<EvalError> err_;
+  int64_t r_ = 0, s_ = 0, t_ = 0;
+};
+
+/// One-off form of ProgramEvaluator::expandStep (builds an evaluator per
+/// call; loops should keep a ProgramEvaluator). `paramValues` is unused and
+/// kept for source compatibility.
 Status expandStep(const Program &prog, const int64_t *paramValues,
                   int64_t rank, uint32_t phase, int64_t s,
                   std::vector<ConcreteOp> &out);
