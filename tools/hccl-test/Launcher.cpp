@@ -4,6 +4,9 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -88,6 +91,7 @@ int launchLocal(int nRanks, const std::function<int()> &body) {
   }
   std::fflush(stdout);
   std::fflush(stderr);
+  [[maybe_unused]] const pid_t parent = ::getpid();
   std::vector<pid_t> pids(nRanks, -1);
   for (int r = 0; r < nRanks; ++r) {
     pid_t pid = ::fork();
@@ -103,6 +107,13 @@ int launchLocal(int nRanks, const std::function<int()> &body) {
       return 1;
     }
     if (pid == 0) {
+#ifdef __linux__
+      // If the launcher dies (killed by a test timeout, ^C), so do the
+      // ranks: nothing is left running.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent)
+        ::_exit(1);
+#endif
       ::setenv("RANK", std::to_string(r).c_str(), 1);
       ::setenv("LOCAL_RANK", std::to_string(r).c_str(), 1);
       ::setenv("WORLD_SIZE", std::to_string(nRanks).c_str(), 1);
