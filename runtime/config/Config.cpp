@@ -271,6 +271,11 @@ sched::Result<Config> loadConfig(
   }
   if (!errors.empty())
     return sched::Result<Config>::error(errors);
+  if (!c.whitelistDisable)
+    c.warnings.push_back(
+        "HCCL_WHITELIST_DISABLE=0: this runtime has no whitelist support "
+        "(HCCL_WHITELIST_FILE is not read); any process that has the root "
+        "info can join");
   return c;
 }
 

@@ -72,6 +72,10 @@ struct Config {
   /// HCCL_TRANSPORT (ours): auto | shm | tcp | verbs.
   TransportKind transport = TransportKind::Auto;
 
+  /// Accepted values the runtime cannot honour, one line each, for the
+  /// caller to log as warnings (e.g. HCCL_WHITELIST_DISABLE=0).
+  std::vector<std::string> warnings;
+
   uint64_t buffSizeBytes() const { return buffSizeMB << 20; }
 };
 

@@ -73,6 +73,11 @@ TEST(ConfigTransport, Names) {
 
 TEST(ConfigWhitelist, ZeroOrOne) {
   EXPECT_TRUE(cfgtest::load({})->whitelistDisable);
+  EXPECT_TRUE(cfgtest::load({})->warnings.empty());
+  auto on = cfgtest::load({{"HCCL_WHITELIST_DISABLE", "0"}});
+  ASSERT_EQ(on->warnings.size(), 1u) << "a whitelist we cannot enforce is "
+                                        "reported, not silently ignored";
+  EXPECT_EQ(on->warnings[0].rfind("HCCL_WHITELIST_DISABLE=0: ", 0), 0u);
   EXPECT_FALSE(cfgtest::load({{"HCCL_WHITELIST_DISABLE", "0"}})
                    ->whitelistDisable);
   EXPECT_TRUE(cfgtest::load({{"HCCL_WHITELIST_DISABLE", "1"}})
