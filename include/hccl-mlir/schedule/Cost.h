@@ -61,6 +61,10 @@ struct ClosedFormRequest {
   Algorithm level0 = Algorithm::Ring;
   Algorithm level1 = Algorithm::Ring;
   int64_t slices = 1;
+  /// Element size (for the pipeline chunk count of ring broadcast/reduce,
+  /// which the generator derives from the element count).
+  double elemBytes = 4;
+  int64_t chunks = 0; ///< as GenerateRequest::chunks
 };
 
 /// Textbook alpha-beta-gamma time for the request, or an error when the
@@ -69,12 +73,22 @@ struct ClosedFormRequest {
 Result<double> closedFormCost(const ClosedFormRequest &req,
                               const Topology &topo);
 
-/// algbw = bytes / time; busbw as nccl-tests defines it per collective
-/// (all-reduce: algbw * 2(p-1)/p; all-gather, reduce-scatter, all-to-all:
-/// algbw * (p-1)/p; broadcast, reduce: algbw). Bytes in, GB/s out.
+/// The message size nccl-tests reports for a collective whose HCCL count
+/// is n elements: n*e for all-reduce, broadcast and reduce, p*n*e for
+/// all-gather (output), reduce-scatter (input) and all-to-all.
+double ncclTestBytes(Collective c, double countBytes, int64_t p);
+/// algbw = bytes / time (bytes as ncclTestBytes); busbw as nccl-tests
+/// defines it (all-reduce: algbw * 2(p-1)/p; all-gather, reduce-scatter,
+/// all-to-all: algbw * (p-1)/p; broadcast, reduce: algbw). GB/s = 1e9 B/s.
 double algBandwidthGBps(double bytes, double seconds);
 double busBandwidthGBps(Collective c, double bytes, double seconds,
                         int64_t p);
+
+/// The time of one step from its figures, the formula predictCost uses:
+/// with k slices, k*msgs*alpha + max(X, G) + min(X, G)/k, where X =
+/// bytes*beta on the busiest port and G = gamma*reducedBytes.
+double stepTime(int64_t msgs, double portBytes, double reducedBytes,
+                const LinkParams &link, double gamma, int64_t slices);
 
 } // namespace hccl::sched
 

@@ -81,8 +81,12 @@ Result<std::string> writeProgram(const Program &prog,
                                  const PlanWriteOptions &opts = {},
                                  const Topology *topology = nullptr);
 
-/// Topology as a plan object (also used by the link-parameter files).
+/// Topology as the plan's "topology" object (one line).
 std::string topologyToJson(const Topology &t);
+/// Reads a "topology" object (see docs/plan-format.md); errors name the
+/// JSON path, rooted at `path`.
+Result<Topology> topologyFromJson(std::string_view json,
+                                  const std::string &path = "topology");
 
 } // namespace hccl::sched
 

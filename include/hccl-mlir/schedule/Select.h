@@ -39,6 +39,9 @@ struct LevelChoice {
 struct AlgoLevels {
   LevelChoice level0, level1;
   bool set = false; ///< false = nothing specified for this collective
+  /// Came from the global form (no "collective="): a choice that cannot
+  /// serve this collective falls back to automatic instead of failing.
+  bool global = false;
 };
 
 /// A parsed HCCL_ALGO value.
