@@ -559,11 +559,11 @@ bool readProgram(Reader &rd, const json &j, const std::string &path,
     }
   }
   // Parameter names must be usable in expressions.
-  Program probe;
-  probe.params = prog.params;
-  probe.p = 1;
-  if (Status s = probe.validate(); !s)
-    return rd.fail(path + ".params", s.message());
+  for (const Param &pr : prog.params)
+    if (!isValidParamName(pr.name))
+      return rd.fail(path + ".params." + pr.name,
+                     "not a valid parameter name (an identifier other than "
+                     "r, p, n, s, t, min, max, select, tbl<k>)");
   std::vector<std::string> nm = prog.paramNames();
 
   bool compact = j.contains("phases"), expanded = j.contains("expanded");

@@ -40,6 +40,10 @@ std::string phaseWhere(const Program &prog, uint32_t phase) {
 
 } // namespace
 
+bool isValidParamName(const std::string &name) {
+  return validIdentifier(name);
+}
+
 const char *bufferName(BufferId b) {
   int i = static_cast<int>(b);
   return i >= 0 && i < kNumBuffers ? kBufferNames[i] : "invalid";

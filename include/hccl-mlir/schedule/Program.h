@@ -82,6 +82,9 @@ struct Param {
   std::string name;
   int64_t value = 0;
 };
+/// An identifier that is not a variable (r p n s t), min, max, select or
+/// tbl<digits>: usable as a parameter name in expressions.
+bool isValidParamName(const std::string &name);
 
 struct Program {
   Collective collective = Collective::AllReduce;

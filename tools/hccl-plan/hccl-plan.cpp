@@ -1,0 +1,480 @@
+//===- hccl-plan.cpp - Generate, verify, price and expand plans -----------===//
+//
+//   hccl-plan generate --collective C --algo A --ranks P --count N [...]
+//   hccl-plan verify PLAN.json [...]
+//   hccl-plan cost --collective C --ranks P --count N [...]
+//   hccl-plan expand PLAN.json --rank R [--program ID]
+//
+// Exit codes: 0 success, 1 a plan failed verification, 2 bad input (a
+// one-line error on stderr naming the problem).
+//
+//===----------------------------------------------------------------------===//
+#include "hccl-mlir/schedule/Cost.h"
+#include "hccl-mlir/schedule/Generate.h"
+#include "hccl-mlir/schedule/Plan.h"
+#include "hccl-mlir/schedule/Select.h"
+#include "hccl-mlir/schedule/Verify.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace hccl::sched;
+
+namespace {
+
+const char *const kUsage =
+    "usage:\n"
+    "  hccl-plan generate --collective C --algo A --ranks P --count N\n"
+    "        [--dtype fp32] [--op sum] [--root R] [--slices K] [--chunks K]\n"
+    "        [--ranks-per-server M] [--level0 A] [--level1 A]\n"
+    "        [--hccl-algo SPEC] [--topology PRESET | --rank-table FILE\n"
+    "        [--link-params FILE]] [--form compact|expanded|both] [-o FILE]\n"
+    "  hccl-plan verify PLAN.json [--exhaustive-limit N] [--no-in-place]\n"
+    "        [--no-slices]\n"
+    "  hccl-plan cost --collective C --ranks P --count N [--dtype fp32]\n"
+    "        [--topology PRESET | --rank-table FILE [--link-params FILE]]\n"
+    "        [--ranks-per-server M] [--hccl-algo SPEC] [--slices K] [--exact]\n"
+    "  hccl-plan cost PLAN.json [--topology PRESET]\n"
+    "  hccl-plan expand PLAN.json --rank R [--program ID]\n"
+    "algorithms: ring, mesh, mesh_oneshot, rhd, rd, tree, star, pairwise,\n"
+    "  hierarchical, auto (pick by cost). Counts and sizes accept K/M/G.\n"
+    "exit codes: 0 ok, 1 verification failed, 2 bad input\n";
+
+struct BadInput {
+  std::string msg;
+};
+
+[[noreturn]] void bad(const std::string &msg) { throw BadInput{msg}; }
+
+std::string oneLine(std::string s) {
+  for (char &c : s)
+    if (c == '\n' || c == '\r')
+      c = ' ';
+  return s;
+}
+
+// --key value options and positional arguments.
+struct Args {
+  std::map<std::string, std::string> opts;
+  std::set<std::string> flags;
+  std::vector<std::string> positional;
+
+  bool has(const std::string &k) const { return opts.count(k) != 0; }
+  std::string get(const std::string &k, const std::string &def = "") const {
+    auto it = opts.find(k);
+    return it == opts.end() ? def : it->second;
+  }
+  std::string need(const std::string &k) const {
+    auto it = opts.find(k);
+    if (it == opts.end())
+      bad("missing --" + k);
+    return it->second;
+  }
+};
+
+Args parseArgs(int argc, char **argv, int first,
+               const std::set<std::string> &valued,
+               const std::set<std::string> &flagNames) {
+  Args a;
+  for (int i = first; i < argc; ++i) {
+    std::string s = argv[i];
+    if (s == "-o")
+      s = "--output";
+    if (s.rfind("--", 0) == 0) {
+      std::string key = s.substr(2), val;
+      size_t eq = key.find('=');
+      bool inlineVal = eq != std::string::npos;
+      if (inlineVal) {
+        val = key.substr(eq + 1);
+        key = key.substr(0, eq);
+      }
+      if (flagNames.count(key)) {
+        if (inlineVal)
+          bad("option --" + key + " takes no value");
+        a.flags.insert(key);
+        continue;
+      }
+      if (!valued.count(key))
+        bad("unknown option --" + key);
+      if (!inlineVal) {
+        if (i + 1 >= argc)
+          bad("option --" + key + " needs a value");
+        val = argv[++i];
+      }
+      if (a.opts.count(key))
+        bad("option --" + key + " given twice");
+      a.opts[key] = val;
+    } else {
+      a.positional.push_back(s);
+    }
+  }
+  return a;
+}
+
+int64_t intArg(const Args &a, const std::string &key, int64_t def, int64_t lo,
+               int64_t hi) {
+  if (!a.has(key))
+    return def;
+  std::string v = a.get(key);
+  if (!v.empty() && v[0] == '-')
+    bad("--" + key + ": negative value '" + v + "'");
+  auto x = parseByteSize(v);
+  if (!x)
+    bad("--" + key + ": not a number: '" + v + "'");
+  if (*x < static_cast<uint64_t>(lo) || *x > static_cast<uint64_t>(hi))
+    bad("--" + key + ": " + v + " outside " + std::to_string(lo) + ".." +
+        std::to_string(hi));
+  return static_cast<int64_t>(*x);
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    bad(path + ": cannot open");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Collective collectiveArg(const Args &a) {
+  std::string s = a.need("collective");
+  auto c = parseCollective(s);
+  if (!c)
+    bad("unknown collective '" + s + "' (valid: " + collectiveNameList() + ")");
+  return *c;
+}
+
+Algorithm algorithmArg(const std::string &key, const std::string &s) {
+  auto x = parseAlgorithm(s);
+  if (!x)
+    bad("--" + key + ": unknown algorithm '" + s + "' (valid: " +
+        algorithmNameList() + ", auto)");
+  return *x;
+}
+
+// The topology of the command line, or a default sized for p ranks.
+Topology topologyArg(const Args &a, int64_t p, bool *given = nullptr) {
+  if (given)
+    *given = a.has("topology") || a.has("rank-table");
+  if (a.has("topology") && a.has("rank-table"))
+    bad("give either --topology or --rank-table, not both");
+  if (a.has("rank-table")) {
+    std::string links = a.has("link-params") ? readFile(a.get("link-params"))
+                                             : std::string();
+    auto t = Topology::fromRankTable(readFile(a.get("rank-table")), links);
+    if (!t)
+      bad(a.get("rank-table") + ": " + t.message());
+    return *t;
+  }
+  if (a.has("link-params"))
+    bad("--link-params needs --rank-table or --topology");
+  std::string name = a.get("topology");
+  if (name.empty()) {
+    int64_t servers = (p + 7) / 8;
+    name = servers <= 1 ? "910b-8" : "910b-8x" + std::to_string(servers);
+  }
+  auto t = Topology::preset(name);
+  if (!t)
+    bad(t.message());
+  return *t;
+}
+
+void writeOut(const Args &a, const std::string &text) {
+  if (!a.has("output")) {
+    std::fputs(text.c_str(), stdout);
+    return;
+  }
+  std::ofstream out(a.get("output"), std::ios::binary);
+  if (!out)
+    bad(a.get("output") + ": cannot write");
+  out << text;
+  if (!out)
+    bad(a.get("output") + ": write failed");
+}
+
+std::string algoLabel(Algorithm a, Algorithm l0, Algorithm l1) {
+  std::string s = algorithmName(a);
+  if (a == Algorithm::Hierarchical)
+    s += std::string("(") + algorithmName(l0) + "," + algorithmName(l1) + ")";
+  return s;
+}
+
+struct Request {
+  GenerateRequest gen;
+  Topology topo;
+  bool topoGiven = false;
+  std::optional<HcclAlgoSpec> spec;
+};
+
+Request requestArgs(const Args &a) {
+  Request q;
+  GenerateRequest &g = q.gen;
+  g.collective = collectiveArg(a);
+  g.ranks = intArg(a, "ranks", -1, 1, kMaxRanks);
+  if (g.ranks < 0)
+    bad("missing --ranks");
+  if (!a.has("count"))
+    bad("missing --count");
+  g.count = intArg(a, "count", 0, 0, kMaxCount);
+  std::string dt = a.get("dtype", "fp32");
+  auto d = parseDataType(dt);
+  if (!d)
+    bad("unknown dtype '" + dt + "' (valid: " + dataTypeNameList() + ")");
+  g.dtype = *d;
+  std::string op = a.get("op", "sum");
+  auto ro = parseReduceOp(op);
+  if (!ro)
+    bad("unknown reduction '" + op + "' (valid: sum, prod, max, min)");
+  g.reduceOp = *ro;
+  g.root = intArg(a, "root", 0, 0, g.ranks - 1);
+  g.slices = intArg(a, "slices", 1, 1, 1 << 20);
+  g.chunks = intArg(a, "chunks", 0, 0, 1 << 20);
+  q.topo = topologyArg(a, g.ranks, &q.topoGiven);
+  if (g.ranks > q.topo.worldSize())
+    bad("--ranks " + std::to_string(g.ranks) + " exceeds the topology's " +
+        std::to_string(q.topo.worldSize()) + " ranks");
+  g.ranksPerServer = intArg(a, "ranks-per-server", q.topo.devicesPerServer, 1,
+                            kMaxRanks);
+  if (a.has("level0"))
+    g.level0 = algorithmArg("level0", a.get("level0"));
+  if (a.has("level1"))
+    g.level1 = algorithmArg("level1", a.get("level1"));
+  if (a.has("hccl-algo")) {
+    auto s = parseHcclAlgo(a.get("hccl-algo"));
+    if (!s)
+      bad(s.message());
+    q.spec = *s;
+  }
+  return q;
+}
+
+Selection selectFor(const Request &q) {
+  SelectRequest sr;
+  sr.collective = q.gen.collective;
+  sr.bytes = static_cast<double>(q.gen.count) *
+             static_cast<double>(dataTypeSize(q.gen.dtype));
+  sr.p = q.gen.ranks;
+  sr.ranksPerServer = q.gen.ranksPerServer;
+  sr.override = q.spec ? &*q.spec : nullptr;
+  auto sel = selectAlgorithm(sr, q.topo);
+  if (!sel)
+    bad(sel.message());
+  return *sel;
+}
+
+int cmdGenerate(int argc, char **argv) {
+  Args a = parseArgs(argc, argv, 2,
+                     {"collective", "algo", "ranks", "count", "dtype", "op",
+                      "root", "slices", "chunks", "ranks-per-server", "level0",
+                      "level1", "hccl-algo", "topology", "rank-table",
+                      "link-params", "form", "output"},
+                     {});
+  if (!a.positional.empty())
+    bad("unexpected argument '" + a.positional[0] + "'");
+  Request q = requestArgs(a);
+  std::string algo = a.has("algo") ? a.get("algo")
+                                   : (q.spec ? std::string("auto") : "");
+  if (algo.empty())
+    bad("missing --algo");
+  if (algo == "auto") {
+    Selection s = selectFor(q);
+    q.gen.algorithm = s.algorithm;
+    q.gen.level0 = s.level0;
+    q.gen.level1 = s.level1;
+  } else {
+    if (q.spec)
+      bad("--hccl-algo only applies with --algo auto");
+    q.gen.algorithm = algorithmArg("algo", algo);
+  }
+  ProgramForm form = ProgramForm::Compact;
+  std::string f = a.get("form", "compact");
+  if (f == "expanded")
+    form = ProgramForm::Expanded;
+  else if (f == "both")
+    form = ProgramForm::Both;
+  else if (f != "compact")
+    bad("--form: expected compact, expanded or both, found '" + f + "'");
+  auto prog = generate(q.gen);
+  if (!prog)
+    bad(prog.message());
+  PlanWriteOptions wo;
+  wo.form = form;
+  auto text = writeProgram(*prog, wo, &q.topo);
+  if (!text)
+    bad(text.message());
+  writeOut(a, *text);
+  return 0;
+}
+
+Plan planArg(const Args &a) {
+  if (a.positional.size() != 1)
+    bad(a.positional.empty() ? "missing PLAN.json"
+                             : "unexpected argument '" + a.positional[1] + "'");
+  auto plan = readPlanFile(a.positional[0]);
+  if (!plan)
+    bad(plan.message());
+  return plan.take();
+}
+
+int cmdVerify(int argc, char **argv) {
+  Args a = parseArgs(argc, argv, 2, {"exhaustive-limit"},
+                     {"no-in-place", "no-slices"});
+  Plan plan = planArg(a);
+  VerifyOptions vo;
+  vo.exhaustiveLimit = intArg(a, "exhaustive-limit", 1024, 1, kMaxRanks);
+  vo.inPlace = !a.flags.count("no-in-place");
+  vo.applySlices = !a.flags.count("no-slices");
+  int rc = 0;
+  for (const PlanProgram &pp : plan.programs) {
+    auto rep = verify(pp.program, vo);
+    if (!rep) {
+      std::fprintf(stderr, "hccl-plan: program '%s' is incorrect: %s\n",
+                   pp.id.c_str(), oneLine(rep.message()).c_str());
+      rc = 1;
+      continue;
+    }
+    std::printf("OK %s: %s\n", pp.id.c_str(), rep->summary.c_str());
+  }
+  return rc;
+}
+
+void printCostTable(const Request &q, const Selection &sel, bool exact) {
+  const GenerateRequest &g = q.gen;
+  double eb = static_cast<double>(dataTypeSize(g.dtype));
+  double bytes = static_cast<double>(g.count) * eb;
+  double nbytes = ncclTestBytes(g.collective, bytes, g.ranks);
+  std::printf("%s of %lld x %s (%.0f bytes) on %lld ranks, topology %s\n",
+              collectiveName(g.collective), static_cast<long long>(g.count),
+              dataTypeName(g.dtype), bytes, static_cast<long long>(g.ranks),
+              q.topo.name.empty() ? "(rank table)" : q.topo.name.c_str());
+  std::printf("%-32s %14s %12s %12s%s\n", "algorithm", "predicted_us",
+              "algbw_GB/s", "busbw_GB/s", exact ? "   program_us" : "");
+  for (const Candidate &c : sel.candidates) {
+    bool chosen = c.algorithm == sel.algorithm &&
+                  (c.algorithm != Algorithm::Hierarchical ||
+                   (c.level0 == sel.level0 && c.level1 == sel.level1));
+    std::string label = algoLabel(c.algorithm, c.level0, c.level1);
+    std::printf("%-32s %14.2f %12.3f %12.3f", label.c_str(), c.seconds * 1e6,
+                algBandwidthGBps(nbytes, c.seconds),
+                busBandwidthGBps(g.collective, nbytes, c.seconds, g.ranks));
+    if (exact) {
+      GenerateRequest gr = g;
+      gr.algorithm = c.algorithm;
+      gr.level0 = c.level0;
+      gr.level1 = c.level1;
+      auto prog = generate(gr);
+      auto pc = prog ? predictCost(*prog, q.topo) : Result<ProgramCost>(prog.status());
+      if (pc)
+        std::printf(" %13.2f", pc->seconds * 1e6);
+      else
+        std::printf(" %13s", "n/a");
+    }
+    std::printf("%s\n", chosen ? "  *" : "");
+  }
+  std::printf("selected: %s%s\n",
+              algoLabel(sel.algorithm, sel.level0, sel.level1).c_str(),
+              sel.overridden ? " (HCCL_ALGO override)" : "");
+}
+
+int cmdCost(int argc, char **argv) {
+  Args a = parseArgs(argc, argv, 2,
+                     {"collective", "ranks", "count", "dtype", "op", "root",
+                      "slices", "chunks", "ranks-per-server", "level0",
+                      "level1", "hccl-algo", "topology", "rank-table",
+                      "link-params"},
+                     {"exact"});
+  if (!a.positional.empty()) {
+    // Price the programs of a plan file.
+    Plan plan = planArg(a);
+    std::optional<Topology> topo = plan.topology;
+    if (a.has("topology") || a.has("rank-table") || !topo)
+      topo = topologyArg(a, plan.programs[0].program.p);
+    for (const PlanProgram &pp : plan.programs) {
+      CostOptions co;
+      co.groupRanks = pp.group;
+      auto pc = predictCost(pp.program, *topo, co);
+      if (!pc)
+        bad("program '" + pp.id + "': " + pc.message());
+      const Program &pr = pp.program;
+      double nb = ncclTestBytes(pr.collective,
+                                static_cast<double>(pr.n) *
+                                    static_cast<double>(dataTypeSize(pr.dtype)),
+                                pr.p);
+      std::printf("%s: %s %s p=%lld n=%lld: %.2f us over %lld steps (%lld "
+                  "rounds), algbw %.3f GB/s, busbw %.3f GB/s\n",
+                  pp.id.c_str(), collectiveName(pr.collective),
+                  algoLabel(pr.algorithm, pr.level0, pr.level1).c_str(),
+                  static_cast<long long>(pr.p), static_cast<long long>(pr.n),
+                  pc->seconds * 1e6, static_cast<long long>(pc->steps),
+                  static_cast<long long>(pc->rounds),
+                  algBandwidthGBps(nb, pc->seconds),
+                  busBandwidthGBps(pr.collective, nb, pc->seconds, pr.p));
+    }
+    return 0;
+  }
+  Request q = requestArgs(a);
+  Selection sel = selectFor(q);
+  printCostTable(q, sel, a.flags.count("exact") != 0);
+  return 0;
+}
+
+int cmdExpand(int argc, char **argv) {
+  Args a = parseArgs(argc, argv, 2, {"rank", "program"}, {});
+  Plan plan = planArg(a);
+  const PlanProgram *pp = &plan.programs[0];
+  if (a.has("program")) {
+    pp = plan.find(a.get("program"));
+    if (!pp)
+      bad("no program with id '" + a.get("program") + "'");
+  } else if (plan.programs.size() > 1) {
+    bad("the plan holds " + std::to_string(plan.programs.size()) +
+        " programs: choose one with --program ID");
+  }
+  if (!a.has("rank"))
+    bad("missing --rank");
+  int64_t rank = intArg(a, "rank", 0, 0, pp->program.p - 1);
+  auto rp = expandRank(pp->program, rank);
+  if (!rp)
+    bad(rp.message());
+  std::fputs(formatRankProgram(pp->program, *rp).c_str(), stdout);
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  std::string cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  try {
+    if (cmd == "generate")
+      return cmdGenerate(argc, argv);
+    if (cmd == "verify")
+      return cmdVerify(argc, argv);
+    if (cmd == "cost")
+      return cmdCost(argc, argv);
+    if (cmd == "expand")
+      return cmdExpand(argc, argv);
+    bad("unknown command '" + cmd + "' (expected generate, verify, cost, "
+        "expand)");
+  } catch (const BadInput &e) {
+    std::fprintf(stderr, "hccl-plan: error: %s\n", oneLine(e.msg).c_str());
+    return 2;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "hccl-plan: error: %s\n", oneLine(e.what()).c_str());
+    return 2;
+  }
+}
