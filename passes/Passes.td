@@ -29,4 +29,177 @@ def GradientFusion : Pass<"comm-gradient-fusion"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Analysis and scheduling passes
+//===----------------------------------------------------------------------===//
+
+def BucketSizing : Pass<"comm-bucket-sizing"> {
+  let summary = "Decide which all-reduces share a bucket (comm.bucket = k)";
+  let description = [{
+    Partitions the `comm.all_reduce` ops of each block into buckets and
+    records the choice as `comm.bucket = k` on every one of them, for
+    `comm-gradient-fusion` to materialise. A bucket is a run of consecutive
+    all-reduces of one group (gradient-ready order = block order) that share
+    the fusion key (reduction, element type, pinned algorithm); a member
+    whose inputs depend on an earlier member's result starts a new bucket.
+
+    `policy=threshold` (HCCL / Horovod / MindSpore style) fills a bucket
+    while its bytes stay within `threshold-bytes` (default 64M: MindSpore's
+    and Horovod's fusion threshold); `first-bucket-bytes` gives the first
+    bucket its own limit (PyTorch DDP: 1M first, 25M after).
+
+    `policy=optimal` minimises the predicted iteration time, compute plus
+    exposed communication, on the gradient-ready timeline priced with
+    lib/schedule's closed forms, choosing the boundaries and each bucket's
+    algorithm together (a bucket costs the cheapest algorithm for its
+    size). Exact dynamic programming over the boundaries, O(n * A) for n
+    all-reduces and A candidate algorithms (see docs/passes.md). Needs the
+    module topology.
+
+    Both policies honour `max-count` and `max-bucket-bytes`. Sizes accept
+    K, M, G suffixes (binary).
+  }];
+  let options = [
+    Option<"policy", "policy", "std::string", /*default=*/"\"threshold\"",
+           "Bucketing policy: threshold or optimal">,
+    Option<"thresholdBytes", "threshold-bytes", "std::string",
+           /*default=*/"\"64M\"",
+           "threshold: largest bucket in bytes (K/M/G suffixes)">,
+    Option<"firstBucketBytes", "first-bucket-bytes", "std::string",
+           /*default=*/"\"0\"",
+           "threshold: limit of the first bucket (0 = threshold-bytes)">,
+    Option<"maxCount", "max-count", "int64_t", /*default=*/"0",
+           "Most collectives in one bucket (0 = no limit)">,
+    Option<"maxBucketBytes", "max-bucket-bytes", "std::string",
+           /*default=*/"\"0\"",
+           "Memory cap: largest fused buffer in bytes (0 = no cap; a single "
+           "larger gradient still gets a bucket of its own)">,
+    Option<"algo", "algo", "std::string", /*default=*/"\"\"",
+           "optimal: HCCL_ALGO override for the cost model (as "
+           "comm-select-algorithm's algo=)">,
+    Option<"peakTflops", "peak-tflops", "double", /*default=*/"320.0",
+           "Compute estimate: device peak in TFLOPS for linalg ops">,
+    Option<"memoryGbps", "memory-gbps", "double", /*default=*/"1600.0",
+           "Compute estimate: device memory bandwidth in GB/s">,
+  ];
+  let statistics = [
+    Statistic<"numBuckets", "buckets", "Buckets assigned">,
+    Statistic<"numBucketed", "bucketed-collectives",
+              "All-reduces given a bucket">,
+  ];
+}
+
+def OverlapSchedule : Pass<"comm-overlap-schedule"> {
+  let summary = "Split collectives into start/wait pairs and overlap them "
+                "with compute";
+  let description = [{
+    Every collective at the top of a block becomes `comm.start` + `comm.wait`.
+    The block is then list-scheduled: each start as early as its operands
+    allow, each wait just before the first use of its results, and the
+    compute that does not need a result runs in between so that the
+    communication hides behind it. Starts keep their relative order (every
+    rank issues the same sequence), and so do ops with side effects.
+
+    Limits: `max-in-flight` collectives started and not yet waited (like
+    HCCL_STREAM_COUNT), `max-bytes-in-flight`, and `memory-cap`, the most
+    bytes of tensors live at once in the block (in-flight buffers
+    included). With a topology the pass predicts when each collective ends
+    and, when a limit forces a wait, waits for one that has already
+    finished whenever it can. Deterministic: ties break on the original
+    order.
+  }];
+  let options = [
+    Option<"maxInFlight", "max-in-flight", "int64_t", /*default=*/"0",
+           "Most collectives in flight at once (0 = no limit)">,
+    Option<"maxBytesInFlight", "max-bytes-in-flight", "std::string",
+           /*default=*/"\"0\"",
+           "Most payload bytes in flight at once (0 = no limit)">,
+    Option<"memoryCap", "memory-cap", "std::string", /*default=*/"\"0\"",
+           "Most bytes of live tensors at once (0 = no limit)">,
+    Option<"peakTflops", "peak-tflops", "double", /*default=*/"320.0",
+           "Compute estimate: device peak in TFLOPS for linalg ops">,
+    Option<"memoryGbps", "memory-gbps", "double", /*default=*/"1600.0",
+           "Compute estimate: device memory bandwidth in GB/s">,
+  ];
+  let statistics = [
+    Statistic<"numAsync", "async-collectives",
+              "Collectives split into start/wait">,
+    Statistic<"numMoved", "moved-ops", "Ops whose position changed">,
+  ];
+}
+
+def SelectAlgorithm : Pass<"comm-select-algorithm"> {
+  let summary = "Record the cheapest algorithm on every collective";
+  let description = [{
+    Sets the `algo` attribute of every all_reduce, all_gather,
+    reduce_scatter, broadcast, reduce and all_to_all to the algorithm
+    lib/schedule's selectAlgorithm prices cheapest for its size, group and
+    the module topology; on multi-server topologies that includes the
+    hierarchical algorithms with their per-level choices. An `algo`
+    attribute already present is kept (and checked) unless `algo=` is
+    given. `algo=` takes HCCL_ALGO syntax (`level0:NA;level1:H-D_R`, or per
+    collective `allreduce=level0:NA;level1:ring/allgather=...`) and
+    overrides; `slices=` sets the chunking recorded with the choice.
+
+    Errors at the op: no topology, a group whose ranks do not fit the
+    topology, an override that cannot serve the group, a dynamic shape.
+  }];
+  let options = [
+    Option<"algo", "algo", "std::string", /*default=*/"\"\"",
+           "HCCL_ALGO override, e.g. level0:NA;level1:H-D_R">,
+    Option<"slices", "slices", "int64_t", /*default=*/"1",
+           "Slices recorded with every choice (1..4096)">,
+  ];
+  let statistics = [
+    Statistic<"numSelected", "selected", "Collectives given an algorithm">,
+  ];
+}
+
+def Estimate : Pass<"comm-estimate"> {
+  let summary = "Report predicted collective costs and the iteration timeline";
+  let description = [{
+    Prints, for each function, one line per collective (bytes as HCCL counts
+    them, algorithm, predicted time, bus bandwidth) and the predicted
+    timeline: total compute, total communication, exposed communication and
+    the iteration time. The timeline runs the block in order on one compute
+    stream; a synchronous collective blocks it, `comm.start` issues onto the
+    communication stream of its group (in order) and `comm.wait` blocks until
+    that collective ends. Exposed communication = iteration - compute.
+
+    `output=` names the report file (`-`, the default, is stdout);
+    `trace=FILE` also writes the timeline as Chrome trace JSON
+    (chrome://tracing, Perfetto): the compute stream and one lane per
+    in-flight collective. The IR is not changed.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Report file ('-' = stdout)">,
+    Option<"trace", "trace", "std::string", /*default=*/"\"\"",
+           "Chrome trace JSON file of the predicted timeline">,
+    Option<"peakTflops", "peak-tflops", "double", /*default=*/"320.0",
+           "Compute estimate: device peak in TFLOPS for linalg ops">,
+    Option<"memoryGbps", "memory-gbps", "double", /*default=*/"1600.0",
+           "Compute estimate: device memory bandwidth in GB/s">,
+  ];
+}
+
+def GradientCompression : Pass<"comm-gradient-compression"> {
+  let summary = "Cast f32 gradients to bf16 or fp16 around their all-reduce";
+  let description = [{
+    Every `comm.all_reduce <sum>` whose inputs are all f32 tensors reduces
+    them in `dtype` instead: `arith.truncf` before, `arith.extf` after. Half
+    the bytes cross the links and the cost model prices the smaller size.
+    Other reductions and element types are left alone. Must run before
+    comm-overlap-schedule.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"dtype", "dtype", "std::string", /*default=*/"\"bf16\"",
+           "Wire type: bf16 or fp16">,
+  ];
+  let statistics = [
+    Statistic<"numCompressed", "compressed", "All-reduces compressed">,
+  ];
+}
+
 #endif // HCCL_COMM_PASSES

@@ -1,0 +1,245 @@
+//===- BucketPlanner.cpp - Bucket partitions of a gradient stream ---------===//
+//
+// See BucketPlanner.h for the model and the complexity argument. Ready
+// times are taken as their running maximum: on an in-order stream a bucket
+// cannot start before the previous one, which already waited for every
+// earlier item, so this changes no finish time and makes R non-decreasing,
+// which the sliding windows need.
+//
+//===----------------------------------------------------------------------===//
+#include "BucketPlanner.h"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+
+using namespace hccl::bucket;
+
+double BucketPricer::operator()(double bytes) const {
+  if (general)
+    return general(bytes);
+  if (pieces.empty())
+    return 0;
+  double best = std::numeric_limits<double>::infinity();
+  for (const AffinePiece &p : pieces)
+    best = std::min(best, p.alpha + p.beta * bytes);
+  return best;
+}
+
+int BucketPricer::bestPiece(double bytes) const {
+  int best = -1;
+  double bestCost = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    double c = pieces[i].alpha + pieces[i].beta * bytes;
+    if (c < bestCost) {
+      bestCost = c;
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+bool hccl::bucket::isValidBucket(const Problem &prob, int64_t i, int64_t j) {
+  int64_t n = static_cast<int64_t>(prob.items.size());
+  if (i < 0 || j >= n || i > j)
+    return false;
+  if (i == j)
+    return true;
+  int key = prob.items[i].key;
+  if (key < 0)
+    return false;
+  if (prob.caps.maxCount > 0 && j - i + 1 > prob.caps.maxCount)
+    return false;
+  double bytes = 0;
+  for (int64_t m = i; m <= j; ++m) {
+    const Item &it = prob.items[m];
+    if (it.key != key || (m > i && it.dependsOn >= i))
+      return false;
+    bytes += it.bytes;
+  }
+  return !(prob.caps.maxBucketBytes > 0 && bytes > prob.caps.maxBucketBytes);
+}
+
+bool hccl::bucket::isValidPlan(const Problem &prob,
+                               const std::vector<int64_t> &bucketOf) {
+  size_t n = prob.items.size();
+  if (bucketOf.size() != n)
+    return false;
+  size_t i = 0;
+  int64_t expect = 0;
+  while (i < n) {
+    if (bucketOf[i] != expect)
+      return false;
+    size_t j = i;
+    while (j + 1 < n && bucketOf[j + 1] == expect)
+      ++j;
+    if (!isValidBucket(prob, static_cast<int64_t>(i), static_cast<int64_t>(j)))
+      return false;
+    i = j + 1;
+    ++expect;
+  }
+  return true;
+}
+
+double hccl::bucket::evaluatePlan(const Problem &prob,
+                                  const std::vector<int64_t> &bucketOf) {
+  size_t n = prob.items.size();
+  double finish = 0;
+  size_t i = 0;
+  while (i < n) {
+    size_t j = i;
+    double ready = prob.items[i].ready, bytes = prob.items[i].bytes;
+    while (j + 1 < n && bucketOf[j + 1] == bucketOf[i]) {
+      ++j;
+      ready = std::max(ready, prob.items[j].ready);
+      bytes += prob.items[j].bytes;
+    }
+    const Item &first = prob.items[i];
+    double cost = first.key < 0 ? first.fixedSeconds
+                                : prob.pricers[first.key](bytes);
+    finish = std::max(finish, ready) + cost;
+    i = j + 1;
+  }
+  return finish;
+}
+
+Plan hccl::bucket::planSingletons(const Problem &prob) {
+  Plan plan;
+  for (size_t i = 0; i < prob.items.size(); ++i)
+    plan.bucketOf.push_back(static_cast<int64_t>(i));
+  plan.finishSeconds = evaluatePlan(prob, plan.bucketOf);
+  return plan;
+}
+
+Plan hccl::bucket::planThreshold(const Problem &prob, double thresholdBytes,
+                                 double firstBucketBytes) {
+  Plan plan;
+  size_t n = prob.items.size();
+  plan.bucketOf.resize(n);
+  int64_t bucket = 0;
+  bool first = true;
+  size_t i = 0;
+  while (i < n) {
+    const Item &head = prob.items[i];
+    double limit =
+        first && firstBucketBytes > 0 ? firstBucketBytes : thresholdBytes;
+    if (prob.caps.maxBucketBytes > 0)
+      limit = std::min(limit, prob.caps.maxBucketBytes);
+    size_t j = i;
+    double bytes = head.bytes;
+    if (head.key >= 0) {
+      while (j + 1 < n) {
+        const Item &next = prob.items[j + 1];
+        if (next.key != head.key ||
+            next.dependsOn >= static_cast<int64_t>(i) ||
+            bytes + next.bytes > limit ||
+            (prob.caps.maxCount > 0 &&
+             static_cast<int64_t>(j + 2 - i) > prob.caps.maxCount))
+          break;
+        bytes += next.bytes;
+        ++j;
+      }
+      first = false;
+    }
+    for (size_t m = i; m <= j; ++m)
+      plan.bucketOf[m] = bucket;
+    ++bucket;
+    i = j + 1;
+  }
+  plan.finishSeconds = evaluatePlan(prob, plan.bucketOf);
+  return plan;
+}
+
+Plan hccl::bucket::planOptimal(const Problem &prob) {
+  const int64_t n = static_cast<int64_t>(prob.items.size());
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> F(n + 1, 0), S(n + 1, 0), R(n, 0);
+  std::vector<int64_t> start(n, 0);
+  for (int64_t j = 0; j < n; ++j) {
+    S[j + 1] = S[j] + prob.items[j].bytes;
+    R[j] = std::max(prob.items[j].ready, j ? R[j - 1] : 0.0);
+  }
+
+  int64_t idle = 0;     // largest i <= j with F[i] <= R[j]
+  int64_t bytesLo = 0;  // smallest start within the byte cap
+  int64_t runStart = -1, depLo = 0;
+  int runKey = -1;
+  std::vector<std::deque<int64_t>> windows;
+
+  for (int64_t j = 0; j < n; ++j) {
+    const Item &it = prob.items[j];
+    while (idle + 1 <= j && F[idle + 1] <= R[j])
+      ++idle;
+    if (prob.caps.maxBucketBytes > 0)
+      while (bytesLo < j && S[j + 1] - S[bytesLo] > prob.caps.maxBucketBytes)
+        ++bytesLo;
+
+    if (it.key < 0) {
+      F[j + 1] = std::max(F[j], R[j]) + it.fixedSeconds;
+      start[j] = j;
+      runStart = -1;
+      continue;
+    }
+    const BucketPricer &price = prob.pricers[it.key];
+    // The windows need non-decreasing affine pieces; anything else scans.
+    bool fast = price.isAffine() && !price.pieces.empty() &&
+                std::all_of(price.pieces.begin(), price.pieces.end(),
+                            [](const AffinePiece &pc) { return pc.beta >= 0; });
+    if (runStart < 0 || it.key != runKey) {
+      runStart = depLo = j;
+      runKey = it.key;
+      windows.assign(fast ? price.pieces.size() : 0, {});
+    }
+    depLo = std::max(depLo, it.dependsOn + 1);
+    int64_t lo = std::max({runStart, depLo, bytesLo});
+    if (prob.caps.maxCount > 0)
+      lo = std::max(lo, j - prob.caps.maxCount + 1);
+    lo = std::min(lo, j); // a single item is always a valid bucket
+
+    double best = inf;
+    int64_t bestStart = j;
+    auto consider = [&](double v, int64_t i) {
+      if (v < best) {
+        best = v;
+        bestStart = i;
+      }
+    };
+
+    if (!fast) {
+      for (int64_t i = lo; i <= j; ++i)
+        consider(std::max(F[i], R[j]) + price(S[j + 1] - S[i]), i);
+    } else {
+      if (idle >= lo)
+        consider(R[j] + price(S[j + 1] - S[idle]), idle);
+      int64_t busyLo = std::max(lo, idle + 1);
+      for (size_t a = 0; a < windows.size(); ++a) {
+        const AffinePiece &pc = price.pieces[a];
+        auto key = [&](int64_t i) { return F[i] - pc.beta * S[i]; };
+        std::deque<int64_t> &w = windows[a];
+        while (!w.empty() && key(w.back()) >= key(j))
+          w.pop_back();
+        w.push_back(j);
+        while (!w.empty() && w.front() < busyLo)
+          w.pop_front();
+        if (!w.empty())
+          consider(pc.alpha + pc.beta * S[j + 1] + key(w.front()), w.front());
+      }
+    }
+    F[j + 1] = best;
+    start[j] = bestStart;
+  }
+
+  Plan plan;
+  plan.bucketOf.assign(n, 0);
+  std::vector<int64_t> starts;
+  for (int64_t j = n - 1; j >= 0; j = start[j] - 1)
+    starts.push_back(start[j]);
+  std::reverse(starts.begin(), starts.end());
+  for (size_t b = 0; b < starts.size(); ++b) {
+    int64_t end = b + 1 < starts.size() ? starts[b + 1] : n;
+    for (int64_t i = starts[b]; i < end; ++i)
+      plan.bucketOf[i] = static_cast<int64_t>(b);
+  }
+  plan.finishSeconds = evaluatePlan(prob, plan.bucketOf);
+  return plan;
+}

@@ -1,0 +1,113 @@
+//===- BucketPlanner.h - Bucket partitions of a gradient stream -*- C++ -*-===//
+//
+// The decision half of comm-bucket-sizing, free of MLIR so that it can be
+// tested against brute force.
+//
+// Model (the gradient-ready timeline, after MG-WFBP, Shi et al. 2019): the
+// collectives of one communicator group form a stream, issued in order on
+// one communication stream. Item j is ready at R_j (non-decreasing: block
+// order). A bucket is a run of consecutive items; it starts when its last
+// member is ready and the previous bucket has finished, and takes c(bytes)
+// seconds, where c is the minimum over the candidate algorithms of their
+// closed-form costs: the algorithm is chosen jointly with the boundaries.
+// The plan minimises the finish time F of the last bucket; the iteration
+// time max(compute, F) + dependent compute is monotone in F.
+//
+// A bucket [i..j] is valid when its items share a key (group, reduction,
+// element type, pinned algorithm), no item needs the result of an earlier
+// member (fusion would create a cycle), and it respects the caps (member
+// count; bytes, unless it is a single item). Items that cannot fuse (other
+// collectives) are singletons with a fixed cost.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_MLIR_PASSES_BUCKETPLANNER_H
+#define HCCL_MLIR_PASSES_BUCKETPLANNER_H
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace hccl::bucket {
+
+/// cost(B) = alpha + beta * B (seconds, seconds per byte).
+struct AffinePiece {
+  double alpha = 0;
+  double beta = 0;
+  int tag = 0; ///< which candidate algorithm this piece prices
+};
+
+/// The cost of one bucket as a function of its bytes: the minimum of
+/// affine pieces, or, when `general` is set, that function (which must be
+/// non-decreasing in bytes).
+struct BucketPricer {
+  std::vector<AffinePiece> pieces;
+  std::function<double(double)> general;
+
+  bool isAffine() const { return !general; }
+  double operator()(double bytes) const;
+  /// The piece attaining the minimum (affine pricers only).
+  int bestPiece(double bytes) const;
+};
+
+struct Item {
+  double ready = 0; ///< seconds
+  double bytes = 0;
+  int key = 0; ///< index into Problem::pricers; -1 = cannot fuse
+  double fixedSeconds = 0; ///< cost of a key -1 item
+  int64_t dependsOn = -1;  ///< latest earlier item whose result it needs
+};
+
+struct Caps {
+  double maxBucketBytes = 0; ///< 0 = no cap
+  int64_t maxCount = 0;      ///< 0 = no cap
+};
+
+struct Problem {
+  std::vector<Item> items;
+  std::vector<BucketPricer> pricers;
+  Caps caps;
+};
+
+/// bucketOf[i] = bucket index of item i; buckets are runs numbered 0, 1, ...
+struct Plan {
+  std::vector<int64_t> bucketOf;
+  double finishSeconds = 0;
+};
+
+/// Whether items [i..j] may form one bucket.
+bool isValidBucket(const Problem &prob, int64_t i, int64_t j);
+/// Whether `bucketOf` is a partition into valid runs.
+bool isValidPlan(const Problem &prob, const std::vector<int64_t> &bucketOf);
+/// Finish time of the last bucket under the model (partition must be valid).
+double evaluatePlan(const Problem &prob, const std::vector<int64_t> &bucketOf);
+
+/// Every item alone.
+Plan planSingletons(const Problem &prob);
+
+/// HCCL / Horovod / DDP style: consecutive valid items while the bucket's
+/// bytes stay <= the limit; the first bucket uses `firstBucketBytes` when
+/// it is non-zero (DDP: 1 MiB, then 25 MiB). An item above the limit is a
+/// bucket of its own.
+Plan planThreshold(const Problem &prob, double thresholdBytes,
+                   double firstBucketBytes);
+
+/// Exact minimum of the finish time over all valid partitions.
+///
+/// Dynamic programming over bucket boundaries: F[j+1] = min over valid
+/// starts i of max(F[i], R_j) + c(S[j+1] - S[i]) (F is the optimal finish
+/// of a prefix, S prefix bytes); optimal because a bucket's finish is
+/// monotone in the previous finish. F is non-decreasing, so the valid
+/// starts split into an idle prefix (F[i] <= R_j: value R_j + c(...), best
+/// at its largest i since c is non-decreasing) and a busy suffix (value
+/// F[i] + c(...)). With affine pieces the busy value is
+/// alpha_a + beta_a S[j+1] + (F[i] - beta_a S[i]), a sliding-window minimum
+/// whose left edge (caps, key runs, dependences, the idle prefix) only moves
+/// right: one monotone deque per piece gives O(n * A) time and O(n + A)
+/// extra space for n items and A candidate algorithms. A general pricer
+/// falls back to scanning every valid start: O(n * W), W the largest valid
+/// bucket.
+Plan planOptimal(const Problem &prob);
+
+} // namespace hccl::bucket
+
+#endif // HCCL_MLIR_PASSES_BUCKETPLANNER_H

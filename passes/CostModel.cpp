@@ -1,0 +1,518 @@
+//===- CostModel.cpp - Cost analysis shared by the comm passes ------------===//
+//
+// Collective prices come from lib/schedule (closedFormCost, selectAlgorithm)
+// so that every pass prices a collective as the runtime's simulator does.
+// Bucket pricers are fitted to affine pieces by probing the closed forms at
+// two sizes and checking two more; a closed form that is not affine keeps
+// the exact (slower) path in the planner instead of an approximation.
+//
+//===----------------------------------------------------------------------===//
+#include "CostModel.h"
+
+#include "hccl-mlir/schedule/Cost.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallSet.h"
+
+#include <cmath>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::comm;
+namespace sched = hccl::sched;
+
+LogicalResult mlir::comm::verifyComputeOptions(Operation *anchor,
+                                               StringRef pass,
+                                               const ComputeCostOptions &o) {
+  if (!(o.peakTflops > 0) || !std::isfinite(o.peakTflops))
+    return anchor->emitError()
+           << pass << ": option peak-tflops must be a positive number, found "
+           << o.peakTflops;
+  if (!(o.memoryGBps > 0) || !std::isfinite(o.memoryGBps))
+    return anchor->emitError()
+           << pass << ": option memory-gbps must be a positive number, found "
+           << o.memoryGBps;
+  return success();
+}
+
+bool mlir::comm::isCommOp(Operation *op) {
+  return isa_and_nonnull<CommDialect>(op->getDialect());
+}
+
+std::optional<double> mlir::comm::linalgFlops(Operation *op) {
+  auto lop = dyn_cast<linalg::LinalgOp>(op);
+  if (!lop)
+    return std::nullopt;
+  double iterations = 1;
+  for (int64_t r : lop.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(r))
+      return std::nullopt;
+    iterations *= static_cast<double>(r);
+  }
+  Block *body = lop.getBlock();
+  if (!body)
+    return std::nullopt;
+  // Every payload op but the yield is one arithmetic operation.
+  double perIteration = static_cast<double>(body->getOperations().size()) - 1;
+  return iterations * std::max(0.0, perIteration);
+}
+
+static double staticBytes(Type t) {
+  auto st = dyn_cast<ShapedType>(t);
+  if (!st || !st.hasRank() || !st.hasStaticShape() ||
+      !st.getElementType().isIntOrFloat())
+    return 0;
+  return static_cast<double>(st.getNumElements()) *
+         ((st.getElementTypeBitWidth() + 7) / 8);
+}
+
+double mlir::comm::bytesTouched(Operation *op) {
+  double bytes = 0;
+  for (Type t : op->getOperandTypes())
+    bytes += staticBytes(t);
+  for (Type t : op->getResultTypes())
+    bytes += staticBytes(t);
+  return bytes;
+}
+
+double mlir::comm::computeCostUs(Operation *op,
+                                 const ComputeCostOptions &opts) {
+  if (Attribute a = op->getAttr(CommDialect::getCostAttrName())) {
+    if (auto f = dyn_cast<FloatAttr>(a))
+      return std::max(0.0, f.getValueAsDouble());
+    if (auto i = dyn_cast<IntegerAttr>(a))
+      return std::max<double>(0.0, static_cast<double>(i.getInt()));
+  }
+  if (isCommOp(op) || op->hasTrait<OpTrait::IsTerminator>() ||
+      op->hasTrait<OpTrait::ConstantLike>())
+    return 0;
+  double memUs = bytesTouched(op) / (opts.memoryGBps * 1e9) * 1e6;
+  if (std::optional<double> flops = linalgFlops(op))
+    return std::max(*flops / (opts.peakTflops * 1e12) * 1e6, memUs);
+  if (op->getNumRegions() > 0) {
+    // A structured op we do not model: its body, once.
+    double sum = 0;
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (Operation &inner : b)
+          sum += computeCostUs(&inner, opts);
+    return sum;
+  }
+  // Producers that read no tensor (tensor.empty, ...) move nothing.
+  bool readsShaped = llvm::any_of(op->getOperandTypes(), [](Type t) {
+    return staticBytes(t) > 0;
+  });
+  return readsShaped ? memUs : 0;
+}
+
+std::optional<double> mlir::comm::hcclBytes(Operation *op) {
+  std::optional<sched::Collective> c = getScheduleCollective(op);
+  if (!c)
+    return std::nullopt;
+  auto bytesOf = [](Type t) -> std::optional<double> {
+    auto st = dyn_cast<ShapedType>(t);
+    if (!st || !st.hasStaticShape())
+      return std::nullopt;
+    return staticBytes(t);
+  };
+  switch (*c) {
+  case sched::Collective::AllReduce: {
+    double sum = 0;
+    for (Type t : op->getOperandTypes()) {
+      std::optional<double> b = bytesOf(t);
+      if (!b)
+        return std::nullopt;
+      sum += *b;
+    }
+    return sum;
+  }
+  case sched::Collective::ReduceScatter:
+    return bytesOf(op->getResult(0).getType());
+  case sched::Collective::AllToAll: {
+    std::optional<double> b = bytesOf(op->getOperand(0).getType());
+    GroupOp g = lookupGroup(op, cast<CollectiveOpInterface>(op).getGroupAttr());
+    if (!b || !g || g.getSize() <= 0)
+      return std::nullopt;
+    return *b / static_cast<double>(g.getSize());
+  }
+  default:
+    return bytesOf(op->getOperand(0).getType());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// CommCostModel
+//===----------------------------------------------------------------------===//
+
+CommCostModel::CommCostModel(sched::Topology t,
+                             std::optional<sched::HcclAlgoSpec> o)
+    : topo(std::move(t)), algoOverride(std::move(o)) {
+  flatTopo = *topo;
+  flatTopo->name.clear();
+  flatTopo->intra = flatTopo->inter;
+}
+
+FailureOr<CommCostModel> CommCostModel::get(Operation *anchor, bool required,
+                                            StringRef pass) {
+  TopologyAttr attr = getTopology(anchor);
+  if (!attr) {
+    if (required)
+      return anchor->emitError()
+             << pass << " needs the cluster topology: add a '"
+             << CommDialect::getTopologyAttrName()
+             << "' attribute to the enclosing module, e.g. "
+                "#comm.topology<\"910b-8\">";
+    return CommCostModel();
+  }
+  return CommCostModel(attr.toSchedule());
+}
+
+static std::string groupName(Operation *op) {
+  auto coll = dyn_cast<CollectiveOpInterface>(op);
+  return coll && coll.getGroupAttr() ? coll.getGroupAttr().getValue().str()
+                                     : std::string("?");
+}
+
+FailureOr<GroupPlacement> CommCostModel::placement(Operation *op) {
+  auto coll = dyn_cast<CollectiveOpInterface>(op);
+  if (!coll)
+    return op->emitOpError() << "is not a communication op";
+  GroupOp g = lookupGroup(op, coll.getGroupAttr());
+  if (!g)
+    return op->emitOpError() << "references unknown group "
+                             << coll.getGroupAttr();
+  auto it = placements.find(g);
+  if (it != placements.end())
+    return it->second;
+  if (!topo)
+    return op->emitOpError() << "cannot place group " << coll.getGroupAttr()
+                             << ": the module has no topology";
+  int64_t p = g.getSize(), world = topo->worldSize();
+  if (p <= 0)
+    return op->emitOpError() << "group " << coll.getGroupAttr()
+                             << " has no ranks";
+  GroupPlacement place;
+  place.p = p;
+  place.servers = 0;
+  bool uniform = true;
+  int64_t rps = -1;
+  for (int64_t s = 0, e = g.getNumSubgroups(); s < e; ++s) {
+    std::map<int, int64_t> perServer;
+    for (int64_t r : g.getSubgroup(s)) {
+      if (r < 0 || r >= world)
+        return op->emitOpError()
+               << "group " << coll.getGroupAttr() << " holds rank " << r
+               << ", which does not fit the topology (" << world
+               << " ranks: 0.." << world - 1 << ")";
+      ++perServer[topo->serverOf(static_cast<int>(r))];
+    }
+    int64_t count = perServer.begin()->second;
+    for (auto &[server, n] : perServer)
+      if (n != count)
+        uniform = false;
+    if (rps >= 0 && rps != count)
+      uniform = false;
+    rps = count;
+    place.servers = std::max<int64_t>(place.servers, perServer.size());
+  }
+  place.ranksPerServer = uniform ? rps : 0;
+  placements[g] = place;
+  return place;
+}
+
+/// ranksPerServer as lib/schedule wants it: the group's own count, or for
+/// an irregular group 1.
+static int64_t requestRanksPerServer(const GroupPlacement &pl) {
+  if (pl.servers <= 1)
+    return pl.p;
+  return pl.ranksPerServer > 0 ? pl.ranksPerServer : 1;
+}
+
+static std::string algoText(sched::Algorithm a, sched::Algorithm l0,
+                            sched::Algorithm l1) {
+  std::string s = sched::algorithmName(a);
+  if (a == sched::Algorithm::Hierarchical)
+    s += std::string("(") + sched::algorithmName(l0) + ", " +
+         sched::algorithmName(l1) + ")";
+  return s;
+}
+
+static double elemBytesOf(Operation *op) {
+  for (Value v : op->getOperands())
+    if (auto st = dyn_cast<ShapedType>(v.getType()))
+      if (st.getElementType().isIntOrFloat())
+        return (st.getElementTypeBitWidth() + 7) / 8;
+  return 4;
+}
+
+sched::Result<double>
+CommCostModel::closedForm(const Choice &ch, sched::Collective c, double bytes,
+                          double elemBytes, const GroupPlacement &pl) const {
+  bool hier = ch.algorithm == sched::Algorithm::Hierarchical;
+  if (hier && pl.servers > 1 && pl.ranksPerServer == 0)
+    return sched::Result<double>::error(
+        "the group's ranks are not spread evenly over the servers");
+  sched::ClosedFormRequest req;
+  req.collective = c;
+  req.algorithm = ch.algorithm;
+  req.level0 = ch.level0;
+  req.level1 = ch.level1;
+  req.slices = ch.slices;
+  req.bytes = bytes;
+  req.p = pl.p;
+  req.ranksPerServer = requestRanksPerServer(pl);
+  req.elemBytes = elemBytes;
+  // lib/schedule prices a flat algorithm on the inter-server link only when
+  // p exceeds a server; a smaller group can still cross servers.
+  return sched::closedFormCost(req, !hier && pl.servers > 1 ? *flatTopo
+                                                             : *topo);
+}
+
+sched::Result<std::vector<CommCostModel::Choice>>
+CommCostModel::choices(sched::Collective c, double bytes, double elemBytes,
+                       const GroupPlacement &pl) const {
+  using R = sched::Result<std::vector<Choice>>;
+  sched::SelectRequest req;
+  req.collective = c;
+  req.bytes = bytes;
+  req.p = pl.p;
+  req.ranksPerServer = requestRanksPerServer(pl);
+  req.override = getOverride();
+  sched::Result<sched::Selection> sel = sched::selectAlgorithm(req, *topo);
+  if (!sel)
+    return R::error(sel.message());
+  std::vector<Choice> out;
+  for (const sched::Candidate &cand : sel->candidates) {
+    Choice ch{cand.algorithm, cand.level0, cand.level1, 1, 0};
+    if (ch.algorithm != sched::Algorithm::Hierarchical)
+      ch.level0 = ch.level1 = sched::Algorithm::Ring;
+    sched::Result<double> t = closedForm(ch, c, bytes, elemBytes, pl);
+    if (!t)
+      continue;
+    ch.seconds = *t;
+    out.push_back(ch);
+  }
+  if (out.empty())
+    return R::error(pl.ranksPerServer == 0 && pl.servers > 1
+                        ? "no flat algorithm is allowed, and the group's "
+                          "ranks are not spread evenly over the servers"
+                        : "no algorithm is allowed");
+  return out;
+}
+
+FailureOr<CollectivePrice>
+CommCostModel::price(Operation *op, bool useAttr, std::optional<double> bytes) {
+  std::optional<sched::Collective> coll = getScheduleCollective(op);
+  if (!coll)
+    return op->emitOpError() << "is not a collective the cost model prices";
+  if (!topo)
+    return op->emitOpError() << "cannot be priced: the module has no "
+                                "topology";
+  if (!bytes)
+    bytes = hcclBytes(op);
+  if (!bytes)
+    return op->emitOpError() << "has a dynamically shaped payload; the cost "
+                                "model needs static shapes";
+  FailureOr<GroupPlacement> pl = placement(op);
+  if (failed(pl))
+    return failure();
+  double elemBytes = elemBytesOf(op);
+
+  CollectivePrice out;
+  out.collective = *coll;
+  out.bytes = *bytes;
+  out.p = pl->p;
+  AlgorithmAttr attr = cast<CollectiveOpInterface>(op).getAlgorithm();
+  if (useAttr && attr) {
+    Choice ch{attr.getKind(), attr.getLevel0(), attr.getLevel1(),
+              attr.getSlices(), 0};
+    sched::Result<double> t = closedForm(ch, *coll, *bytes, elemBytes, *pl);
+    if (!t)
+      return op->emitOpError()
+             << "algorithm '"
+             << algoText(attr.getKind(), attr.getLevel0(), attr.getLevel1())
+             << "' cannot serve " << sched::collectiveName(*coll)
+             << " on group @" << groupName(op) << " (p = " << pl->p
+             << "): " << t.message();
+    out.algorithm = ch.algorithm;
+    out.level0 = ch.level0;
+    out.level1 = ch.level1;
+    out.slices = ch.slices;
+    out.seconds = *t;
+    out.fromAttr = true;
+    return out;
+  }
+
+  sched::Result<std::vector<Choice>> all =
+      choices(*coll, *bytes, elemBytes, *pl);
+  if (!all)
+    return op->emitOpError() << "no algorithm can serve "
+                             << sched::collectiveName(*coll) << " on group @"
+                             << groupName(op) << " (p = " << pl->p
+                             << "): " << all.message();
+  const Choice *best = &all->front();
+  for (const Choice &ch : *all)
+    if (ch.seconds < best->seconds)
+      best = &ch;
+  out.algorithm = best->algorithm;
+  out.level0 = best->level0;
+  out.level1 = best->level1;
+  out.seconds = best->seconds;
+  return out;
+}
+
+FailureOr<hccl::bucket::BucketPricer>
+CommCostModel::allReducePricer(Operation *op, AlgorithmAttr pinned) {
+  if (!topo)
+    return op->emitOpError() << "cannot be priced: the module has no "
+                                "topology";
+  FailureOr<GroupPlacement> pl = placement(op);
+  if (failed(pl))
+    return failure();
+  const sched::Collective ar = sched::Collective::AllReduce;
+  double elemBytes = elemBytesOf(op);
+
+  // The options: the pinned algorithm, or every one selection may pick
+  // (which options are allowed does not depend on the size).
+  std::vector<Choice> usable;
+  if (pinned) {
+    Choice ch{pinned.getKind(), pinned.getLevel0(), pinned.getLevel1(),
+              pinned.getSlices(), 0};
+    sched::Result<double> t = closedForm(ch, ar, 1048576.0, elemBytes, *pl);
+    if (!t)
+      return op->emitOpError()
+             << "algorithm '"
+             << algoText(pinned.getKind(), pinned.getLevel0(),
+                         pinned.getLevel1())
+             << "' cannot serve allreduce on group @" << groupName(op)
+             << " (p = " << pl->p << "): " << t.message();
+    usable.push_back(ch);
+  } else {
+    sched::Result<std::vector<Choice>> all =
+        choices(ar, 1048576.0, elemBytes, *pl);
+    if (!all)
+      return op->emitOpError()
+             << "no algorithm can serve allreduce on group @" << groupName(op)
+             << " (p = " << pl->p << "): " << all.message();
+    usable = *all;
+  }
+
+  // Affine pieces when every option's closed form is affine in bytes
+  // (checked at two more sizes); otherwise the exact function.
+  hccl::bucket::BucketPricer pricer;
+  bool affine = true;
+  const double b1 = 1048576.0, b2 = 268435456.0;
+  for (size_t i = 0; i < usable.size() && affine; ++i) {
+    sched::Result<double> t1 = closedForm(usable[i], ar, b1, elemBytes, *pl),
+                          t2 = closedForm(usable[i], ar, b2, elemBytes, *pl);
+    if (!t1 || !t2) {
+      affine = false;
+      break;
+    }
+    double beta = (*t2 - *t1) / (b2 - b1), alpha = *t1 - beta * b1;
+    for (double check : {0.0, 65536.0, 4294967296.0}) {
+      sched::Result<double> t = closedForm(usable[i], ar, check, elemBytes, *pl);
+      double fit = alpha + beta * check;
+      if (!t || std::fabs(*t - fit) > 1e-9 * std::max(std::fabs(*t), 1e-6))
+        affine = false;
+    }
+    pricer.pieces.push_back({alpha, beta, static_cast<int>(i)});
+  }
+  if (!affine) {
+    pricer.pieces.clear();
+    CommCostModel self = *this;
+    GroupPlacement place = *pl;
+    pricer.general = [self, usable, place, elemBytes, ar](double bytes) {
+      double best = std::numeric_limits<double>::infinity();
+      for (const Choice &ch : usable)
+        if (sched::Result<double> t =
+                self.closedForm(ch, ar, bytes, elemBytes, place))
+          best = std::min(best, *t);
+      return best;
+    };
+  }
+  return pricer;
+}
+
+//===----------------------------------------------------------------------===//
+// Gradient-ready timeline
+//===----------------------------------------------------------------------===//
+
+ReadyTimeline mlir::comm::buildReadyTimeline(Block &block,
+                                             const ComputeCostOptions &opts) {
+  ReadyTimeline tl;
+  // Per op: for each group (stream) the latest collective item it depends
+  // on, and whether it depends on any communication result at all.
+  using DepSet = SmallVector<std::pair<Attribute, int64_t>, 2>;
+  llvm::DenseMap<Operation *, DepSet> deps;
+  llvm::DenseSet<Operation *> onComm;
+  double clockUs = 0;
+
+  auto merge = [](DepSet &into, const DepSet &from) {
+    for (auto &[g, idx] : from) {
+      auto it = llvm::find_if(into, [&](auto &e) { return e.first == g; });
+      if (it == into.end())
+        into.push_back({g, idx});
+      else
+        it->second = std::max(it->second, idx);
+    }
+  };
+
+  for (Operation &op : block) {
+    DepSet mine;
+    bool dependent = false;
+    auto visitOperand = [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      if (!def)
+        return;
+      Operation *anc = block.findAncestorOpInBlock(*def);
+      if (!anc || anc == &op)
+        return;
+      auto it = deps.find(anc);
+      if (it != deps.end())
+        merge(mine, it->second);
+      if (onComm.contains(anc))
+        dependent = true;
+    };
+    for (Value v : op.getOperands())
+      visitOperand(v);
+    if (op.getNumRegions())
+      op.walk([&](Operation *inner) {
+        if (inner != &op)
+          for (Value v : inner->getOperands())
+            visitOperand(v);
+      });
+
+    if (getScheduleCollective(&op)) {
+      Attribute group = cast<CollectiveOpInterface>(op).getGroupAttr();
+      int64_t idx = static_cast<int64_t>(tl.items.size());
+      auto same = llvm::find_if(mine, [&](auto &e) { return e.first == group; });
+      tl.items.push_back(
+          {&op, clockUs * 1e-6, same == mine.end() ? -1 : same->second});
+      merge(mine, DepSet{{group, idx}});
+      deps[&op] = std::move(mine);
+      onComm.insert(&op);
+      continue;
+    }
+    if (!mine.empty())
+      deps[&op] = std::move(mine);
+    if (isCommOp(&op)) {
+      // start / wait / send / recv: their results come from communication.
+      if (op.getNumResults())
+        onComm.insert(&op);
+      continue;
+    }
+    if (dependent)
+      onComm.insert(&op);
+    double cost = computeCostUs(&op, opts);
+    if (dependent) {
+      tl.dependentUs += cost;
+    } else {
+      tl.independentUs += cost;
+      clockUs += cost;
+    }
+  }
+  return tl;
+}

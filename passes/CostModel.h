@@ -1,0 +1,177 @@
+//===- CostModel.h - Cost analysis shared by the comm passes ----*- C++ -*-===//
+//
+// One place that prices the ops of a training graph, so that bucket sizing,
+// overlap scheduling, algorithm selection and the estimate all agree:
+//
+//  - compute ops: `comm.cost_us` when present; otherwise a roofline estimate
+//    (linalg ops: max(FLOPs / peak, bytes / memory bandwidth); other ops with
+//    tensor or memref operands: bytes read + written / memory bandwidth;
+//    everything else, constants and comm ops: zero);
+//  - collectives: lib/schedule's closed-form alpha-beta-gamma cost for the
+//    module topology and the collective's group, with the algorithm recorded
+//    on the op or, when none is, the one selectAlgorithm picks.
+//
+// Also builds the gradient-ready timeline of a block that bucket sizing
+// optimises over (see BucketPlanner.h for the model).
+//
+// Errors are reported as diagnostics at the op that caused them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_MLIR_PASSES_COSTMODEL_H
+#define HCCL_MLIR_PASSES_COSTMODEL_H
+
+#include "BucketPlanner.h"
+
+#include "hccl-mlir/Dialect/Comm/CommOps.h"
+#include "hccl-mlir/schedule/Select.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+
+namespace mlir::comm {
+
+/// Device figures for the compute estimate. The defaults are a 910B-class
+/// NPU: about 320 TFLOPS dense FP16 and 1.6 TB/s of HBM.
+struct ComputeCostOptions {
+  double peakTflops = 320.0;
+  double memoryGBps = 1600.0;
+};
+
+/// Checks the compute-option values a pass received; emits at `anchor`.
+LogicalResult verifyComputeOptions(Operation *anchor, StringRef pass,
+                                   const ComputeCostOptions &opts);
+
+/// True for ops the timeline treats as communication (collectives, start,
+/// wait, yield, groups): they never cost compute time.
+bool isCommOp(Operation *op);
+
+/// FLOPs of a linalg op with static loop bounds: iterations times the
+/// arithmetic ops of its payload (2MNK for matmul); nullopt otherwise.
+std::optional<double> linalgFlops(Operation *op);
+
+/// Bytes of the statically shaped tensor/memref operands and results.
+double bytesTouched(Operation *op);
+
+/// Predicted device time of one compute op, microseconds.
+double computeCostUs(Operation *op, const ComputeCostOptions &opts);
+
+/// Byte count as HCCL counts it for a collective (all-reduce, broadcast,
+/// reduce: the buffer; all-gather: the send buffer; reduce-scatter: the
+/// receive buffer; all-to-all: the block per peer); nullopt for dynamic
+/// shapes or ops that are not schedule collectives.
+std::optional<double> hcclBytes(Operation *op);
+
+/// How one communicator group lies on the topology.
+struct GroupPlacement {
+  int64_t p = 1;
+  /// Ranks of a subgroup on each server it touches, when that count is the
+  /// same on every such server; 0 when it is not (no hierarchical algorithm
+  /// can serve such a group).
+  int64_t ranksPerServer = 0;
+  int64_t servers = 1; ///< servers one subgroup spans (the widest subgroup)
+};
+
+/// What a collective costs and with which algorithm.
+struct CollectivePrice {
+  hccl::sched::Collective collective = hccl::sched::Collective::AllReduce;
+  double bytes = 0;
+  int64_t p = 1;
+  hccl::sched::Algorithm algorithm = hccl::sched::Algorithm::Ring;
+  hccl::sched::Algorithm level0 = hccl::sched::Algorithm::Ring;
+  hccl::sched::Algorithm level1 = hccl::sched::Algorithm::Ring;
+  int64_t slices = 1;
+  double seconds = 0;
+  bool fromAttr = false; ///< the op's `algo` attribute decided
+};
+
+/// Prices collectives on one module's topology. Caches group placements.
+class CommCostModel {
+public:
+  CommCostModel() = default;
+  CommCostModel(hccl::sched::Topology topo,
+                std::optional<hccl::sched::HcclAlgoSpec> override = {});
+
+  /// The model for the module enclosing `anchor`. Without a topology the
+  /// model has no collective costs; when `required`, that is an error
+  /// emitted at `anchor` naming `pass`.
+  static FailureOr<CommCostModel> get(Operation *anchor, bool required,
+                                      StringRef pass);
+
+  bool hasTopology() const { return topo.has_value(); }
+  const hccl::sched::Topology &topology() const { return *topo; }
+  void setOverride(std::optional<hccl::sched::HcclAlgoSpec> o) {
+    algoOverride = std::move(o);
+  }
+  const hccl::sched::HcclAlgoSpec *getOverride() const {
+    return algoOverride ? &*algoOverride : nullptr;
+  }
+
+  /// Placement of the group `op` runs on; emits at `op` if the symbol is
+  /// missing or a rank lies outside the topology.
+  FailureOr<GroupPlacement> placement(Operation *op);
+
+  /// Prices `op` (a schedule collective). `bytes` overrides its payload.
+  /// With `useAttr`, an `algo` attribute on the op is priced as is;
+  /// otherwise (or without one) selectAlgorithm decides, honouring the
+  /// override. Emits at `op` on failure.
+  FailureOr<CollectivePrice> price(Operation *op, bool useAttr = true,
+                                   std::optional<double> bytes = {});
+
+  /// The bucket pricer of all-reduces on `op`'s group: min over the
+  /// algorithms selection may pick (or just `pinned`) of their closed
+  /// forms, with affine pieces when every closed form is affine in bytes.
+  FailureOr<hccl::bucket::BucketPricer> allReducePricer(Operation *op,
+                                                     AlgorithmAttr pinned);
+
+  /// A priced option for a collective.
+  struct Choice {
+    hccl::sched::Algorithm algorithm, level0, level1;
+    int64_t slices = 1;
+    double seconds = 0;
+  };
+  /// Every option selection allows for this collective (honouring the
+  /// override), priced for `pl`; an error message when there is none.
+  hccl::sched::Result<std::vector<Choice>>
+  choices(hccl::sched::Collective c, double bytes, double elemBytes,
+          const GroupPlacement &pl) const;
+  /// The closed-form time of `ch` (its seconds are ignored) for `pl`.
+  hccl::sched::Result<double> closedForm(const Choice &ch,
+                                         hccl::sched::Collective c,
+                                         double bytes, double elemBytes,
+                                         const GroupPlacement &pl) const;
+
+private:
+  std::optional<hccl::sched::Topology> topo;
+  /// The topology with the inter-server link inside servers too: flat
+  /// algorithms on a group that crosses servers run at the slowest link.
+  std::optional<hccl::sched::Topology> flatTopo;
+  std::optional<hccl::sched::HcclAlgoSpec> algoOverride;
+  llvm::DenseMap<Operation *, GroupPlacement> placements;
+};
+
+/// The gradient-ready timeline of one block: every top-level collective in
+/// issue order with the time the block's compute, run back to back in block
+/// order, has produced its operands. Compute that (transitively) consumes a
+/// collective's result is `dependentUs`: the model charges it after the
+/// communication (the overlap pass sinks it there); the rest is
+/// `independentUs` and sets the ready times.
+struct ReadyTimeline {
+  struct Item {
+    Operation *op;
+    double readySeconds;
+    /// Index (into `items`) of the latest collective on the same group
+    /// whose result the item's operands depend on, directly or through
+    /// other ops and collectives; -1 if none.
+    int64_t dependsOn;
+  };
+  std::vector<Item> items;
+  double independentUs = 0;
+  double dependentUs = 0;
+};
+
+ReadyTimeline buildReadyTimeline(Block &block, const ComputeCostOptions &opts);
+
+} // namespace mlir::comm
+
+#endif // HCCL_MLIR_PASSES_COSTMODEL_H

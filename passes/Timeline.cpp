@@ -1,0 +1,148 @@
+//===- Timeline.cpp - Predicted iteration timeline of a function ----------===//
+#include "Timeline.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::comm;
+
+namespace {
+
+class Simulator {
+public:
+  Simulator(CommCostModel &model, const ComputeCostOptions &opts)
+      : model(model), opts(opts) {}
+
+  LogicalResult run(Region &body) {
+    for (Block &b : body)
+      if (failed(runBlock(b)))
+        return failure();
+    double end = clock;
+    for (auto &[g, t] : streamFree)
+      end = std::max(end, t);
+    tl.iterationUs = end;
+    tl.exposedUs = std::max(0.0, end - tl.computeUs);
+    assignLanes();
+    return success();
+  }
+
+  IterationTimeline take() { return std::move(tl); }
+
+private:
+  CommCostModel &model;
+  const ComputeCostOptions &opts;
+  IterationTimeline tl;
+  double clock = 0;
+  llvm::DenseMap<Attribute, double> streamFree;
+  llvm::DenseMap<Operation *, size_t> started; // comm.start -> event
+
+  static bool holdsComm(Operation *op) {
+    bool found = false;
+    op->walk([&](Operation *inner) {
+      if (inner != op && (isa<CollectiveOpInterface>(inner) ||
+                          isa<StartOp, WaitOp>(inner))) {
+        found = true;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return found;
+  }
+
+  FailureOr<size_t> issue(Operation *coll) {
+    FailureOr<CollectivePrice> price = model.price(coll);
+    if (failed(price))
+      return failure();
+    CollectiveEvent ev;
+    ev.op = coll;
+    ev.price = *price;
+    ev.issueUs = clock;
+    double &free =
+        streamFree[cast<CollectiveOpInterface>(coll).getGroupAttr()];
+    ev.beginUs = std::max(clock, free);
+    ev.endUs = ev.beginUs + price->seconds * 1e6;
+    free = ev.endUs;
+    tl.commUs += price->seconds * 1e6;
+    tl.collectives.push_back(ev);
+    return tl.collectives.size() - 1;
+  }
+
+  LogicalResult runBlock(Block &block) {
+    for (Operation &op : block) {
+      if (auto start = dyn_cast<StartOp>(op)) {
+        Operation *coll = start.getCollective();
+        if (!coll || !getScheduleCollective(coll))
+          continue;
+        FailureOr<size_t> ev = issue(coll);
+        if (failed(ev))
+          return failure();
+        started[start] = *ev;
+        continue;
+      }
+      if (auto wait = dyn_cast<WaitOp>(op)) {
+        auto it = started.find(wait.getToken().getDefiningOp());
+        if (it == started.end())
+          continue;
+        CollectiveEvent &ev = tl.collectives[it->second];
+        ev.waitUs = clock;
+        clock = std::max(clock, ev.endUs);
+        continue;
+      }
+      if (getScheduleCollective(&op)) {
+        FailureOr<size_t> idx = issue(&op);
+        if (failed(idx))
+          return failure();
+        CollectiveEvent &ev = tl.collectives[*idx];
+        ev.waitUs = clock;
+        clock = std::max(clock, ev.endUs);
+        continue;
+      }
+      if (isCommOp(&op))
+        continue;
+      if (op.getNumRegions() && holdsComm(&op)) {
+        for (Region &r : op.getRegions())
+          for (Block &b : r)
+            if (failed(runBlock(b)))
+              return failure();
+        continue;
+      }
+      double cost = computeCostUs(&op, opts);
+      if (cost > 0) {
+        tl.compute.push_back({&op, clock, clock + cost});
+        clock += cost;
+        tl.computeUs += cost;
+      }
+    }
+    return success();
+  }
+
+  /// In-flight lanes: a collective holds a lane from issue until its
+  /// result is taken (or it ends, whichever is later).
+  void assignLanes() {
+    std::vector<double> laneFree;
+    for (CollectiveEvent &ev : tl.collectives) {
+      double until = std::max(ev.waitUs, ev.endUs);
+      size_t lane = 0;
+      while (lane < laneFree.size() && laneFree[lane] > ev.issueUs)
+        ++lane;
+      if (lane == laneFree.size())
+        laneFree.push_back(0);
+      laneFree[lane] = until;
+      ev.lane = static_cast<int>(lane) + 1;
+    }
+    tl.lanes = static_cast<int>(laneFree.size());
+  }
+};
+
+} // namespace
+
+FailureOr<IterationTimeline>
+mlir::comm::simulateRegion(Region &body, CommCostModel &model,
+                           const ComputeCostOptions &opts) {
+  Simulator sim(model, opts);
+  if (failed(sim.run(body)))
+    return failure();
+  return sim.take();
+}
