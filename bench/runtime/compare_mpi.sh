@@ -50,10 +50,22 @@ echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name
 echo "# $(mpirun --version 2>&1 | head -1)"
 echo "# A: ${hccl_cmd[*]}"
 echo "# B: ${mpi_cmd[*]}"
+# One retry per run, announced on stderr: a failed start should not throw
+# away the rounds already measured.
+run_into() {
+  local file=$1 what=$2
+  shift 2
+  for attempt in 1 2; do
+    if "$@" > "$file" 2>&1; then return 0; fi
+    echo "${0##*/}: $what failed (attempt $attempt):" >&2
+    grep -v '^[0-9]' "$file" | tail -3 >&2
+  done
+  return 1
+}
 a_files=() b_files=()
 for r in $(seq 1 "$rounds"); do
-  "${hccl_cmd[@]}" > "$out/a$r.txt" || { echo "compare_mpi.sh: hccl-test failed (round $r):" >&2; cat "$out/a$r.txt" >&2; exit 1; }
-  "${mpi_cmd[@]}" > "$out/b$r.txt" || { echo "compare_mpi.sh: mpi-allreduce-bench failed (round $r):" >&2; cat "$out/b$r.txt" >&2; exit 1; }
+  run_into "$out/a$r.txt" "hccl-test (round $r)" "${hccl_cmd[@]}" || exit 1
+  run_into "$out/b$r.txt" "mpi-allreduce-bench (round $r)" "${mpi_cmd[@]}" || exit 1
   a_files+=("$out/a$r.txt") b_files+=("$out/b$r.txt")
 done
 /usr/bin/python3 "$here/compare_rows.py" hccl mpi "${a_files[@]}" -- "${b_files[@]}"
