@@ -5,7 +5,7 @@
 // AVX2/F16C build picked at run time on x86) and give bit-identical results on
 // every code path, so a reduction never depends on the machine's vector width.
 //
-// Semantics (docs/runtime.md repeats them for users):
+// Semantics (what users of the collectives observe):
 //  - Integers wrap modulo 2^bits for sum and prod (no undefined behaviour).
 //  - fp16 and bf16 are widened to float, combined, and rounded back to the
 //    16-bit type once per pairwise op, round-to-nearest-even. Because float

@@ -162,7 +162,7 @@ std::string usage() {
          "  -d, --datatype TYPE     " +
          typeList() +
          "; default fp32\n"
-         "  -c, --check 0|1         check every result against a reference, "
+         "  -c, --check 0|1         check each size's output against a local reference, "
          "default 1\n"
          "  -p, --npus N            ranks per node; without a launcher "
          "hccl-test starts N local ranks, default 8\n"
