@@ -4,10 +4,12 @@
 // flags. Everything here has internal linkage on purpose: the same template
 // built for AVX2 and for the baseline must never be merged by the linker.
 //
-// The kernels work on blocks small enough for L1: the running result lives in
-// a local buffer, so the compiler vectorises without alias checks, and the
-// block is stored to dst only after every source block has been read — which
-// is what makes dst == srcs[i] safe.
+// Two sources (the executor's common case) take one streaming pass; the loop
+// is marked ivdep because dst may be the very same pointer as a source, which
+// has no loop-carried dependence. More sources work on blocks small enough
+// for L1: the running result lives in a local buffer and a block is stored to
+// dst only after every source block has been read, so dst == srcs[i] is safe
+// for any i.
 //
 // 16-bit floats go through float: each pairwise op is computed in float and
 // rounded to the 16-bit type (round-to-nearest-even) before the next one.
