@@ -49,7 +49,7 @@ struct BucketSizingPass
                            double &out) {
     std::optional<uint64_t> v = sched::parseByteSize(text.str());
     if (!v || (!allowZero && *v == 0))
-      return getOperation()->emitError()
+      return emitError(getOperation()->getLoc())
              << kPass << ": option " << name << "='" << text
              << "' is not a valid size: expected "
              << (allowZero ? "a non-negative" : "a positive")
@@ -63,7 +63,7 @@ struct BucketSizingPass
     if (policy == "optimal")
       optimal = true;
     else if (policy != "threshold")
-      return root->emitError() << kPass << ": option policy='" << policy
+      return emitError(root->getLoc()) << kPass << ": option policy='" << policy
                                << "' is not valid: expected threshold or "
                                   "optimal";
     if (failed(parseBytes("threshold-bytes", thresholdBytes, false,
@@ -74,7 +74,7 @@ struct BucketSizingPass
                           caps.maxBucketBytes)))
       return failure();
     if (maxCount < 0)
-      return root->emitError() << kPass << ": option max-count=" << maxCount
+      return emitError(root->getLoc()) << kPass << ": option max-count=" << static_cast<int64_t>(maxCount)
                                << " is not valid: expected 0 (no limit) or "
                                   "a positive count";
     caps.maxCount = maxCount;
@@ -84,7 +84,7 @@ struct BucketSizingPass
     if (!algo.empty()) {
       sched::Result<sched::HcclAlgoSpec> spec = sched::parseHcclAlgo(algo);
       if (!spec)
-        return root->emitError() << kPass << ": option algo='" << algo
+        return emitError(root->getLoc()) << kPass << ": option algo='" << algo
                                  << "' is not valid: " << spec.message();
       override = *spec;
     }

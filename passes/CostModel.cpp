@@ -27,11 +27,11 @@ LogicalResult mlir::comm::verifyComputeOptions(Operation *anchor,
                                                StringRef pass,
                                                const ComputeCostOptions &o) {
   if (!(o.peakTflops > 0) || !std::isfinite(o.peakTflops))
-    return anchor->emitError()
+    return emitError(anchor->getLoc())
            << pass << ": option peak-tflops must be a positive number, found "
            << o.peakTflops;
   if (!(o.memoryGBps > 0) || !std::isfinite(o.memoryGBps))
-    return anchor->emitError()
+    return emitError(anchor->getLoc())
            << pass << ": option memory-gbps must be a positive number, found "
            << o.memoryGBps;
   return success();
@@ -286,8 +286,17 @@ CommCostModel::choices(sched::Collective c, double bytes, double elemBytes,
   std::vector<Choice> out;
   for (const sched::Candidate &cand : sel->candidates) {
     Choice ch{cand.algorithm, cand.level0, cand.level1, 1, 0};
+    // One rank per server: the hierarchy is just its inter-server level.
+    if (ch.algorithm == sched::Algorithm::Hierarchical && pl.servers > 1 &&
+        pl.ranksPerServer == 1)
+      ch.algorithm = ch.level1;
     if (ch.algorithm != sched::Algorithm::Hierarchical)
       ch.level0 = ch.level1 = sched::Algorithm::Ring;
+    if (llvm::any_of(out, [&](const Choice &o) {
+          return o.algorithm == ch.algorithm && o.level0 == ch.level0 &&
+                 o.level1 == ch.level1;
+        }))
+      continue;
     sched::Result<double> t = closedForm(ch, c, bytes, elemBytes, pl);
     if (!t)
       continue;

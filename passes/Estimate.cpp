@@ -75,8 +75,17 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
     if (output != "-") {
       outFile = openOutputFile(output, &err);
       if (!outFile) {
-        root->emitError() << kPass << ": cannot open output file '" << output
+        emitError(root->getLoc()) << kPass << ": cannot open output file '" << output
                           << "': " << err;
+        return signalPassFailure();
+      }
+    }
+    std::unique_ptr<llvm::ToolOutputFile> traceFile;
+    if (!trace.empty()) {
+      traceFile = openOutputFile(trace, &err);
+      if (!traceFile) {
+        emitError(root->getLoc()) << kPass << ": cannot open trace file '"
+                                  << trace << "': " << err;
         return signalPassFailure();
       }
     }
@@ -90,13 +99,11 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
         if (getScheduleCollective(op))
           hasComm = true;
       });
-      CommCostModel model;
-      if (hasComm) {
-        FailureOr<CommCostModel> m = CommCostModel::get(fn, true, kPass);
-        if (failed(m))
-          return signalPassFailure();
-        model = std::move(*m);
-      }
+      // The topology is only required when there is something to price.
+      FailureOr<CommCostModel> m = CommCostModel::get(fn, hasComm, kPass);
+      if (failed(m))
+        return signalPassFailure();
+      CommCostModel model = std::move(*m);
       FailureOr<IterationTimeline> tl =
           simulateRegion(fn.getFunctionBody(), model, opts);
       if (failed(tl))
@@ -109,14 +116,7 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
     if (outFile)
       outFile->keep();
 
-    if (!trace.empty()) {
-      std::unique_ptr<llvm::ToolOutputFile> traceFile =
-          openOutputFile(trace, &err);
-      if (!traceFile) {
-        root->emitError() << kPass << ": cannot open trace file '" << trace
-                          << "': " << err;
-        return signalPassFailure();
-      }
+    if (traceFile) {
       llvm::json::Object doc{{"traceEvents", std::move(events)},
                              {"displayTimeUnit", "ns"}};
       traceFile->os() << llvm::formatv("{0:2}",

@@ -37,7 +37,7 @@ struct GradientCompressionPass
     else if (dtype == "fp16")
       wire = Float16Type::get(ctx);
     else {
-      root->emitError() << "comm-gradient-compression: option dtype='"
+      emitError(root->getLoc()) << "comm-gradient-compression: option dtype='"
                         << dtype << "' is not valid: expected bf16 or fp16";
       return signalPassFailure();
     }

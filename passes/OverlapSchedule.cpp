@@ -90,7 +90,7 @@ struct OverlapSchedulePass
   LogicalResult parseBytes(StringRef name, StringRef text, double &out) {
     std::optional<uint64_t> v = sched::parseByteSize(text.str());
     if (!v)
-      return getOperation()->emitError()
+      return emitError(getOperation()->getLoc())
              << kPass << ": option " << name << "='" << text
              << "' is not a valid size: expected a non-negative byte count "
                 "with an optional K, M or G suffix";
@@ -101,7 +101,7 @@ struct OverlapSchedulePass
   void runOnOperation() override {
     Operation *root = getOperation();
     if (maxInFlight < 0) {
-      root->emitError() << kPass << ": option max-in-flight=" << maxInFlight
+      emitError(root->getLoc()) << kPass << ": option max-in-flight=" << static_cast<int64_t>(maxInFlight)
                         << " is not valid: expected 0 (no limit) or a "
                            "positive count";
       return signalPassFailure();
@@ -479,7 +479,7 @@ struct OverlapSchedulePass
       return signalPassFailure();
     }
     if (capMissed)
-      block.getParentOp()->emitWarning()
+      emitWarning(block.getParentOp()->getLoc())
           << kPass << ": memory-cap=" << memoryCap
           << " cannot be met in this block: the original order was kept "
              "where no op fitted";

@@ -202,4 +202,75 @@ def GradientCompression : Pass<"comm-gradient-compression"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Lowering to step schedules (lead)
+//===----------------------------------------------------------------------===//
+
+def LowerSchedule : Pass<"comm-lower-schedule"> {
+  let summary = "Expand collectives into the step schedule of their algorithm";
+  let description = [{
+    Replaces every all_reduce, all_gather, reduce_scatter, broadcast, reduce
+    and all_to_all by a `comm.schedule` holding the step program that
+    lib/schedule generates for its algorithm (the op's `algo` attribute; when
+    absent, the cheapest one for the module topology), group size and element
+    count: one source of truth with the runtime and the verifier. The IR is
+    rank-parametric and its size does not depend on the group size beyond
+    O(log p) phases.
+
+    Preconditions, diagnosed at the op: static shapes; gathers, scatters and
+    all-to-alls along a leading dimension (the flat layout the runtime
+    moves); an algorithm that can serve the collective and group; for
+    hierarchical algorithms a topology in which the group's ranks split
+    evenly across servers.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"defaultSlices", "slices", "int64_t", /*default=*/"0",
+           "Slices per op when the algorithm attribute gives none (0 = keep "
+           "the attribute's value)">,
+  ];
+  let statistics = [
+    Statistic<"numLowered", "lowered", "Collectives lowered to schedules">,
+  ];
+}
+
+def SpecializeRank : Pass<"comm-specialize-rank"> {
+  let summary = "Fold every step schedule for one rank";
+  let description = [{
+    Substitutes rank R (and the group size and count) into each
+    `comm.schedule`, unrolls phases into single steps and repeats into
+    instances, and folds: what is left is exactly what rank R sends,
+    receives, reduces and copies at each step, with constant peers, offsets
+    and counts. Steps where the rank is idle stay as empty phases, so step
+    numbers agree across ranks. Meant for inspection and tests.
+  }];
+  let options = [
+    Option<"rank", "rank", "int64_t", /*default=*/"-1",
+           "Group-local rank to specialise for (required)">,
+  ];
+}
+
+def VerifySchedule : Pass<"comm-verify-schedule"> {
+  let summary = "Prove every lowered schedule correct with lib/schedule's verifier";
+  let description = [{
+    Reads each rank-parametric `comm.schedule` back into a step program and
+    runs the symbolic verifier: every output element ends up holding exactly
+    the contributions the collective requires on every rank, sends match
+    receives step by step, no hazards, all accesses in bounds, out of place
+    and in place. A failure is a diagnostic at the schedule naming the rank,
+    step, op and element range.
+  }];
+  let options = [
+    Option<"exhaustiveLimit", "exhaustive-limit", "int64_t", "1024",
+           "Largest group size verified on every rank (sampled above)">,
+    Option<"inPlace", "in-place", "bool", "true",
+           "Also verify with the output aliased onto the input">,
+    Option<"remarks", "remarks", "bool", "false",
+           "Emit a remark with what was proven for each schedule">,
+  ];
+  let statistics = [
+    Statistic<"numVerified", "verified", "Schedules proven correct">,
+  ];
+}
+
 #endif // HCCL_COMM_PASSES

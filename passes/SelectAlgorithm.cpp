@@ -31,7 +31,7 @@ struct SelectAlgorithmPass
   void runOnOperation() override {
     Operation *root = getOperation();
     if (slices < 1 || slices > 4096) {
-      root->emitError() << kPass << ": option slices=" << slices
+      emitError(root->getLoc()) << kPass << ": option slices=" << static_cast<int64_t>(slices)
                         << " is not valid: expected 1..4096";
       return signalPassFailure();
     }
@@ -39,7 +39,7 @@ struct SelectAlgorithmPass
     if (!algo.empty()) {
       sched::Result<sched::HcclAlgoSpec> parsed = sched::parseHcclAlgo(algo);
       if (!parsed) {
-        root->emitError() << kPass << ": option algo='" << algo
+        emitError(root->getLoc()) << kPass << ": option algo='" << algo
                           << "' is not valid: " << parsed.message();
         return signalPassFailure();
       }

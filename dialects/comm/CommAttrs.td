@@ -29,6 +29,31 @@ def Comm_LinkClass : I32EnumAttr<"LinkClass", "link class", [
   let cppNamespace = "::mlir::comm";
 }
 
+// Numbered as hccl::sched::Collective.
+def Comm_CollectiveKind : I32EnumAttr<"CollectiveKind", "collective", [
+    I32EnumAttrCase<"all_reduce", 0>, I32EnumAttrCase<"reduce_scatter", 1>,
+    I32EnumAttrCase<"all_gather", 2>, I32EnumAttrCase<"broadcast", 3>,
+    I32EnumAttrCase<"reduce", 4>, I32EnumAttrCase<"all_to_all", 5>,
+    I32EnumAttrCase<"all_to_allv", 6>]> {
+  let cppNamespace = "::mlir::comm";
+  let genSpecializedAttr = 0;
+}
+def Comm_CollectiveKindAttr
+    : EnumAttr<Comm_Dialect, Comm_CollectiveKind, "collective"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+// Numbered as hccl::sched::BufferId.
+def Comm_BufferKind : I32EnumAttr<"BufferKind", "step-program buffer", [
+    I32EnumAttrCase<"input", 0>, I32EnumAttrCase<"output", 1>,
+    I32EnumAttrCase<"scratch", 2>]> {
+  let cppNamespace = "::mlir::comm";
+  let genSpecializedAttr = 0;
+}
+def Comm_BufferKindAttr : EnumAttr<Comm_Dialect, Comm_BufferKind, "buffer"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//

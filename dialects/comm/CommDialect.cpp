@@ -1,6 +1,7 @@
 //===- CommDialect.cpp - comm dialect registration and attr checks --------===//
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -62,6 +63,17 @@ LogicalResult CommDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   return success();
+}
+
+/// Folders of comm.emod / comm.param / comm.table_at produce index
+/// constants; they materialise as arith.constant.
+Operation *CommDialect::materializeConstant(OpBuilder &builder,
+                                            Attribute value, Type type,
+                                            Location loc) {
+  if (auto i = dyn_cast<IntegerAttr>(value))
+    if (type.isIndex() || isa<IntegerType>(type))
+      return builder.create<arith::ConstantOp>(loc, type, i);
+  return nullptr;
 }
 
 std::optional<hccl::sched::DataType> mlir::comm::toScheduleType(Type t) {

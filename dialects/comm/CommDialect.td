@@ -30,6 +30,9 @@ def Comm_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasConstantMaterializer = 1;
+  // Lowered schedules compute peers and offsets with arith ops.
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
   let extraClassDeclaration = [{
     /// Module attribute holding the cluster topology (#comm.topology).
     static constexpr ::llvm::StringLiteral getTopologyAttrName() {

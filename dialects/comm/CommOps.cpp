@@ -33,6 +33,38 @@ TopologyAttr mlir::comm::getTopology(Operation *op) {
   return {};
 }
 
+std::optional<int64_t>
+mlir::comm::getRanksPerServer(GroupOp group, const hccl::sched::Topology &topo) {
+  int64_t size = group.getGroupSize();
+  if (size < 1)
+    return std::nullopt;
+  int64_t world = topo.worldSize();
+  std::optional<int64_t> m;
+  for (int64_t g = 0, e = group.getNumSubgroups(); g < e; ++g) {
+    ArrayRef<int64_t> ranks = group.getSubgroup(g);
+    for (int64_t r : ranks)
+      if (r < 0 || r >= world)
+        return std::nullopt;
+    // Length of the first run on one server.
+    int64_t run = 1;
+    while (run < size && topo.serverOf(ranks[run]) == topo.serverOf(ranks[0]))
+      ++run;
+    if (size % run != 0 || (m && *m != run))
+      return std::nullopt;
+    m = run;
+    llvm::SmallDenseSet<int, 16> servers;
+    for (int64_t i = 0; i < size; i += run) {
+      int srv = topo.serverOf(ranks[i]);
+      if (!servers.insert(srv).second)
+        return std::nullopt;
+      for (int64_t j = i; j < i + run; ++j)
+        if (topo.serverOf(ranks[j]) != srv)
+          return std::nullopt;
+    }
+  }
+  return m;
+}
+
 std::optional<hccl::sched::Collective>
 mlir::comm::getScheduleCollective(Operation *op) {
   using hccl::sched::Collective;
@@ -471,6 +503,22 @@ LogicalResult RecvOp::verifySymbolUses(SymbolTableCollection &tables) {
 
 LogicalResult BarrierOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyGroupRef(*this, tables, getGroupAttr());
+}
+
+//===----------------------------------------------------------------------===//
+// ComputeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ComputeOp::verify() {
+  if (getOutputs().empty())
+    return emitOpError() << "expected at least one output: a compute op "
+                            "without results would be dead code";
+  for (auto [name, attr] : {std::make_pair("flops", getFlopsAttr()),
+                            std::make_pair("bytes", getBytesAttr())})
+    if (attr && !(attr.getValueAsDouble() >= 0))
+      return emitOpError() << name << " must be >= 0, found "
+                           << attr.getValueAsDouble();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -6,6 +6,7 @@ include "CommDialect.td"
 include "CommAttrs.td"
 include "CommTypes.td"
 include "CommInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -242,6 +243,31 @@ def Comm_BarrierOp : Comm_CommunicationOp<"barrier"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+def Comm_ComputeOp : Comm_Op<"compute", [Pure]> {
+  let summary = "an opaque compute op of an imported training graph";
+  let description = [{
+    ```
+    %gw, %gx = comm.compute "layer3.backward" (%x, %dy)
+                 {comm.cost_us = 120.5 : f64} : (T, T) -> (T, T)
+    ```
+    Stands for a framework op the graph importers do not model: it has
+    inputs, outputs and a predicted device time (`comm.cost_us`), or the
+    FLOPs and bytes the cost model estimates that time from.
+  }];
+  let arguments = (ins StrAttr:$name, Variadic<AnyType>:$inputs,
+                       OptionalAttr<F64Attr>:$flops,
+                       OptionalAttr<F64Attr>:$bytes);
+  let results = (outs Variadic<AnyType>:$outputs);
+  let assemblyFormat = [{
+    $name `(` $inputs `)` attr-dict `:` functional-type($inputs, $outputs)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Asynchronous form
 //===----------------------------------------------------------------------===//
 
@@ -295,5 +321,7 @@ def Comm_YieldOp : Comm_Op<"yield", [
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, std::nullopt); }]>];
 }
+
+include "CommScheduleOps.td"
 
 #endif // HCCL_COMM_OPS

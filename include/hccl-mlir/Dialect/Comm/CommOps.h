@@ -3,6 +3,7 @@
 #define HCCL_MLIR_DIALECT_COMM_COMMOPS_H
 
 #include "hccl-mlir/Dialect/Comm/CommDialect.h"
+#include "hccl-mlir/schedule/Program.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -21,8 +22,36 @@ class WaitOp;
 class YieldOp;
 } // namespace mlir::comm
 
+namespace mlir::comm {
+class BuffersOp;
+class PhaseOp;
+class RepeatOp;
+} // namespace mlir::comm
+
 #define GET_OP_CLASSES
 #include "hccl-mlir/Dialect/Comm/CommOps.h.inc"
+
+namespace mlir::comm {
+
+/// The index fields of the step ops (comm.step.*), in storage order.
+enum class StepField : uint8_t { When, Peer, DstOff, SrcOff, Count, Stride, SrcN };
+const char *stepFieldName(StepField f);
+/// The fields a step op of this kind carries, in storage order.
+ArrayRef<StepField> getStepFields(hccl::sched::OpKind kind);
+/// The kind of a comm.step.* op, nullopt for other ops.
+std::optional<hccl::sched::OpKind> getStepKind(Operation *op);
+/// A field of a step op: a Value, or an IntegerAttr when constant. Null
+/// when the op has no such field.
+OpFoldResult getStepField(Operation *op, StepField f);
+std::optional<BufferKind> getStepDstBuffer(Operation *op);
+std::optional<BufferKind> getStepSrcBuffer(Operation *op);
+/// Creates a step op; `fields` follow getStepFields(kind) (constants become
+/// static fields). Buffers the kind does not use are ignored.
+Operation *buildStepOp(OpBuilder &b, Location loc, hccl::sched::OpKind kind,
+                       ArrayRef<OpFoldResult> fields, BufferKind dst,
+                       BufferKind src);
+
+} // namespace mlir::comm
 
 namespace mlir::comm {
 
@@ -35,6 +64,14 @@ std::optional<hccl::sched::Collective> getScheduleCollective(Operation *op);
 
 /// Bytes communicated by an op's payload (static shapes; nullopt if dynamic).
 std::optional<int64_t> getPayloadBytes(CollectiveOpInterface op);
+
+/// Ranks per server of a group on a topology, as the hierarchical
+/// algorithms need it: every subgroup must split into runs of m consecutive
+/// members on one server each, m the same everywhere (group-local ranks are
+/// server-major). nullopt when the group does not split that way or a rank
+/// is outside the topology.
+std::optional<int64_t> getRanksPerServer(GroupOp group,
+                                         const hccl::sched::Topology &topo);
 
 /// The module's topology attribute, if any.
 TopologyAttr getTopology(Operation *op);

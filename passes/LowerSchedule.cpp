@@ -1,0 +1,209 @@
+//===- LowerSchedule.cpp - comm-lower-schedule ----------------------------===//
+//
+// Collective -> comm.schedule. The program comes from lib/schedule's
+// generators (the runtime executes the same ones); ProgramIR emits it.
+//
+//===----------------------------------------------------------------------===//
+#include "hccl-mlir/Passes/Passes.h"
+#include "hccl-mlir/Passes/ProgramIR.h"
+#include "hccl-mlir/schedule/Generate.h"
+#include "hccl-mlir/schedule/Select.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::comm {
+#define GEN_PASS_DEF_LOWERSCHEDULE
+#include "hccl-mlir/Passes/Passes.h.inc"
+} // namespace mlir::comm
+
+using namespace mlir;
+using namespace mlir::comm;
+namespace sched = hccl::sched;
+
+namespace {
+
+/// Elements of a statically shaped tensor.
+std::optional<int64_t> elements(Type t) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  if (!rt || !rt.hasStaticShape())
+    return std::nullopt;
+  return rt.getNumElements();
+}
+
+/// True when splitting/concatenating along `dim` is a flat block split (all
+/// outer dimensions are 1).
+bool isLeading(RankedTensorType t, int64_t dim) {
+  for (int64_t d = 0; d < dim; ++d)
+    if (t.getDimSize(d) != 1)
+      return false;
+  return true;
+}
+
+struct LowerSchedulePass
+    : public comm::impl::LowerScheduleBase<LowerSchedulePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Operation *> work;
+    getOperation()->walk([&](Operation *op) {
+      if (getScheduleCollective(op))
+        work.push_back(op);
+    });
+    for (Operation *op : work)
+      if (failed(lower(op)))
+        return signalPassFailure();
+  }
+
+  LogicalResult lower(Operation *op) {
+    auto coll = cast<CollectiveOpInterface>(op);
+    sched::GenerateRequest req;
+    req.collective = *getScheduleCollective(op);
+    GroupOp group = lookupGroup(op, coll.getGroupAttr());
+    if (!group)
+      return op->emitOpError() << "references unknown group "
+                               << coll.getGroupAttr();
+    req.ranks = group.getGroupSize();
+    if (auto k = coll.getReductionKind())
+      req.reduceOp = toSchedule(*k);
+
+    Type et = cast<RankedTensorType>(op->getOperand(0).getType())
+                  .getElementType();
+    auto dt = toScheduleType(et);
+    if (!dt)
+      return op->emitOpError() << "element type " << et
+                               << " cannot be lowered";
+    req.dtype = *dt;
+
+    int64_t total = 0;
+    for (Type t : op->getOperandTypes()) {
+      auto n = elements(t);
+      if (!n)
+        return op->emitOpError()
+               << "cannot lower a collective on the dynamically shaped " << t
+               << ": the step program needs static element counts";
+      total += *n;
+    }
+    if (failed(countFor(op, req, total)))
+      return failure();
+
+    AlgorithmAttr algo = coll.getAlgorithm();
+    TopologyAttr topoAttr = getTopology(op);
+    std::optional<sched::Topology> topo;
+    if (topoAttr)
+      topo = topoAttr.toSchedule();
+    if (!algo) {
+      if (!topo)
+        return op->emitOpError()
+               << "has no algorithm and the module has no comm.topology to "
+                  "choose one: run comm-select-algorithm or add an algo";
+      sched::SelectRequest sr;
+      sr.collective = req.collective;
+      sr.bytes = static_cast<double>(req.count) *
+                 static_cast<double>(sched::dataTypeSize(req.dtype));
+      sr.p = req.ranks;
+      if (auto m = getRanksPerServer(group, *topo))
+        sr.ranksPerServer = *m;
+      auto sel = sched::selectAlgorithm(sr, *topo);
+      if (!sel)
+        return op->emitOpError() << "cannot choose an algorithm: "
+                                 << sel.message();
+      algo = AlgorithmAttr::get(op->getContext(), sel->algorithm, sel->level0,
+                                sel->level1, 1);
+    }
+    if (defaultSlices < 0)
+      return op->emitOpError() << "option slices must be >= 0, found "
+                               << defaultSlices;
+    if (defaultSlices > 0 && algo.getSlices() == 1)
+      algo = AlgorithmAttr::get(op->getContext(), algo.getKind(),
+                                algo.getLevel0(), algo.getLevel1(),
+                                defaultSlices);
+    req.algorithm = algo.getKind();
+    req.level0 = algo.getLevel0();
+    req.level1 = algo.getLevel1();
+    req.slices = algo.getSlices();
+    if (algo.isHierarchical()) {
+      if (!topo)
+        return op->emitOpError() << "hierarchical algorithm needs a "
+                                    "comm.topology on the module";
+      auto m = getRanksPerServer(group, *topo);
+      if (!m)
+        return op->emitOpError()
+               << "hierarchical algorithm needs group " << coll.getGroupAttr()
+               << " to split evenly across the topology's servers, "
+                  "server-major";
+      req.ranksPerServer = *m;
+    }
+
+    auto prog = sched::generate(req);
+    if (!prog)
+      return op->emitOpError() << "cannot lower with algorithm '"
+                               << sched::algorithmName(req.algorithm)
+                               << "': " << prog.message();
+    OpBuilder b(op);
+    ScheduleOp s = buildScheduleOp(b, op->getLoc(), *prog, op->getOperands(),
+                                   op->getResultTypes(), coll.getGroupAttr(),
+                                   algo);
+    // Keep discardable annotations (comm.bucket, ...).
+    for (NamedAttribute a : op->getDiscardableAttrs())
+      s->setAttr(a.getName(), a.getValue());
+    op->replaceAllUsesWith(s->getResults());
+    op->erase();
+    ++numLowered;
+    return success();
+  }
+
+  /// HCCL's element count of the collective, with the layout checks.
+  LogicalResult countFor(Operation *op, sched::GenerateRequest &req,
+                         int64_t total) {
+    int64_t p = req.ranks;
+    auto leadingError = [&](StringRef what, int64_t dim) {
+      return op->emitOpError()
+             << "cannot lower a " << what << " along dim " << dim
+             << ": only leading dimensions (all outer dimensions 1) have the "
+                "flat block layout the step program moves; transpose first";
+    };
+    return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+        .Case([&](AllGatherOp g) -> LogicalResult {
+          if (!isLeading(g.getInput().getType(), g.getDimAttr().getInt()))
+            return leadingError("all_gather", g.getDimAttr().getInt());
+          req.count = total;
+          return success();
+        })
+        .Case([&](ReduceScatterOp r) -> LogicalResult {
+          if (!isLeading(r.getInput().getType(), r.getDimAttr().getInt()))
+            return leadingError("reduce_scatter", r.getDimAttr().getInt());
+          req.count = total / p;
+          return success();
+        })
+        .Case([&](AllToAllOp a) -> LogicalResult {
+          int64_t s = a.getSplitDimAttr().getInt(),
+                  c = a.getConcatDimAttr().getInt();
+          if (s != c || !isLeading(a.getInput().getType(), s))
+            return op->emitOpError()
+                   << "cannot lower an all_to_all with split_dim " << s
+                   << " and concat_dim " << c
+                   << ": only equal leading dimensions have the flat block "
+                      "layout of the step program";
+          req.count = total / p;
+          return success();
+        })
+        .Case([&](BroadcastOp bc) -> LogicalResult {
+          req.root = bc.getRootAttr().getInt();
+          req.count = total;
+          return success();
+        })
+        .Case([&](ReduceOp rd) -> LogicalResult {
+          req.root = rd.getRootAttr().getInt();
+          req.count = total;
+          return success();
+        })
+        .Default([&](Operation *) -> LogicalResult {
+          req.count = total; // all_reduce: the fused flat buffer
+          return success();
+        });
+  }
+};
+
+} // namespace

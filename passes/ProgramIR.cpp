@@ -1,0 +1,553 @@
+//===- ProgramIR.cpp - Step programs <-> comm.schedule IR -----------------===//
+//
+// Emission places each expression at the outermost scope its variables allow
+// (schedule body, phase body, repeat body) and emits it once per scope, so
+// a program of k ops over any p is O(k + expression nodes) IR.
+//
+//===----------------------------------------------------------------------===//
+#include "hccl-mlir/Passes/ProgramIR.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::comm;
+namespace sched = hccl::sched;
+
+void mlir::comm::applyAlgorithm(AlgorithmAttr algo, sched::Program &prog) {
+  prog.algorithm = algo.getKind();
+  prog.level0 = algo.getLevel0();
+  prog.level1 = algo.getLevel1();
+  prog.slices = algo.getSlices();
+}
+
+//===----------------------------------------------------------------------===//
+// Program -> IR
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+enum Level { Top = 0, InPhase = 1, InRepeat = 2 };
+
+class Emitter {
+public:
+  Emitter(OpBuilder &b, Location loc, const sched::Program &prog)
+      : b(b), loc(loc), prog(prog), pool(prog.pool) {}
+
+  ScheduleOp run(ValueRange inputs, TypeRange resultTypes,
+                 FlatSymbolRefAttr group, AlgorithmAttr algo) {
+    MLIRContext *ctx = b.getContext();
+    auto coll = static_cast<CollectiveKind>(static_cast<int>(prog.collective));
+    ReductionKindAttr kind;
+    if (sched::isReduction(prog.collective))
+      kind = ReductionKindAttr::get(
+          ctx, static_cast<ReductionKind>(static_cast<int>(prog.reduceOp)));
+    ArrayAttr tables;
+    if (!prog.tables.empty()) {
+      SmallVector<Attribute> ts;
+      for (const auto &t : prog.tables)
+        ts.push_back(b.getDenseI64ArrayAttr(t));
+      tables = b.getArrayAttr(ts);
+    }
+    auto op = b.create<ScheduleOp>(
+        loc, resultTypes, CollectiveKindAttr::get(ctx, coll), kind, inputs,
+        group, algo, b.getI64IntegerAttr(prog.n),
+        b.getI64IntegerAttr(prog.root), tables, IntegerAttr());
+    Block *body = b.createBlock(&op.getBody());
+    Type idx = b.getIndexType();
+    body->addArguments({idx, idx, idx}, {loc, loc, loc});
+    vars[static_cast<int>(sched::ExprVar::R)] = body->getArgument(0);
+    vars[static_cast<int>(sched::ExprVar::P)] = body->getArgument(1);
+    vars[static_cast<int>(sched::ExprVar::N)] = body->getArgument(2);
+    topBlock = body;
+
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(body);
+    topIp = b.saveInsertionPoint();
+    Value sizes[3];
+    for (int i = 0; i < sched::kNumBuffers; ++i)
+      sizes[i] = prog.bufferSize[i] == sched::kNoExpr
+                     ? constant(0, Top)
+                     : emit(prog.bufferSize[i], Top);
+    b.restoreInsertionPoint(topIp);
+    b.create<BuffersOp>(loc, sizes[0], sizes[1], sizes[2]);
+    topIp = b.saveInsertionPoint();
+
+    for (const sched::Phase &ph : prog.phases)
+      emitPhase(ph);
+    return op;
+  }
+
+private:
+  void emitPhase(const sched::Phase &ph) {
+    int64_t steps = 0;
+    sched::EvalEnv env = prog.env(0, paramValues());
+    pool.evaluate(ph.steps, env, steps);
+    b.restoreInsertionPoint(topIp);
+    auto phase = b.create<PhaseOp>(loc, b.getStringAttr(ph.name),
+                                   b.getI64IntegerAttr(steps), IntegerAttr());
+    // Top-level values for this phase go right before it.
+    b.setInsertionPoint(phase);
+    topIp = b.saveInsertionPoint();
+    Block *body = b.createBlock(&phase.getBody());
+    vars[static_cast<int>(sched::ExprVar::S)] =
+        body->addArgument(b.getIndexType(), loc);
+    memo[InPhase].clear();
+    b.setInsertionPointToEnd(body);
+    phaseIp = b.saveInsertionPoint();
+    for (const sched::Op &op : ph.ops)
+      emitOp(op);
+    b.setInsertionPointAfter(phase);
+    topIp = b.saveInsertionPoint();
+  }
+
+  void emitOp(const sched::Op &op) {
+    bool repeated = op.repeat != sched::kNoExpr;
+    if (repeated) {
+      Value count = emit(op.repeat, InPhase);
+      b.restoreInsertionPoint(phaseIp);
+      auto rep = b.create<RepeatOp>(loc, count);
+      phaseIp = b.saveInsertionPoint();
+      Block *body = b.createBlock(&rep.getBody());
+      vars[static_cast<int>(sched::ExprVar::T)] =
+          body->addArgument(b.getIndexType(), loc);
+      memo[InRepeat].clear();
+      b.setInsertionPointToEnd(body);
+      repeatIp = b.saveInsertionPoint();
+    }
+    Level level = repeated ? InRepeat : InPhase;
+    SmallVector<OpFoldResult> fields;
+    for (StepField f : getStepFields(op.kind)) {
+      sched::ExprId id = sched::kNoExpr;
+      switch (f) {
+      case StepField::When: id = op.when; break;
+      case StepField::Peer: id = op.peer; break;
+      case StepField::DstOff: id = op.dst.off; break;
+      case StepField::SrcOff: id = op.src.off; break;
+      case StepField::Count: id = op.count; break;
+      case StepField::Stride: id = op.srcStride; break;
+      case StepField::SrcN: id = op.srcN; break;
+      }
+      int64_t c;
+      if (id == sched::kNoExpr)
+        fields.push_back(b.getIndexAttr(f == StepField::When ||
+                                                f == StepField::SrcN
+                                            ? 1
+                                            : 0));
+      else if (pool.isConstant(id, &c))
+        fields.push_back(b.getIndexAttr(c));
+      else
+        fields.push_back(emit(id, level));
+    }
+    b.restoreInsertionPoint(repeated ? repeatIp : phaseIp);
+    buildStepOp(b, loc, op.kind, fields,
+                static_cast<BufferKind>(static_cast<int>(op.dst.buf)),
+                static_cast<BufferKind>(static_cast<int>(op.src.buf)));
+    if (!repeated)
+      phaseIp = b.saveInsertionPoint();
+  }
+
+  Level levelOf(sched::ExprId id) {
+    if (pool.uses(id, sched::ExprVar::T))
+      return InRepeat;
+    if (pool.uses(id, sched::ExprVar::S))
+      return InPhase;
+    return Top;
+  }
+
+  void setInsertion(Level l) {
+    b.restoreInsertionPoint(l == Top ? topIp : l == InPhase ? phaseIp
+                                                            : repeatIp);
+  }
+  void saveInsertion(Level l) {
+    (l == Top ? topIp : l == InPhase ? phaseIp : repeatIp) =
+        b.saveInsertionPoint();
+  }
+
+  Value constant(int64_t v, Level l) {
+    auto key = std::make_pair(l, v);
+    auto it = constants.find(key);
+    if (it != constants.end())
+      return it->second;
+    setInsertion(l);
+    Value c = b.create<arith::ConstantIndexOp>(loc, v);
+    saveInsertion(l);
+    constants[key] = c;
+    return c;
+  }
+
+  /// i1 form of a value used as a condition.
+  Value asCondition(sched::ExprId id, Level at) {
+    const sched::ExprNode &nd = pool.node(id);
+    if (nd.op >= sched::ExprOp::Eq && nd.op <= sched::ExprOp::Ge) {
+      auto it = conditions.find({at, id});
+      if (it != conditions.end())
+        return it->second;
+    }
+    Value v = emit(id, at);
+    setInsertion(at);
+    Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+    Value c =
+        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, v, zero);
+    saveInsertion(at);
+    return c;
+  }
+
+  /// Emits `id` at the outermost level its variables allow, but never
+  /// outside `atMost` (the scope of the user).
+  Value emit(sched::ExprId id, Level atMost) {
+    Level l = std::min(levelOf(id), atMost);
+    // Anything at Top or in the current phase is visible further in.
+    for (int lv = l; lv >= Top; --lv) {
+      auto it = memo[lv].find(id);
+      if (it != memo[lv].end())
+        return it->second;
+    }
+    const sched::ExprNode &nd = pool.node(id);
+    Value result;
+    auto child = [&](sched::ExprId c) { return emit(c, l); };
+    switch (nd.op) {
+    case sched::ExprOp::Const:
+      return constant(nd.imm, l);
+    case sched::ExprOp::Var:
+      return vars[nd.imm];
+    case sched::ExprOp::Param: {
+      setInsertion(Top);
+      const sched::Param &p = prog.params[nd.imm];
+      result = b.create<ParamOp>(loc, b.getIndexType(),
+                                 b.getStringAttr(p.name),
+                                 b.getI64IntegerAttr(p.value));
+      saveInsertion(Top);
+      memo[Top][id] = result;
+      return result;
+    }
+    case sched::ExprOp::Select: {
+      Value cond = asCondition(nd.a, l);
+      Value x = child(nd.b), y = child(nd.c);
+      setInsertion(l);
+      result = b.create<arith::SelectOp>(loc, cond, x, y);
+      break;
+    }
+    case sched::ExprOp::Table: {
+      Value e = child(nd.a);
+      setInsertion(l);
+      result = b.create<TableAtOp>(loc, b.getIndexType(), e,
+                                   b.getI64IntegerAttr(nd.imm));
+      break;
+    }
+    default: {
+      Value x = child(nd.a), y = child(nd.b);
+      setInsertion(l);
+      result = binary(nd.op, x, y, id, l);
+      break;
+    }
+    }
+    saveInsertion(l);
+    memo[l][id] = result;
+    return result;
+  }
+
+  Value binary(sched::ExprOp op, Value x, Value y, sched::ExprId id, Level l) {
+    using O = sched::ExprOp;
+    auto cmp = [&](arith::CmpIPredicate pred) -> Value {
+      Value c = b.create<arith::CmpIOp>(loc, pred, x, y);
+      conditions[{l, id}] = c;
+      return b.create<arith::IndexCastUIOp>(loc, b.getIndexType(), c);
+    };
+    switch (op) {
+    case O::Add: return b.create<arith::AddIOp>(loc, x, y);
+    case O::Sub: return b.create<arith::SubIOp>(loc, x, y);
+    case O::Mul: return b.create<arith::MulIOp>(loc, x, y);
+    case O::Div: return b.create<arith::FloorDivSIOp>(loc, x, y);
+    case O::Mod: return b.create<EModOp>(loc, b.getIndexType(), x, y);
+    case O::Xor: return b.create<arith::XOrIOp>(loc, x, y);
+    case O::And: return b.create<arith::AndIOp>(loc, x, y);
+    case O::Or: return b.create<arith::OrIOp>(loc, x, y);
+    case O::Shl: return b.create<arith::ShLIOp>(loc, x, y);
+    case O::Shr: return b.create<arith::ShRSIOp>(loc, x, y);
+    case O::Min: return b.create<arith::MinSIOp>(loc, x, y);
+    case O::Max: return b.create<arith::MaxSIOp>(loc, x, y);
+    case O::Eq: return cmp(arith::CmpIPredicate::eq);
+    case O::Ne: return cmp(arith::CmpIPredicate::ne);
+    case O::Lt: return cmp(arith::CmpIPredicate::slt);
+    case O::Le: return cmp(arith::CmpIPredicate::sle);
+    case O::Gt: return cmp(arith::CmpIPredicate::sgt);
+    case O::Ge: return cmp(arith::CmpIPredicate::sge);
+    default: break;
+    }
+    llvm_unreachable("not a binary expression opcode");
+  }
+
+  const int64_t *paramValues() {
+    if (values.empty())
+      values = prog.paramValues();
+    return values.data();
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const sched::Program &prog;
+  const sched::ExprPool &pool;
+  Value vars[sched::kNumExprVars];
+  Block *topBlock = nullptr;
+  OpBuilder::InsertPoint topIp, phaseIp, repeatIp;
+  llvm::DenseMap<sched::ExprId, Value> memo[3];
+  std::map<std::pair<Level, int64_t>, Value> constants;
+  std::map<std::pair<Level, sched::ExprId>, Value> conditions;
+  std::vector<int64_t> values;
+};
+
+} // namespace
+
+ScheduleOp mlir::comm::buildScheduleOp(OpBuilder &b, Location loc,
+                                       const sched::Program &prog,
+                                       ValueRange inputs,
+                                       TypeRange resultTypes,
+                                       FlatSymbolRefAttr group,
+                                       AlgorithmAttr algo) {
+  OpBuilder::InsertionGuard guard(b);
+  return Emitter(b, loc, prog).run(inputs, resultTypes, group, algo);
+}
+
+//===----------------------------------------------------------------------===//
+// IR -> Program
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class Reader {
+public:
+  explicit Reader(ScheduleOp op) : op(op) {}
+
+  FailureOr<sched::Program> run() {
+    sched::Program &prog = builder.program();
+    prog.collective =
+        static_cast<sched::Collective>(static_cast<int>(op.getCollective()));
+    if (auto k = op.getKindAttr())
+      prog.reduceOp = static_cast<sched::ReduceOp>(static_cast<int>(k.getValue()));
+    applyAlgorithm(op.getAlgoAttr(), prog);
+    auto et = cast<RankedTensorType>(op.getInputs().front().getType())
+                  .getElementType();
+    auto dt = toScheduleType(et);
+    if (!dt)
+      return op.emitOpError() << "element type " << et
+                              << " has no lib/schedule data type";
+    prog.dtype = *dt;
+    GroupOp g = lookupGroup(op, op.getGroupAttr());
+    if (!g)
+      return op.emitOpError() << "references unknown group "
+                              << op.getGroupAttr();
+    prog.p = g.getGroupSize();
+    prog.n = op.getCountAttr().getInt();
+    prog.root = op.getRootAttr().getInt();
+    if (auto tables = op.getTablesAttr())
+      for (Attribute t : tables)
+        prog.tables.emplace_back(cast<DenseI64ArrayAttr>(t).asArrayRef().begin(),
+                                 cast<DenseI64ArrayAttr>(t).asArrayRef().end());
+
+    Block &body = op.getBodyBlock();
+    map[body.getArgument(0)] = builder.r().id();
+    map[body.getArgument(1)] = builder.p().id();
+    map[body.getArgument(2)] = builder.n().id();
+    bool sawBuffers = false;
+    for (Operation &o : body) {
+      if (auto bufs = dyn_cast<BuffersOp>(o)) {
+        sched::ExprId ids[3];
+        if (failed(lookup(bufs, bufs.getInput(), ids[0])) ||
+            failed(lookup(bufs, bufs.getOutput(), ids[1])) ||
+            failed(lookup(bufs, bufs.getScratch(), ids[2])))
+          return failure();
+        for (int i = 0; i < 3; ++i)
+          prog.bufferSize[i] = ids[i];
+        sawBuffers = true;
+        continue;
+      }
+      if (auto phase = dyn_cast<PhaseOp>(o)) {
+        if (failed(readPhase(phase)))
+          return failure();
+        continue;
+      }
+      if (failed(readExpr(&o)))
+        return failure();
+    }
+    if (!sawBuffers)
+      return op.emitOpError() << "has no comm.buffers";
+    sched::Program result = builder.take();
+    if (sched::Status s = result.validate(); !s)
+      return op.emitOpError() << "does not form a valid step program: "
+                              << s.message();
+    return result;
+  }
+
+private:
+  LogicalResult lookup(Operation *user, Value v, sched::ExprId &out) {
+    auto it = map.find(v);
+    if (it == map.end())
+      return user->emitOpError()
+             << "uses a value that is not a step-program expression";
+    out = it->second;
+    return success();
+  }
+
+  LogicalResult readPhase(PhaseOp phase) {
+    int64_t first = phase.getStepAttr() ? phase.getStepAttr().getInt() : 0;
+    builder.addPhase(phase.getName().str(),
+                     builder.c(phase.getStepsAttr().getInt()));
+    map[phase.getStepArg()] =
+        first ? (builder.s() + first).id() : builder.s().id();
+    for (Operation &o : phase.getBodyBlock()) {
+      if (auto rep = dyn_cast<RepeatOp>(o)) {
+        sched::ExprId count;
+        if (failed(lookup(rep, rep.getCount(), count)))
+          return failure();
+        map[rep.getIndexArg()] = builder.t().id();
+        for (Operation &inner : rep.getBodyBlock())
+          if (failed(readOp(&inner, count)))
+            return failure();
+        continue;
+      }
+      if (failed(readOp(&o, sched::kNoExpr)))
+        return failure();
+    }
+    return success();
+  }
+
+  LogicalResult readOp(Operation *o, sched::ExprId repeat) {
+    auto kind = getStepKind(o);
+    if (!kind)
+      return readExpr(o);
+    sched::Op op;
+    op.kind = *kind;
+    op.repeat = repeat;
+    for (StepField f : getStepFields(*kind)) {
+      OpFoldResult v = getStepField(o, f);
+      sched::ExprId id;
+      if (auto attr = dyn_cast_or_null<Attribute>(v))
+        id = builder.c(cast<IntegerAttr>(attr).getInt()).id();
+      else if (failed(lookup(o, cast<Value>(v), id)))
+        return failure();
+      switch (f) {
+      case StepField::When:
+        if (!builder.pool().isConstant(id) ||
+            pool().node(id).imm != 1)
+          op.when = id;
+        break;
+      case StepField::Peer: op.peer = id; break;
+      case StepField::DstOff: op.dst.off = id; break;
+      case StepField::SrcOff: op.src.off = id; break;
+      case StepField::Count: op.count = id; break;
+      case StepField::Stride: op.srcStride = id; break;
+      case StepField::SrcN: op.srcN = id; break;
+      }
+    }
+    if (auto d = getStepDstBuffer(o))
+      op.dst.buf = static_cast<sched::BufferId>(static_cast<int>(*d));
+    if (auto s = getStepSrcBuffer(o))
+      op.src.buf = static_cast<sched::BufferId>(static_cast<int>(*s));
+    if (!sched::opHasDst(op.kind))
+      op.dst = {};
+    if (!sched::opHasSrc(op.kind))
+      op.src = {};
+    builder.addOp(op);
+    return success();
+  }
+
+  const sched::ExprPool &pool() { return builder.pool(); }
+
+  LogicalResult operand(Operation *o, unsigned i, sched::ExprId &out) {
+    return lookup(o, o->getOperand(i), out);
+  }
+
+  LogicalResult readExpr(Operation *o) {
+    using O = sched::ExprOp;
+    sched::ExprPool &pl = builder.pool();
+    auto bin = [&](O code) -> LogicalResult {
+      sched::ExprId a, b;
+      if (failed(operand(o, 0, a)) || failed(operand(o, 1, b)))
+        return failure();
+      map[o->getResult(0)] = pl.binary(code, a, b);
+      return success();
+    };
+    return llvm::TypeSwitch<Operation *, LogicalResult>(o)
+        .Case([&](arith::ConstantOp c) -> LogicalResult {
+          auto i = dyn_cast<IntegerAttr>(c.getValue());
+          if (!i)
+            return c.emitOpError() << "is not an integer constant";
+          map[c.getResult()] = pl.constant(
+              i.getType().isInteger(1) ? (i.getValue().getBoolValue() ? 1 : 0)
+                                       : i.getInt());
+          return success();
+        })
+        .Case([&](ParamOp p) -> LogicalResult {
+          map[p.getResult()] =
+              builder.param(p.getName().str(), p.getValueAttr().getInt()).id();
+          return success();
+        })
+        .Case([&](TableAtOp t) -> LogicalResult {
+          sched::ExprId e;
+          if (failed(operand(t, 0, e)))
+            return failure();
+          map[t.getResult()] = pl.table(t.getTableAttr().getInt(), e);
+          return success();
+        })
+        .Case([&](arith::AddIOp) { return bin(O::Add); })
+        .Case([&](arith::SubIOp) { return bin(O::Sub); })
+        .Case([&](arith::MulIOp) { return bin(O::Mul); })
+        .Case([&](arith::FloorDivSIOp) { return bin(O::Div); })
+        .Case([&](EModOp) { return bin(O::Mod); })
+        .Case([&](arith::XOrIOp) { return bin(O::Xor); })
+        .Case([&](arith::AndIOp) { return bin(O::And); })
+        .Case([&](arith::OrIOp) { return bin(O::Or); })
+        .Case([&](arith::ShLIOp) { return bin(O::Shl); })
+        .Case([&](arith::ShRSIOp) { return bin(O::Shr); })
+        .Case([&](arith::MinSIOp) { return bin(O::Min); })
+        .Case([&](arith::MaxSIOp) { return bin(O::Max); })
+        .Case([&](arith::CmpIOp c) -> LogicalResult {
+          switch (c.getPredicate()) {
+          case arith::CmpIPredicate::eq: return bin(O::Eq);
+          case arith::CmpIPredicate::ne: return bin(O::Ne);
+          case arith::CmpIPredicate::slt: return bin(O::Lt);
+          case arith::CmpIPredicate::sle: return bin(O::Le);
+          case arith::CmpIPredicate::sgt: return bin(O::Gt);
+          case arith::CmpIPredicate::sge: return bin(O::Ge);
+          default:
+            return c.emitOpError()
+                   << "unsigned comparisons are not step-program expressions";
+          }
+        })
+        .Case([&](arith::IndexCastUIOp c) -> LogicalResult {
+          sched::ExprId e;
+          if (failed(operand(c, 0, e)))
+            return failure();
+          map[c.getResult()] = e;
+          return success();
+        })
+        .Case([&](arith::SelectOp s) -> LogicalResult {
+          sched::ExprId c, a, b;
+          if (failed(operand(s, 0, c)) || failed(operand(s, 1, a)) ||
+              failed(operand(s, 2, b)))
+            return failure();
+          map[s.getResult()] = pl.select(c, a, b);
+          return success();
+        })
+        .Default([&](Operation *other) -> LogicalResult {
+          return other->emitOpError()
+                 << "is not a step-program operation (expected comm.step.*, "
+                    "comm.repeat, comm.param, comm.table_at, comm.emod or "
+                    "integer arith)";
+        });
+  }
+
+  ScheduleOp op;
+  sched::ProgramBuilder builder;
+  llvm::DenseMap<Value, sched::ExprId> map;
+};
+
+} // namespace
+
+FailureOr<sched::Program> mlir::comm::scheduleToProgram(ScheduleOp op) {
+  return Reader(op).run();
+}
