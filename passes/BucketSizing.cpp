@@ -16,7 +16,6 @@
 
 #include "hccl-mlir/Passes/Passes.h"
 
-#include "llvm/ADT/MapVector.h"
 
 namespace mlir::comm {
 #define GEN_PASS_DEF_BUCKETSIZING
@@ -122,97 +121,27 @@ struct BucketSizingPass
   LogicalResult sizeBlock(Block &block) {
     if (isa_and_nonnull<StartOp>(block.getParentOp()))
       return success();
-    bool hasAllReduce = llvm::any_of(
-        block, [](Operation &op) { return isa<AllReduceOp>(op); });
-    if (!hasAllReduce)
-      return success();
-    ReadyTimeline tl = buildReadyTimeline(block, computeOpts);
-
-    // One stream per group, in order of first appearance.
-    llvm::MapVector<Attribute, SmallVector<int64_t>> streams;
-    for (size_t i = 0; i < tl.items.size(); ++i)
-      streams[cast<CollectiveOpInterface>(tl.items[i].op).getGroupAttr()]
-          .push_back(static_cast<int64_t>(i));
-    for (auto &[group, members] : streams)
-      if (failed(sizeStream(tl, members)))
-        return failure();
+    auto getModelFn = [&](Operation *at) { return getModel(at); };
+    FailureOr<SmallVector<BucketStream>> streams = buildBucketStreams(
+        block, computeOpts, caps,
+        optimal ? llvm::function_ref<FailureOr<CommCostModel *>(Operation *)>(
+                      getModelFn)
+                : nullptr);
+    if (failed(streams))
+      return failure();
+    for (BucketStream &s : *streams)
+      assign(s, optimal ? bucket::planOptimal(s.problem)
+                        : bucket::planThreshold(s.problem, threshold,
+                                                firstBucket));
     return success();
   }
 
-  LogicalResult sizeStream(const ReadyTimeline &tl, ArrayRef<int64_t> members) {
-    bool anyAllReduce = llvm::any_of(members, [&](int64_t g) {
-      return isa<AllReduceOp>(tl.items[g].op);
-    });
-    if (!anyAllReduce)
-      return success();
-
-    bucket::Problem prob;
-    prob.caps = caps;
-    // Fusion keys of this stream: (reduction, element type, pinned algo).
-    SmallVector<std::tuple<Attribute, Type, Attribute>> keys;
-    llvm::DenseMap<int64_t, int64_t> localOf;
-    for (int64_t g : members) {
-      const ReadyTimeline::Item &src = tl.items[g];
-      bucket::Item item;
-      item.ready = src.readySeconds;
-      auto dep = localOf.find(src.dependsOn);
-      item.dependsOn = dep == localOf.end() ? -1 : dep->second;
-      localOf[g] = static_cast<int64_t>(prob.items.size());
-
-      std::optional<double> bytes = hcclBytes(src.op);
-      if (auto ar = dyn_cast<AllReduceOp>(src.op)) {
-        if (!bytes)
-          return ar.emitOpError()
-                 << "has a dynamically shaped operand; " << kPass
-                 << " needs static sizes";
-        item.bytes = *bytes;
-        std::tuple<Attribute, Type, Attribute> key{
-            ar.getKindAttr(),
-            cast<ShapedType>(ar.getInputs().front().getType())
-                .getElementType(),
-            ar.getAlgoAttr()};
-        auto it = llvm::find(keys, key);
-        item.key = static_cast<int>(it - keys.begin());
-        if (it == keys.end()) {
-          keys.push_back(key);
-          if (optimal) {
-            FailureOr<CommCostModel *> m = getModel(ar);
-            if (failed(m))
-              return failure();
-            FailureOr<bucket::BucketPricer> pr =
-                (*m)->allReducePricer(ar, ar.getAlgoAttr());
-            if (failed(pr))
-              return failure();
-            prob.pricers.push_back(std::move(*pr));
-          } else {
-            prob.pricers.emplace_back();
-          }
-        }
-      } else {
-        item.key = -1;
-        item.bytes = bytes.value_or(0);
-        if (optimal) {
-          FailureOr<CommCostModel *> m = getModel(src.op);
-          if (failed(m))
-            return failure();
-          FailureOr<CollectivePrice> pr = (*m)->price(src.op);
-          if (failed(pr))
-            return failure();
-          item.fixedSeconds = pr->seconds;
-        }
-      }
-      prob.items.push_back(item);
-    }
-
-    bucket::Plan plan = optimal
-                            ? bucket::planOptimal(prob)
-                            : bucket::planThreshold(prob, threshold,
-                                                    firstBucket);
-    // Renumber the buckets that hold all-reduces densely, in order.
+  /// Writes the plan; buckets holding all-reduces are numbered densely, in
+  /// order, after those of earlier streams.
+  void assign(const BucketStream &s, const bucket::Plan &plan) {
     llvm::DenseMap<int64_t, int64_t> ids;
     Builder b(&getContext());
-    for (size_t i = 0; i < members.size(); ++i) {
-      Operation *op = tl.items[members[i]].op;
+    for (auto [i, op] : llvm::enumerate(s.ops)) {
       if (!isa<AllReduceOp>(op))
         continue;
       auto [it, inserted] = ids.try_emplace(plan.bucketOf[i], nextBucket);
@@ -224,7 +153,6 @@ struct BucketSizingPass
                   b.getI64IntegerAttr(it->second));
       ++numBucketed;
     }
-    return success();
   }
 };
 

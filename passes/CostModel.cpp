@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallSet.h"
 
 #include <cmath>
@@ -525,3 +526,84 @@ ReadyTimeline mlir::comm::buildReadyTimeline(Block &block,
   }
   return tl;
 }
+
+FailureOr<SmallVector<BucketStream>> mlir::comm::buildBucketStreams(
+    Block &block, const ComputeCostOptions &opts, hccl::bucket::Caps caps,
+    llvm::function_ref<FailureOr<CommCostModel *>(Operation *)> getModel) {
+  SmallVector<BucketStream> out;
+  if (llvm::none_of(block, [](Operation &op) { return isa<AllReduceOp>(op); }))
+    return out;
+  ReadyTimeline tl = buildReadyTimeline(block, opts);
+
+  // One stream per group, in order of first appearance.
+  llvm::MapVector<Attribute, SmallVector<int64_t>> byGroup;
+  for (size_t i = 0; i < tl.items.size(); ++i)
+    byGroup[cast<CollectiveOpInterface>(tl.items[i].op).getGroupAttr()]
+        .push_back(static_cast<int64_t>(i));
+
+  for (auto &[group, members] : byGroup) {
+    if (llvm::none_of(members, [&](int64_t g) {
+          return isa<AllReduceOp>(tl.items[g].op);
+        }))
+      continue;
+    BucketStream stream;
+    hccl::bucket::Problem &prob = stream.problem;
+    prob.caps = caps;
+    SmallVector<std::tuple<Attribute, Type, Attribute>> keys;
+    llvm::DenseMap<int64_t, int64_t> localOf;
+    for (int64_t g : members) {
+      const ReadyTimeline::Item &src = tl.items[g];
+      hccl::bucket::Item item;
+      item.ready = src.readySeconds;
+      auto dep = localOf.find(src.dependsOn);
+      item.dependsOn = dep == localOf.end() ? -1 : dep->second;
+      localOf[g] = static_cast<int64_t>(prob.items.size());
+
+      std::optional<double> bytes = hcclBytes(src.op);
+      if (auto ar = dyn_cast<AllReduceOp>(src.op)) {
+        if (!bytes)
+          return ar.emitOpError() << "has a dynamically shaped operand; "
+                                     "comm-bucket-sizing needs static sizes";
+        item.bytes = *bytes;
+        std::tuple<Attribute, Type, Attribute> key{
+            ar.getKindAttr(),
+            cast<ShapedType>(ar.getInputs().front().getType())
+                .getElementType(),
+            ar.getAlgoAttr()};
+        auto it = llvm::find(keys, key);
+        item.key = static_cast<int>(it - keys.begin());
+        if (it == keys.end()) {
+          keys.push_back(key);
+          prob.pricers.emplace_back();
+          if (getModel) {
+            FailureOr<CommCostModel *> m = getModel(ar);
+            if (failed(m))
+              return failure();
+            FailureOr<hccl::bucket::BucketPricer> pr =
+                (*m)->allReducePricer(ar, ar.getAlgoAttr());
+            if (failed(pr))
+              return failure();
+            prob.pricers.back() = std::move(*pr);
+          }
+        }
+      } else {
+        item.key = -1;
+        item.bytes = bytes.value_or(0);
+        if (getModel) {
+          FailureOr<CommCostModel *> m = getModel(src.op);
+          if (failed(m))
+            return failure();
+          FailureOr<CollectivePrice> pr = (*m)->price(src.op);
+          if (failed(pr))
+            return failure();
+          item.fixedSeconds = pr->seconds;
+        }
+      }
+      prob.items.push_back(item);
+      stream.ops.push_back(src.op);
+    }
+    out.push_back(std::move(stream));
+  }
+  return out;
+}
+

@@ -172,6 +172,24 @@ struct ReadyTimeline {
 
 ReadyTimeline buildReadyTimeline(Block &block, const ComputeCostOptions &opts);
 
+/// One communicator group's collectives in a block, as the bucket planner
+/// sees them: items[i] is ops[i]. All-reduces get the key of what fusion
+/// must agree on (reduction, element type, pinned algorithm); any other
+/// collective is a key -1 item with its own fixed cost.
+struct BucketStream {
+  SmallVector<Operation *> ops;
+  hccl::bucket::Problem problem;
+};
+
+/// The streams of `block` (groups in order of first appearance) that hold
+/// at least one all-reduce. With `getModel` the items are priced (the
+/// callback supplies the model on first need, so a module without
+/// collectives needs no topology); without it costs are left at zero.
+/// Emits at the op and fails on dynamic shapes or pricing errors.
+FailureOr<SmallVector<BucketStream>> buildBucketStreams(
+    Block &block, const ComputeCostOptions &opts, hccl::bucket::Caps caps,
+    llvm::function_ref<FailureOr<CommCostModel *>(Operation *)> getModel);
+
 } // namespace mlir::comm
 
 #endif // HCCL_MLIR_PASSES_COSTMODEL_H
