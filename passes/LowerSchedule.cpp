@@ -160,7 +160,7 @@ struct LowerSchedulePass
     int64_t p = req.ranks;
     auto leadingError = [&](StringRef what, int64_t dim) {
       return op->emitOpError()
-             << "cannot lower a " << what << " along dim " << dim
+             << "cannot lower " << what << " along dim " << dim
              << ": only leading dimensions (all outer dimensions 1) have the "
                 "flat block layout the step program moves; transpose first";
     };

@@ -95,7 +95,7 @@ private:
     Block *body = b.createBlock(&phase.getBody());
     vars[static_cast<int>(sched::ExprVar::S)] =
         body->addArgument(b.getIndexType(), loc);
-    memo[InPhase].clear();
+    resetScope(InPhase);
     b.setInsertionPointToEnd(body);
     phaseIp = b.saveInsertionPoint();
     for (const sched::Op &op : ph.ops)
@@ -104,17 +104,28 @@ private:
     topIp = b.saveInsertionPoint();
   }
 
+  bool usesT(const sched::Op &op) {
+    for (sched::ExprId id : {op.when, op.peer, op.dst.off, op.src.off,
+                             op.count, op.srcStride, op.srcN})
+      if (id != sched::kNoExpr && pool.uses(id, sched::ExprVar::T))
+        return true;
+    return false;
+  }
+
   void emitOp(const sched::Op &op) {
-    bool repeated = op.repeat != sched::kNoExpr;
+    // An op that reads t but does not repeat runs once with t = 0: it gets
+    // a one-instance repeat so that t has a definition.
+    bool repeated = op.repeat != sched::kNoExpr || usesT(op);
     if (repeated) {
-      Value count = emit(op.repeat, InPhase);
+      Value count = op.repeat != sched::kNoExpr ? emit(op.repeat, InPhase)
+                                                : constant(1, Top);
       b.restoreInsertionPoint(phaseIp);
       auto rep = b.create<RepeatOp>(loc, count);
       phaseIp = b.saveInsertionPoint();
       Block *body = b.createBlock(&rep.getBody());
       vars[static_cast<int>(sched::ExprVar::T)] =
           body->addArgument(b.getIndexType(), loc);
-      memo[InRepeat].clear();
+      resetScope(InRepeat);
       b.setInsertionPointToEnd(body);
       repeatIp = b.saveInsertionPoint();
     }
@@ -167,16 +178,23 @@ private:
         b.saveInsertionPoint();
   }
 
-  Value constant(int64_t v, Level l) {
-    auto key = std::make_pair(l, v);
-    auto it = constants.find(key);
+  /// Constants live at the top of the body, visible everywhere inside.
+  Value constant(int64_t v, Level) {
+    auto it = constants.find(v);
     if (it != constants.end())
       return it->second;
-    setInsertion(l);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(topBlock);
     Value c = b.create<arith::ConstantIndexOp>(loc, v);
-    saveInsertion(l);
-    constants[key] = c;
+    constants[v] = c;
     return c;
+  }
+
+  /// Forgets what was emitted inside a scope that has been closed.
+  void resetScope(Level l) {
+    memo[l].clear();
+    for (auto it = conditions.begin(); it != conditions.end();)
+      it = it->first.first >= l ? conditions.erase(it) : std::next(it);
   }
 
   /// i1 form of a value used as a condition.
@@ -189,7 +207,8 @@ private:
     }
     Value v = emit(id, at);
     setInsertion(at);
-    Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+    Value zero = constant(0, Top);
+    setInsertion(at);
     Value c =
         b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, v, zero);
     saveInsertion(at);
@@ -295,7 +314,7 @@ private:
   Block *topBlock = nullptr;
   OpBuilder::InsertPoint topIp, phaseIp, repeatIp;
   llvm::DenseMap<sched::ExprId, Value> memo[3];
-  std::map<std::pair<Level, int64_t>, Value> constants;
+  std::map<int64_t, Value> constants;
   std::map<std::pair<Level, sched::ExprId>, Value> conditions;
   std::vector<int64_t> values;
 };

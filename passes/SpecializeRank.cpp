@@ -30,7 +30,8 @@ struct SpecializeRankPass
   void runOnOperation() override {
     if (rank < 0) {
       getOperation()->emitError()
-          << "comm-specialize-rank needs rank=R with R >= 0, found " << rank;
+          << "comm-specialize-rank needs rank=R with R >= 0, found "
+          << rank.getValue();
       return signalPassFailure();
     }
     SmallVector<ScheduleOp> schedules;
@@ -62,7 +63,7 @@ struct SpecializeRankPass
       return s.emitOpError() << "references unknown group " << s.getGroupAttr();
     int64_t p = g.getGroupSize();
     if (rank >= p)
-      return s.emitOpError() << "cannot specialise for rank " << rank
+      return s.emitOpError() << "cannot specialise for rank " << rank.getValue()
                              << ": the group has " << p << " ranks (0.."
                              << p - 1 << ")";
     OpBuilder b(s.getContext());
@@ -113,7 +114,8 @@ struct SpecializeRankPass
       APInt c;
       if (!matchPattern(r.getCount(), m_ConstantInt(&c)))
         return r.emitOpError()
-               << "count does not fold to a constant for rank " << rank;
+               << "count does not fold to a constant for rank "
+               << rank.getValue();
       int64_t count = c.getSExtValue();
       OpBuilder b(r);
       for (int64_t t = 0; t < count; ++t) {
