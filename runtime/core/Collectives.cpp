@@ -33,15 +33,16 @@ CallId Communicator::nextCall(CallKind kind, uint64_t count, sched::DataType dt,
 sched::Algorithm Communicator::chooseAlgorithm(sched::Collective c, uint64_t bytes,
                                                sched::Algorithm &l0, sched::Algorithm &l1,
                                                Status &err) {
-#ifdef HCCL_RT_NO_SELECT
-  // lib/schedule's selection is not built yet: the generator's first
-  // algorithm for the collective.
-  l0 = l1 = sched::Algorithm::Ring;
-  return sched::algorithmsFor(c).front();
-#endif
   sched::SelectRequest req;
   req.collective = c;
-  req.bytes = static_cast<double>(bytes);
+  // Every rank must choose the same algorithm. All-to-all-v sizes differ
+  // per rank, so its choice may not depend on them: pairwise (as HCCL
+  // does) unless HCCL_ALGO says otherwise.
+  if (c == sched::Collective::AllToAllV && !cfg_.algoSpec) {
+    l0 = l1 = sched::Algorithm::Pairwise;
+    return sched::Algorithm::Pairwise;
+  }
+  req.bytes = c == sched::Collective::AllToAllV ? 0.0 : static_cast<double>(bytes);
   req.p = size_;
   req.ranksPerServer = ranksPerServer_ > 0 ? ranksPerServer_ : size_;
   req.override = cfg_.algoSpec ? &*cfg_.algoSpec : nullptr;
@@ -79,7 +80,9 @@ Communicator::programFor(const ProgramKey &key, const sched::GenerateRequest &re
   req.ranksPerServer = ranksPerServer_ > 0 ? ranksPerServer_ : size_;
   req.slices = 1;
   auto prog = sched::generate(req);
-  if (!prog) {
+  // Falling back is only safe where every rank sees the same request;
+  // all-to-all-v tables are per rank.
+  if (!prog && req.collective != sched::Collective::AllToAllV) {
     // The cost model may pick an algorithm whose generator rejects this
     // shape (e.g. hierarchical on a non-uniform layout): fall back to the
     // first algorithm that serves it.
@@ -98,6 +101,9 @@ Communicator::programFor(const ProgramKey &key, const sched::GenerateRequest &re
     HCCL_LOG(Debug, "generator refused the selected algorithm (" + first + "); using " +
                         sched::algorithmName(req.algorithm));
   }
+  if (!prog)
+    return errInternal(std::string("cannot generate a program for ") +
+                       sched::collectiveName(req.collective) + ": " + prog.message());
   auto cp = std::make_shared<CompiledProgram>();
   cp->prog = prog.take();
   auto rp = sched::expandRank(cp->prog, rank_);

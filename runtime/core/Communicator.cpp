@@ -213,9 +213,14 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos, const Dead
   }
   if (tcpPeers.empty())
     return Status::ok();
-  auto eng = TcpEngine::create(&seg_->header()->bell, [this](int peer, const Status &st) {
-    fail(st, /*propagate=*/true);
-  });
+  auto eng = TcpEngine::create(&seg_->header()->bell,
+                               [this](int peer, const Status &st, bool pending) {
+                                 // A broken connection fails the communicator
+                                 // at once when operations wait on it; else
+                                 // the next operation on that peer fails.
+                                 if (pending && !closing_.load())
+                                   fail(st, /*propagate=*/true);
+                               });
   if (!eng)
     return eng.status();
   tcp_ = eng.take();
@@ -275,6 +280,7 @@ void Communicator::shutdown() {
     return;
   destroyed_ = true;
   waitIdle();
+  closing_.store(true);
   if (seg_)
     seg_->header()->closed.store(1, std::memory_order_release);
   // shm pairs ring the peer (it notices the closed flag at once), tcp pairs

@@ -218,6 +218,7 @@ private:
   std::mutex regMu_;
   std::vector<std::pair<void *, uint64_t>> registrations_;
   bool destroyed_ = false;
+  std::atomic<bool> closing_{false};
 };
 
 } // namespace hccl::rt

@@ -98,6 +98,7 @@ struct SendOp {
   size_t sent = 0;
   uint64_t ticket = 0;
   int mode = 0;
+  bool emptyPosted = false;
 };
 
 /// A message to receive: dst = incoming (acc == nullptr) or acc op incoming.

@@ -24,6 +24,7 @@ ShmPair::~ShmPair() = default;
 
 Status ShmPair::postSend(SendOp &op) {
   op.sent = 0;
+  op.emptyPosted = false;
   op.mode = kUndecided;
   op.done.store(false, std::memory_order_relaxed);
   sends_.push_back(&op);
@@ -69,7 +70,11 @@ Status ShmPair::progressSends(bool &moved) {
       }
       op.mode = kFifo;
     }
-    while (op.sent < op.bytes && outHead_ - tail < g.nSlots) {
+    // A zero-byte message still occupies one (empty) slot so that pairing
+    // stays exact (all-to-all-v).
+    while ((op.sent < op.bytes || (op.bytes == 0 && !op.emptyPosted)) &&
+           outHead_ - tail < g.nSlots) {
+      op.emptyPosted = true;
       size_t chunk = std::min<size_t>(g.slotBytes, op.bytes - op.sent);
       SlotHeader *sh = peerSeg_->slotHeader(me_, outHead_);
       std::memcpy(peerSeg_->slotData(me_, outHead_), static_cast<const char *>(op.src) + op.sent,
@@ -88,7 +93,7 @@ Status ShmPair::progressSends(bool &moved) {
       moved = true;
       tail = out_->tail.load(std::memory_order_acquire);
     }
-    if (op.sent < op.bytes)
+    if (op.sent < op.bytes || (op.bytes == 0 && !op.emptyPosted))
       break;
     op.ticket = outHead_; // FIFO data is out of the source once copied
     ++firstUnposted_;

@@ -163,7 +163,18 @@ void TcpPair::closeGraceful() {
 
 bool TcpPair::byeSent() {
   std::lock_guard<std::mutex> g(mu_);
-  return sentBye_ || shutdownDone_ || !failed_.isOk();
+  return (sentBye_ && ctrlOut_.empty()) || shutdownDone_ || !failed_.isOk();
+}
+
+bool TcpPair::peerGone() {
+  std::lock_guard<std::mutex> g(mu_);
+  return peerBye_ || peerEof_ || shutdownDone_ || !failed_.isOk();
+}
+
+void TcpPair::halfClose() {
+  std::lock_guard<std::mutex> g(mu_);
+  if (!shutdownDone_)
+    ::shutdown(fd_.get(), SHUT_WR);
 }
 
 //===----------------------------------------------------------------------===//
@@ -195,21 +206,28 @@ uint32_t TcpPair::interest() {
   return ev;
 }
 
-uint32_t TcpPair::onEvents(uint32_t events, Status &failure, bool &completed) {
+uint32_t TcpPair::onEvents(uint32_t events, Status &failure, bool &completed, bool &pending) {
   std::lock_guard<std::mutex> g(mu_);
   if (shutdownDone_ || !failed_.isOk())
     return 0;
+  pending = !sends_.empty() || !recvs_.empty() || cur_ != nullptr;
   if (events & EPOLLRDHUP)
     rdhupSeen_ = true; // the peer stopped writing; read what is left first
   if (writeSome(failure, completed)) {
     for (int guard = 0; guard < 1024; ++guard) {
       bool more = hdrReady_ ? readPayload(failure, completed) : readHeader(failure);
+      if (wakeExecutor_) {
+        wakeExecutor_ = false;
+        completed = true;
+      }
       if (!more)
         break;
     }
   }
   if (!failure.isOk())
     fail(failure);
+  // A peer's abort breaks the whole communicator whatever is queued here.
+  pending = pending || peerAborted_;
   return interest();
 }
 
@@ -297,6 +315,11 @@ bool TcpPair::readHeader(Status &failure) {
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
         return false;
+      if (peerBye_ && hdrGot_ == 0) {
+        // It left on purpose; a reset after its BYE is just the close.
+        peerEof_ = true;
+        return false;
+      }
       failure = Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
                                           " failed: " + std::strerror(errno) +
                                           " (the peer process died?)");
@@ -323,11 +346,8 @@ bool TcpPair::readHeader(Status &failure) {
       }
       ctrlIn_.append(buf, static_cast<size_t>(n));
     }
-    auto code = static_cast<HcclResult>(hdr_.call.count);
-    if (code == HCCL_SUCCESS || code >= HCCL_E_RESERVED)
-      code = HCCL_E_REMOTE;
-    failure = Status(code == HCCL_E_PARA ? HCCL_E_PARA : HCCL_E_REMOTE,
-                     "rank " + std::to_string(peer()) + " aborted: " + ctrlIn_);
+    failure = Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) + " aborted: " + ctrlIn_);
+    peerAborted_ = true;
     return false;
   }
   if (hdr_.magic != WireHeader::kMagic) {
@@ -342,6 +362,15 @@ bool TcpPair::readHeader(Status &failure) {
       hdr_.ordinal != op->expect.ordinal) {
     failure = Status(HCCL_E_PARA, describeMismatch(peer(), op->expect, hdr_));
     return false;
+  }
+  if (op->bytes == 0) {
+    // Header-only message: complete now (a zero-length recv() would read
+    // as end of stream).
+    op->done.store(true, std::memory_order_release);
+    recvs_.pop_front();
+    hdrGot_ = 0;
+    wakeExecutor_ = true;
+    return true;
   }
   cur_ = op;
   hdrReady_ = true;
@@ -472,18 +501,29 @@ void TcpEngine::stop(int64_t ms) {
   if (!thread_)
     return;
   Deadline d = Deadline::afterMs(ms);
-  for (;;) {
-    bool all = true;
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      for (TcpPair *p : pairs_)
-        all = all && p->byeSent();
+  auto waitAll = [&](bool (TcpPair::*done)(), const Deadline &until) {
+    for (;;) {
+      bool all = true;
+      {
+        std::lock_guard<std::mutex> g(mu_);
+        for (TcpPair *p : pairs_)
+          all = all && (p->*done)();
+      }
+      if (all || until.expired())
+        return;
+      kick();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    if (all || d.expired())
-      break;
-    kick();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  };
+  waitAll(&TcpPair::byeSent, d);
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    for (TcpPair *p : pairs_)
+      p->halfClose();
   }
+  // Peers that are still busy elsewhere are not waited for long; closing
+  // then may reset their connection, which they take as the close it is.
+  waitAll(&TcpPair::peerGone, d.min(Deadline::afterMs(200)));
   stop_.store(true);
   kick();
   thread_->join();
@@ -495,8 +535,8 @@ void TcpEngine::run() {
   struct epoll_event evs[64];
   auto handle = [&](TcpPair *p, uint32_t events) {
     Status failure;
-    bool completed = false;
-    uint32_t want = p->onEvents(events, failure, completed);
+    bool completed = false, pending = false;
+    uint32_t want = p->onEvents(events, failure, completed, pending);
     auto it = armed.find(p);
     uint32_t have = it == armed.end() ? (EPOLLIN | EPOLLRDHUP) : it->second;
     if (want != have) {
@@ -507,7 +547,7 @@ void TcpEngine::run() {
       armed[p] = want;
     }
     if (!failure.isOk())
-      onFailure_(p->peer(), failure);
+      onFailure_(p->peer(), failure, pending);
     if (completed || !failure.isOk())
       bell_->ring();
   };

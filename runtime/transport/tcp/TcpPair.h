@@ -54,10 +54,16 @@ public:
   int fd() const { return fd_.get(); }
   /// Does whatever I/O the socket allows. Returns the epoll interest wanted
   /// next; sets `failure` when the connection broke.
-  uint32_t onEvents(uint32_t events, Status &failure, bool &completed);
+  /// `pending` tells whether operations were queued on the pair when it
+  /// failed (the communicator fails at once then, else lazily).
+  uint32_t onEvents(uint32_t events, Status &failure, bool &completed, bool &pending);
   uint32_t interest();
   /// True once a queued BYE has been written (or the socket is gone).
   bool byeSent();
+  /// True once the peer said BYE, closed, or the connection is gone.
+  bool peerGone();
+  /// Half-closes the sending side after BYE (so the peer reads EOF).
+  void halfClose();
 
 private:
   bool readHeader(Status &failure);
@@ -86,6 +92,7 @@ private:
   HcclResult abortCode_ = HCCL_E_REMOTE;
   std::string abortText_;
   bool peerEof_ = false;
+  bool peerAborted_ = false;
   bool rdhupSeen_ = false;
   std::string ctrlOut_; ///< control frame being written
   size_t ctrlSent_ = 0;
@@ -95,6 +102,7 @@ private:
   WireHeader hdr_{};
   size_t hdrGot_ = 0;
   bool hdrReady_ = false;
+  bool wakeExecutor_ = false; ///< a header-only message completed
   bool parked_ = false;
   std::string ctrlIn_; ///< ABORT text being read
   size_t payloadGot_ = 0;
@@ -115,7 +123,7 @@ private:
 /// The progress thread of one communicator's TCP pairs.
 class TcpEngine {
 public:
-  using FailureFn = std::function<void(int peer, const Status &)>;
+  using FailureFn = std::function<void(int peer, const Status &, bool pending)>;
   static StatusOr<std::unique_ptr<TcpEngine>> create(Doorbell *bell, FailureFn onFailure);
   ~TcpEngine();
 
@@ -123,7 +131,8 @@ public:
   /// Wakes the thread to re-evaluate interests (new ops, drained chunks).
   void kick();
   Doorbell *bell() const { return bell_; }
-  /// Sends pending BYEs (up to `ms`), then stops the thread.
+  /// Sends pending BYEs and waits for the peers' (up to `ms` for both), so
+  /// that closing resets no connection; then stops the thread.
   void stop(int64_t ms);
 
 private:
