@@ -468,6 +468,66 @@ LogicalResult AllToAllOp::verifySymbolUses(SymbolTableCollection &tables) {
 }
 
 //===----------------------------------------------------------------------===//
+// PermuteOp
+//===----------------------------------------------------------------------===//
+
+// custom<Pairs>: [[s, t], [s, t], ...] stored flat.
+static ParseResult parsePairs(OpAsmParser &parser, DenseI64ArrayAttr &attr) {
+  SmallVector<int64_t> flat;
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            int64_t a, b;
+            if (parser.parseLSquare() || parser.parseInteger(a) ||
+                parser.parseComma() || parser.parseInteger(b) ||
+                parser.parseRSquare())
+              return failure();
+            flat.push_back(a);
+            flat.push_back(b);
+            return success();
+          }))
+    return failure();
+  attr = parser.getBuilder().getDenseI64ArrayAttr(flat);
+  return success();
+}
+
+static void printPairs(OpAsmPrinter &p, Operation *, DenseI64ArrayAttr attr) {
+  p << '[';
+  for (int64_t i = 0, e = attr.size() / 2; i < e; ++i)
+    p << (i ? ", [" : "[") << attr[2 * i] << ", " << attr[2 * i + 1] << ']';
+  p << ']';
+}
+
+LogicalResult PermuteOp::verify() {
+  ArrayRef<int64_t> pairs = getPairs();
+  if (pairs.size() % 2 != 0)
+    return emitOpError() << "pairs must hold (source, target) pairs, found "
+                         << pairs.size() << " values";
+  llvm::DenseSet<int64_t> sources, targets;
+  for (size_t i = 0; i < pairs.size(); i += 2) {
+    if (pairs[i] < 0 || pairs[i + 1] < 0)
+      return emitOpError() << "pair [" << pairs[i] << ", " << pairs[i + 1]
+                           << "] has a negative rank";
+    if (!sources.insert(pairs[i]).second)
+      return emitOpError() << "rank " << pairs[i]
+                           << " is the source of more than one pair";
+    if (!targets.insert(pairs[i + 1]).second)
+      return emitOpError() << "rank " << pairs[i + 1]
+                           << " is the target of more than one pair";
+  }
+  return success();
+}
+
+LogicalResult PermuteOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto p = verifyGroupRef(*this, tables, getGroupAttr());
+  if (failed(p))
+    return failure();
+  for (int64_t r : getPairs())
+    if (failed(verifyRankIndex(*this, "pair rank", r, *p)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // SendOp / RecvOp / BarrierOp
 //===----------------------------------------------------------------------===//
 

@@ -202,6 +202,27 @@ def Comm_AllToAllOp : Comm_CommunicationOp<"all_to_all"> {
   let hasCanonicalizer = 1;
 }
 
+def Comm_PermuteOp : Comm_CommunicationOp<"permute", [
+    AllTypesMatch<["input", "result"]>]> {
+  let summary = "collective permute: every rank sends to its target";
+  let description = [{
+    ```
+    %r = comm.permute %x on @pp pairs [[0, 1], [1, 2], [2, 3]] : tensor<16xf32>
+    ```
+    Each (source, target) pair of group-local ranks moves the source's input
+    to the target's result; a rank that is no pair's target gets zeros (as
+    StableHLO's collective_permute). Sources are distinct, targets are
+    distinct.
+  }];
+  let arguments = (ins Comm_Tensor:$input, FlatSymbolRefAttr:$group,
+                       DenseI64ArrayAttr:$pairs);
+  let results = (outs Comm_Tensor:$result);
+  let assemblyFormat = [{
+    $input `on` $group `pairs` custom<Pairs>($pairs) attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
 def Comm_SendOp : Comm_CommunicationOp<"send"> {
   let summary = "point-to-point send to a peer of the group";
   let description = [{

@@ -3,10 +3,12 @@
 //   --comm-to-plan        lowered comm IR -> plan JSON for the runtime
 //   --import-graph        exported graph JSON (docs/graph-format.md) -> IR
 //   --export-graph        comm IR -> exported graph JSON
+//   --import-stablehlo    StableHLO (generic op form) collectives -> comm IR
 //
 //===----------------------------------------------------------------------===//
 #include "GraphImport.h"
 #include "PlanExport.h"
+#include "StableHLOImport.h"
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
 
@@ -38,6 +40,13 @@ static llvm::cl::opt<std::string>
                   llvm::cl::desc("Function to export with --export-graph "
                                  "(default: the only one)"),
                   llvm::cl::init(""));
+
+static llvm::cl::opt<int64_t> numReplicas(
+    "num-replicas",
+    llvm::cl::desc("Replicas of a StableHLO program (for empty replica_groups "
+                   "and collective_permute; default: the largest replica id "
+                   "+ 1)"),
+    llvm::cl::init(0));
 
 static void registerDialects(DialectRegistry &registry) {
   registry.insert<comm::CommDialect, func::FuncDialect, arith::ArithDialect,
@@ -78,6 +87,23 @@ int main(int argc, char **argv) {
           return nullptr;
         }
         OwningOpRef<ModuleOp> m = comm::importGraph(*g, ctx, loc);
+        if (!m)
+          return nullptr;
+        return OwningOpRef<Operation *>(m.release());
+      },
+      registerDialects);
+  TranslateToMLIRRegistration fromStableHLO(
+      "import-stablehlo",
+      "map the collectives of StableHLO (generic op form) to comm",
+      [](llvm::SourceMgr &sm, MLIRContext *ctx) -> OwningOpRef<Operation *> {
+        if (numReplicas < 0) {
+          emitError(UnknownLoc::get(ctx))
+              << "--num-replicas must be >= 0, found " << numReplicas;
+          return nullptr;
+        }
+        comm::StableHLOImportOptions opts;
+        opts.numReplicas = numReplicas;
+        OwningOpRef<ModuleOp> m = comm::importStableHLO(sm, ctx, opts);
         if (!m)
           return nullptr;
         return OwningOpRef<Operation *>(m.release());

@@ -421,3 +421,29 @@ func.func @unranked(%a: tensor<*xf32>) {
   %0 = "comm.all_gather"(%a) <{dim = 0 : i64, group = @dp}> : (tensor<*xf32>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+comm.group @pp ranks = [0, 1, 2]
+func.func @permute_target_twice(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{rank 2 is the target of more than one pair}}
+  %0 = comm.permute %a on @pp pairs [[0, 2], [1, 2]] : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+comm.group @pp ranks = [0, 1, 2]
+func.func @permute_outside(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{pair rank 3 is outside the group: expected 0..2}}
+  %0 = comm.permute %a on @pp pairs [[0, 3]] : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @compute_no_results(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected at least one output: a compute op without results would be dead code}}
+  comm.compute "sink"(%a) : (tensor<4xf32>) -> ()
+  return
+}

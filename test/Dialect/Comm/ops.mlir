@@ -109,6 +109,8 @@ func.func @point_to_point(%x: tensor<16xf32>) -> tensor<16xf32> {
   comm.send %x to 0 on @tp : tensor<16xf32>
   // CHECK: %{{.*}} = comm.recv from 0 on @tp tag 7 : tensor<16xf32>
   %0 = comm.recv from 0 on @tp tag 7 : tensor<16xf32>
+  // CHECK: comm.permute %{{.*}} on @tp pairs {{\[}}[0, 1], [1, 0]] {comm.channel = 3 : i64} : tensor<16xf32>
+  %p = comm.permute %x on @tp pairs [[0, 1], [1, 0]] {comm.channel = 3} : tensor<16xf32>
   // CHECK: comm.barrier on @world
   comm.barrier on @world
   // CHECK: comm.barrier on @dp algo <rd>
@@ -180,6 +182,13 @@ func.func @attributes() attributes {
 }
 
 // The full form of a preset's parameters prints as written (no preset name).
+// CHECK-LABEL: func.func @compute
+// CHECK: %{{.*}}:2 = comm.compute "layer1.backward"(%{{.*}}) {comm.cost_us = 1.200000e+01 : f64, flops = 1.000000e+09 : f64} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<8xbf16>)
+func.func @compute(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<8xbf16>) {
+  %0:2 = comm.compute "layer1.backward"(%a) {comm.cost_us = 12.0 : f64, flops = 1.0e9 : f64} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<8xbf16>)
+  return %0#0, %0#1 : tensor<4xf32>, tensor<8xbf16>
+}
+
 // CHECK-LABEL: func.func @cost_annotations
 // CHECK: arith.addf {{.*}} {comm.cost_us = 1.250000e+01 : f64}
 // CHECK: arith.mulf {{.*}} {comm.cost_us = 3 : i64}
