@@ -244,7 +244,9 @@ Status ProgramEvaluator::expandStep(int64_t rank, uint32_t phase, int64_t s,
       if (c.count < 0)
         return fail("negative count " + std::to_string(c.count));
       if (c.dstOff < 0 || c.srcOff < 0)
-        return fail("negative offset");
+        return fail(std::string(c.dstOff < 0 ? "dst" : "src") + " offset " +
+                    std::to_string(c.dstOff < 0 ? c.dstOff : c.srcOff) +
+                    " is negative");
       if (op.kind == OpKind::Reduce && (c.srcN < 1 || c.srcStride < 0))
         return fail("reduce needs srcN >= 1 and srcStride >= 0, found srcN=" +
                     std::to_string(c.srcN) + " srcStride=" +

@@ -53,8 +53,6 @@ ojson compactJson(const Program &prog) {
   for (const Param &p : prog.params)
     params[p.name] = p.value;
   j["params"] = params;
-  if (!prog.tables.empty())
-    j["tables"] = prog.tables;
   ojson bufs;
   for (int b = 0; b < kNumBuffers; ++b)
     bufs[bufferName(static_cast<BufferId>(b))] = ex(prog.bufferSize[b]);
@@ -167,6 +165,9 @@ Result<ojson> programJson(const PlanProgram &pp, ProgramForm form,
   j["slices"] = prog.slices;
   if (!pp.group.empty())
     j["group"] = pp.group;
+  // Tables travel with either form: alltoallv's specification lives there.
+  if (!prog.tables.empty())
+    j["tables"] = prog.tables;
   if (form != ProgramForm::Expanded) {
     ojson cj = compactJson(prog);
     for (auto &[k, v] : cj.items())

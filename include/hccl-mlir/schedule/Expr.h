@@ -113,15 +113,29 @@ const char *evalErrorName(EvalError e);
 /// Applies a binary opcode to two values with the semantics above.
 inline EvalError applyBinary(ExprOp op, int64_t x, int64_t y, int64_t &out) {
   switch (op) {
-  case ExprOp::Add:
-    return __builtin_add_overflow(x, y, &out) ? EvalError::Overflow
-                                              : EvalError::None;
-  case ExprOp::Sub:
-    return __builtin_sub_overflow(x, y, &out) ? EvalError::Overflow
-                                              : EvalError::None;
-  case ExprOp::Mul:
-    return __builtin_mul_overflow(x, y, &out) ? EvalError::Overflow
-                                              : EvalError::None;
+  // The checked builtins write the wrapped value: keep `out` untouched on
+  // failure, as for every other error.
+  case ExprOp::Add: {
+    int64_t v;
+    if (__builtin_add_overflow(x, y, &v))
+      return EvalError::Overflow;
+    out = v;
+    return EvalError::None;
+  }
+  case ExprOp::Sub: {
+    int64_t v;
+    if (__builtin_sub_overflow(x, y, &v))
+      return EvalError::Overflow;
+    out = v;
+    return EvalError::None;
+  }
+  case ExprOp::Mul: {
+    int64_t v;
+    if (__builtin_mul_overflow(x, y, &v))
+      return EvalError::Overflow;
+    out = v;
+    return EvalError::None;
+  }
   case ExprOp::Div: {
     if (y == 0)
       return EvalError::DivisionByZero;

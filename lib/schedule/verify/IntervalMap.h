@@ -11,6 +11,10 @@
 // Values are relative (delta), so a contiguous move keeps them equal and
 // adjacent equal segments merge: the map stays small for any n.
 //
+// Verifying p = 1024 keeps millions of segments alive, so map nodes come
+// from a NodePool and are released with it in one go (segments hold only
+// plain data, nothing to destroy).
+//
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_SCHEDULE_VERIFY_INTERVALMAP_H
 #define HCCL_SCHEDULE_VERIFY_INTERVALMAP_H
@@ -18,9 +22,93 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <new>
 #include <vector>
 
 namespace hccl::sched::vdetail {
+
+/// Fixed-size node allocator: a free list over blocks.
+class NodePool {
+public:
+  explicit NodePool(size_t blockBytes = 1 << 16) : kBlock(blockBytes) {}
+  NodePool(const NodePool &) = delete;
+  NodePool &operator=(const NodePool &) = delete;
+
+  void *allocate(size_t bytes) {
+    if (nodeSize_ == 0)
+      nodeSize_ = bytes < sizeof(void *) ? sizeof(void *) : bytes;
+    if (bytes > nodeSize_)
+      return ::operator new(bytes); // not expected for std::map nodes
+    if (free_) {
+      void *p = free_;
+      free_ = *static_cast<void **>(free_);
+      return p;
+    }
+    if (used_ + nodeSize_ > kBlock || blocks_.empty()) {
+      blocks_.emplace_back(new (std::align_val_t(alignof(std::max_align_t)))
+                               unsigned char[kBlock]);
+      used_ = 0;
+    }
+    void *p = blocks_.back().get() + used_;
+    used_ += (nodeSize_ + alignof(std::max_align_t) - 1) &
+             ~(alignof(std::max_align_t) - 1);
+    return p;
+  }
+  /// Storage for long-lived objects released only with the pool (the maps'
+  /// headers); bump-allocated from separate blocks.
+  void *allocateState(size_t bytes) {
+    bytes = (bytes + alignof(std::max_align_t) - 1) &
+            ~(alignof(std::max_align_t) - 1);
+    if (stateBlocks_.empty() || stateUsed_ + bytes > kBlock) {
+      stateBlocks_.emplace_back(
+          new (std::align_val_t(alignof(std::max_align_t)))
+              unsigned char[kBlock]);
+      stateUsed_ = 0;
+    }
+    void *p = stateBlocks_.back().get() + stateUsed_;
+    stateUsed_ += bytes;
+    return p;
+  }
+  void deallocate(void *p, size_t bytes) {
+    if (bytes > nodeSize_) {
+      ::operator delete(p);
+      return;
+    }
+    *static_cast<void **>(p) = free_;
+    free_ = p;
+  }
+
+private:
+  struct Free {
+    void operator()(unsigned char *p) const {
+      ::operator delete[](p, std::align_val_t(alignof(std::max_align_t)));
+    }
+  };
+  const size_t kBlock;
+  std::vector<std::unique_ptr<unsigned char[], Free>> blocks_, stateBlocks_;
+  size_t stateUsed_ = 0;
+  void *free_ = nullptr;
+  size_t nodeSize_ = 0;
+  size_t used_ = 0;
+};
+
+template <typename T> struct PoolAlloc {
+  using value_type = T;
+  NodePool *pool;
+  explicit PoolAlloc(NodePool *p) : pool(p) {}
+  template <typename U> PoolAlloc(const PoolAlloc<U> &o) : pool(o.pool) {}
+  T *allocate(size_t n) {
+    return static_cast<T *>(pool->allocate(n * sizeof(T)));
+  }
+  void deallocate(T *p, size_t n) { pool->deallocate(p, n * sizeof(T)); }
+  template <typename U> bool operator==(const PoolAlloc<U> &o) const {
+    return pool == o.pool;
+  }
+  template <typename U> bool operator!=(const PoolAlloc<U> &o) const {
+    return pool != o.pool;
+  }
+};
 
 struct Val {
   int64_t delta = 0;
@@ -50,10 +138,29 @@ struct Piece {
 };
 
 class IntervalMap {
+  struct Seg {
+    int64_t hi;
+    Val v;
+  };
+  using Map = std::map<int64_t, Seg, std::less<int64_t>,
+                       PoolAlloc<std::pair<const int64_t, Seg>>>;
+
 public:
-  void reset(int64_t size, const Val &v);
+  IntervalMap() = default;
+  IntervalMap(const IntervalMap &) = delete;
+  IntervalMap &operator=(const IntervalMap &) = delete;
+  IntervalMap(IntervalMap &&o) noexcept { *this = std::move(o); }
+  IntervalMap &operator=(IntervalMap &&o) noexcept {
+    std::swap(map_, o.map_);
+    std::swap(size_, o.size_);
+    return *this;
+  }
+  /// Nodes belong to the pool: the map is abandoned, not torn down.
+  ~IntervalMap() = default;
+
+  void reset(NodePool &pool, int64_t size, const Val &v);
   int64_t size() const { return size_; }
-  size_t segments() const { return segs_.size(); }
+  size_t segments() const { return map_ ? map_->segs.size() : 0; }
 
   /// Appends the pieces of [lo, hi), clipped, in order.
   void read(int64_t lo, int64_t hi, std::vector<Piece> &out) const;
@@ -62,16 +169,22 @@ public:
   void write(const std::vector<Piece> &pieces);
 
 private:
-  struct Seg {
-    int64_t hi;
-    Val v;
+  using Iter = Map::iterator;
+  struct State {
+    explicit State(NodePool &pool)
+        : segs(PoolAlloc<std::pair<const int64_t, Seg>>(&pool)),
+          finger{segs.end(), segs.end()} {}
+    Map segs; ///< keyed by lo
+    /// Last segment read / written: a rank reads one block while another
+    /// block is written, and both move by one block per step.
+    Iter finger[2];
   };
-  using Iter = std::map<int64_t, Seg>::iterator;
-  /// The segment containing pos (< size): tries the finger and its
-  /// neighbours first, since programs touch nearby blocks step after step.
-  Iter find(int64_t pos) const;
-  mutable std::map<int64_t, Seg> segs_; ///< keyed by lo
-  mutable Iter finger_ = segs_.end();
+  /// The segment containing pos (< size): tries finger `which` (0 read,
+  /// 1 write) and its neighbours before searching the tree.
+  Iter find(int64_t pos, int which) const;
+  // Placement-constructed in pool memory and never destroyed: every node it
+  // owns lives in the same pool.
+  State *map_ = nullptr;
   int64_t size_ = 0;
 };
 

@@ -1,0 +1,285 @@
+//===- CostTest.cpp - Program costs and closed forms vs DESIGN.md §4 ------===//
+#include "hccl-mlir/schedule/Cost.h"
+#include "hccl-mlir/schedule/Generate.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace hccl::sched;
+
+namespace {
+
+// One server, one link class: a = 2 us, b = 1 ns/byte, g = 0.25 ns/byte.
+Topology flatTopo(int64_t p, int ports) {
+  Topology t;
+  t.name = "test";
+  t.servers = 1;
+  t.devicesPerServer = static_cast<int>(p);
+  t.intra = {LinkClass::HCCS, 1.0, 2.0, ports};
+  t.inter = t.intra;
+  t.reduceGBps = 4.0;
+  return t;
+}
+
+const double a = 2e-6, b = 1e-9, g = 0.25e-9;
+
+double lg(double p) { return std::log2(p); }
+
+double programCost(Collective c, Algorithm alg, int64_t p, int64_t count,
+                   const Topology &t, int64_t slices = 1, int64_t m = 0,
+                   Algorithm l0 = Algorithm::Ring,
+                   Algorithm l1 = Algorithm::Ring) {
+  GenerateRequest q;
+  q.collective = c;
+  q.algorithm = alg;
+  q.ranks = p;
+  q.count = count;
+  q.slices = slices;
+  q.ranksPerServer = m;
+  q.level0 = l0;
+  q.level1 = l1;
+  auto prog = generate(q);
+  EXPECT_TRUE(prog.isOk()) << prog.message();
+  auto pc = predictCost(*prog, t);
+  EXPECT_TRUE(pc.isOk()) << pc.message();
+  return pc->seconds;
+}
+
+double closed(Collective c, Algorithm alg, double bytes, int64_t p,
+              const Topology &t, int64_t slices = 1, int64_t m = 0,
+              Algorithm l0 = Algorithm::Ring, Algorithm l1 = Algorithm::Ring) {
+  ClosedFormRequest r;
+  r.collective = c;
+  r.algorithm = alg;
+  r.bytes = bytes;
+  r.p = p;
+  r.slices = slices;
+  r.ranksPerServer = m;
+  r.level0 = l0;
+  r.level1 = l1;
+  auto v = closedFormCost(r, t);
+  EXPECT_TRUE(v.isOk()) << v.message();
+  return *v;
+}
+
+#define EXPECT_REL(x, y) EXPECT_NEAR((x), (y), 1e-9 * std::fabs(y) + 1e-15)
+
+TEST(Cost, AllReduceMatchesDesignFormulas) {
+  for (int64_t p : {2, 4, 8, 16, 64}) {
+    Topology t = flatTopo(p, 64);
+    const int64_t count = 1 << 16; // divisible by every p here
+    const double n = count * 4.0;  // fp32 bytes
+    const double pp = static_cast<double>(p);
+    double ring = 2 * (pp - 1) * a + 2 * ((pp - 1) / pp) * n * b +
+                  ((pp - 1) / pp) * n * g;
+    double rd = lg(pp) * a + n * lg(pp) * b + n * lg(pp) * g;
+    double rhd = 2 * lg(pp) * a + 2 * ((pp - 1) / pp) * n * b +
+                 ((pp - 1) / pp) * n * g;
+    double mesh = 2 * a + 2 * (n / pp) * b + ((pp - 1) / pp) * n * g;
+    double oneshot = a + n * b + (pp - 1) * n * g;
+    struct {
+      Algorithm alg;
+      double formula;
+    } cases[] = {{Algorithm::Ring, ring},
+                 {Algorithm::RecursiveDoubling, rd},
+                 {Algorithm::RHD, rhd},
+                 {Algorithm::MeshTwoShot, mesh},
+                 {Algorithm::MeshOneShot, oneshot}};
+    for (auto &c : cases) {
+      SCOPED_TRACE(std::string(algorithmName(c.alg)) + " p=" +
+                   std::to_string(p));
+      EXPECT_REL(closed(Collective::AllReduce, c.alg, n, p, t), c.formula);
+      EXPECT_REL(programCost(Collective::AllReduce, c.alg, p, count, t),
+                 c.formula);
+    }
+  }
+}
+
+TEST(Cost, RhdNonPowerOfTwoAddsFoldSteps) {
+  // DESIGN.md: (2 floor(lg p) + 2) a + (2(p-1)/p + 2) n b + n(1 + (p-1)/p) g,
+  // with the halving running on p' = 2^floor(lg p) ranks, so (p-1)/p reads
+  // (p'-1)/p' for the blocks actually exchanged.
+  for (int64_t p : {3, 5, 6, 7, 12, 24}) {
+    Topology t = flatTopo(p, 64);
+    const int64_t count = 3 * 5 * 7 * 1024;
+    const double n = count * 4.0;
+    double L = std::floor(lg(static_cast<double>(p)));
+    double p2 = std::pow(2.0, L);
+    double exact = (2 * L + 2) * a + (2 * (p2 - 1) / p2 + 2) * n * b +
+                   n * (1 + (p2 - 1) / p2) * g;
+    EXPECT_REL(closed(Collective::AllReduce, Algorithm::RHD, n, p, t), exact);
+    EXPECT_REL(programCost(Collective::AllReduce, Algorithm::RHD, p, count, t),
+               exact);
+    double pp = static_cast<double>(p);
+    double design = (2 * L + 2) * a + (2 * (pp - 1) / pp + 2) * n * b +
+                    n * (1 + (pp - 1) / pp) * g;
+    EXPECT_LT(std::fabs(exact - design) / design, 0.1)
+        << "within 10% of the textbook approximation";
+    // Lower bounds of DESIGN.md: ceil(lg p) a and 2(p-1)/p n b.
+    EXPECT_GE(exact, std::ceil(lg(pp)) * a + 2 * (pp - 1) / pp * n * b);
+  }
+}
+
+TEST(Cost, PortContentionSerialisesTransfers) {
+  const int64_t p = 8, count = 8000;
+  const double n = count * 4.0, pp = p;
+  Topology one = flatTopo(p, 1);
+  // Mesh two-shot with one port: the 7 transfers of each exchange queue up.
+  double expect = 2 * (pp - 1) * (a + (n / pp) * b) + ((pp - 1) / pp) * n * g;
+  EXPECT_REL(programCost(Collective::AllReduce, Algorithm::MeshTwoShot, p,
+                         count, one),
+             expect);
+  EXPECT_REL(closed(Collective::AllReduce, Algorithm::MeshTwoShot, n, p, one),
+             expect);
+  // Three ports: ceil(7/3) = 3 transfers on the busiest port.
+  Topology three = flatTopo(p, 3);
+  double expect3 = 2 * 3 * (a + (n / pp) * b) + ((pp - 1) / pp) * n * g;
+  EXPECT_REL(programCost(Collective::AllReduce, Algorithm::MeshTwoShot, p,
+                         count, three),
+             expect3);
+  // stepCost: sizes 3,2,2 KB on 2 ports -> LPT puts 2+2 on one port.
+  std::vector<ConcreteOp> ops(3);
+  int64_t sizes[3] = {768, 512, 512};
+  for (int i = 0; i < 3; ++i) {
+    ops[i].kind = OpKind::Send;
+    ops[i].peer = i + 1;
+    ops[i].count = sizes[i];
+  }
+  Topology two = flatTopo(4, 2);
+  double sc = stepCost(ops, 0, {}, 4, 1, two);
+  EXPECT_REL(sc, 2 * a + 4096 * b);
+}
+
+TEST(Cost, SlicesPipelineTransferAndReduction) {
+  const int64_t p = 4, count = 4096, k = 4;
+  const double n = count * 4.0, pp = p;
+  Topology t = flatTopo(p, 64);
+  double blk = n / pp;
+  double x = blk * b, gg = blk * g;
+  // RS steps reduce while receiving; AG steps only move data.
+  double rsStep = k * a + std::max(x, gg) + std::min(x, gg) / k;
+  double agStep = k * a + x;
+  double expect = (pp - 1) * (rsStep + agStep);
+  EXPECT_REL(programCost(Collective::AllReduce, Algorithm::Ring, p, count, t, k),
+             expect);
+  EXPECT_REL(closed(Collective::AllReduce, Algorithm::Ring, n, p, t, k), expect);
+  EXPECT_LT(programCost(Collective::AllReduce, Algorithm::Ring, p, count, t, 1) -
+                3 * 2 * a,
+            expect) << "slices trade alpha for overlap";
+}
+
+TEST(Cost, FlatRingAcrossServersRunsAtTheInterLinkSpeed) {
+  Topology t = *Topology::preset("910b-8x2");
+  const int64_t p = 16, count = 1 << 20;
+  const double n = count * 4.0, pp = p;
+  double ai = t.inter.alpha(), bi = t.inter.beta(), gi = t.gamma();
+  double expect = 2 * (pp - 1) * (ai + (n / pp) * bi) + (pp - 1) / pp * n * gi;
+  EXPECT_REL(programCost(Collective::AllReduce, Algorithm::Ring, p, count, t),
+             expect);
+  EXPECT_REL(closed(Collective::AllReduce, Algorithm::Ring, n, p, t), expect);
+}
+
+TEST(Cost, HierarchicalClosedFormMatchesProgram) {
+  Topology t = *Topology::preset("910b-8x4");
+  const int64_t p = 32, count = 8 * 4 * 4096;
+  const double n = count * 4.0;
+  for (Algorithm l0 : levelAlgorithmsFor(Collective::AllReduce, 0))
+    for (Algorithm l1 : {Algorithm::Ring, Algorithm::RHD, Algorithm::MeshTwoShot}) {
+      SCOPED_TRACE(std::string(algorithmName(l0)) + "/" + algorithmName(l1));
+      double pc = programCost(Collective::AllReduce, Algorithm::Hierarchical, p,
+                              count, t, 1, 8, l0, l1);
+      EXPECT_REL(closed(Collective::AllReduce, Algorithm::Hierarchical, n, p, t,
+                        1, 8, l0, l1),
+                 pc);
+    }
+  // Intra RS + inter ring AR on n/8 + intra AG, spelled out for ring/ring.
+  double ai = t.intra.alpha(), bi = t.intra.beta();
+  double ae = t.inter.alpha(), be = t.inter.beta(), gg = t.gamma();
+  double rs = 7 * (ai + n / 8 * bi + n / 8 * gg);
+  double ar = 2 * 3 * (ae + n / 32 * be) + 3 * (n / 32) * gg;
+  double ag = 7 * (ai + n / 8 * bi);
+  EXPECT_REL(programCost(Collective::AllReduce, Algorithm::Hierarchical, p,
+                         count, t, 1, 8),
+             rs + ar + ag);
+  // Hierarchical beats flat ring on this topology for large messages.
+  EXPECT_LT(rs + ar + ag,
+            programCost(Collective::AllReduce, Algorithm::Ring, p, count, t));
+}
+
+TEST(Cost, OtherCollectivesClosedFormsMatchPrograms) {
+  Topology t = flatTopo(8, 7);
+  const int64_t count = 8 * 1024;
+  const double n = count * 4.0;
+  struct {
+    Collective c;
+    Algorithm alg;
+  } cases[] = {{Collective::ReduceScatter, Algorithm::Ring},
+               {Collective::ReduceScatter, Algorithm::MeshTwoShot},
+               {Collective::ReduceScatter, Algorithm::RHD},
+               {Collective::AllGather, Algorithm::Ring},
+               {Collective::AllGather, Algorithm::MeshTwoShot},
+               {Collective::AllGather, Algorithm::RHD},
+               {Collective::Broadcast, Algorithm::Tree},
+               {Collective::Broadcast, Algorithm::Star},
+               {Collective::Broadcast, Algorithm::Ring},
+               {Collective::Reduce, Algorithm::Tree},
+               {Collective::Reduce, Algorithm::Star},
+               {Collective::Reduce, Algorithm::Ring},
+               {Collective::AllToAll, Algorithm::Pairwise},
+               {Collective::AllToAll, Algorithm::MeshTwoShot}};
+  for (auto &c : cases) {
+    SCOPED_TRACE(std::string(collectiveName(c.c)) + " " +
+                 algorithmName(c.alg));
+    double pc = programCost(c.c, c.alg, 8, count, t);
+    double cf = closed(c.c, c.alg, n, 8, t);
+    // Chains split n into 16 chunks of 512 elements: exact as well.
+    EXPECT_REL(cf, pc);
+  }
+  // Textbook checks: binomial broadcast ceil(lg p)(a + n b); ring
+  // all-gather (p-1)(a + n b) with n the per-rank block.
+  EXPECT_REL(closed(Collective::Broadcast, Algorithm::Tree, n, 8, t),
+             3 * (a + n * b));
+  EXPECT_REL(closed(Collective::AllGather, Algorithm::Ring, n, 8, t),
+             7 * (a + n * b));
+}
+
+TEST(Cost, BandwidthFigures) {
+  // nccl-tests: all-reduce busbw = algbw * 2(p-1)/p.
+  EXPECT_DOUBLE_EQ(algBandwidthGBps(2e9, 1.0), 2.0);
+  EXPECT_DOUBLE_EQ(busBandwidthGBps(Collective::AllReduce, 2e9, 1.0, 8),
+                   2.0 * 2 * 7 / 8);
+  EXPECT_DOUBLE_EQ(busBandwidthGBps(Collective::AllGather, 2e9, 1.0, 8),
+                   2.0 * 7 / 8);
+  EXPECT_DOUBLE_EQ(busBandwidthGBps(Collective::Broadcast, 2e9, 1.0, 8), 2.0);
+  EXPECT_DOUBLE_EQ(ncclTestBytes(Collective::AllGather, 100, 8), 800);
+  EXPECT_DOUBLE_EQ(ncclTestBytes(Collective::AllReduce, 100, 8), 100);
+}
+
+TEST(Cost, ErrorsAreReported) {
+  Topology t = flatTopo(4, 1);
+  GenerateRequest q;
+  q.ranks = 8;
+  q.count = 16;
+  auto prog = generate(q);
+  ASSERT_TRUE(prog.isOk());
+  auto pc = predictCost(*prog, t);
+  ASSERT_FALSE(pc.isOk());
+  EXPECT_NE(pc.message().find("outside the topology's 4 ranks"),
+            std::string::npos)
+      << pc.message();
+  ClosedFormRequest r;
+  r.algorithm = Algorithm::Pairwise;
+  r.p = 4;
+  r.bytes = 100;
+  auto cf = closedFormCost(r, t);
+  ASSERT_FALSE(cf.isOk());
+  EXPECT_NE(cf.message().find("'pairwise' cannot serve allreduce"),
+            std::string::npos);
+  r.algorithm = Algorithm::Hierarchical;
+  r.p = 6;
+  r.ranksPerServer = 4;
+  EXPECT_FALSE(closedFormCost(r, t).isOk());
+}
+
+} // namespace

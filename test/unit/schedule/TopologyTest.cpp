@@ -1,0 +1,175 @@
+//===- TopologyTest.cpp - Presets, rank tables, link parameters -----------===//
+#include "hccl-mlir/schedule/Plan.h"
+#include "hccl-mlir/schedule/Topology.h"
+
+#include <gtest/gtest.h>
+
+using namespace hccl::sched;
+
+namespace {
+
+TEST(Topology, Presets) {
+  auto one = Topology::preset("910b-8");
+  ASSERT_TRUE(one.isOk());
+  EXPECT_EQ(one->worldSize(), 8);
+  EXPECT_EQ(one->intra.cls, LinkClass::HCCS);
+  EXPECT_DOUBLE_EQ(one->intra.bandwidthGBps, 56.0);
+  EXPECT_EQ(one->intra.ports, 7);
+  auto four = Topology::preset("910b-8x4");
+  ASSERT_TRUE(four.isOk());
+  EXPECT_EQ(four->worldSize(), 32);
+  EXPECT_EQ(four->servers, 4);
+  EXPECT_EQ(four->inter.cls, LinkClass::RoCE);
+  EXPECT_DOUBLE_EQ(four->inter.bandwidthGBps, 25.0); // 200 GbE
+  EXPECT_TRUE(four->sameServer(8, 15));
+  EXPECT_FALSE(four->sameServer(7, 8));
+  EXPECT_EQ(&four->linkBetween(0, 9), &four->inter);
+  auto host = Topology::preset("host");
+  ASSERT_TRUE(host.isOk());
+  EXPECT_EQ(host->intra.cls, LinkClass::SHM);
+  EXPECT_EQ(Topology::preset("host-3")->worldSize(), 3);
+  for (const char *bad : {"910b", "910b-8x0", "910b-8x", "host-0", "h100"}) {
+    auto r = Topology::preset(bad);
+    ASSERT_FALSE(r.isOk()) << bad;
+    EXPECT_NE(r.message().find("accepted forms"), std::string::npos);
+  }
+}
+
+const char *kTable = R"({
+  "version": "1.0", "status": "completed", "server_count": "2",
+  "server_list": [
+    {"server_id": "10.0.0.1", "device": [
+      {"device_id": "0", "device_ip": "192.168.1.1", "rank_id": "0"},
+      {"device_id": "1", "device_ip": "192.168.1.2", "rank_id": "1"}]},
+    {"server_id": "10.0.0.2", "device": [
+      {"device_id": "0", "device_ip": "192.168.2.1", "rank_id": "2"},
+      {"device_id": "1", "device_ip": "192.168.2.2", "rank_id": "3"}]}]})";
+
+TEST(Topology, RankTable) {
+  auto t = Topology::fromRankTable(kTable);
+  ASSERT_TRUE(t.isOk()) << t.message();
+  EXPECT_EQ(t->servers, 2);
+  EXPECT_EQ(t->devicesPerServer, 2);
+  EXPECT_EQ(t->worldSize(), 4);
+  EXPECT_TRUE(t->isUniformServerMajor());
+  EXPECT_EQ(t->serverOf(3), 1);
+  ASSERT_EQ(t->deviceIps.size(), 4u);
+  EXPECT_EQ(t->deviceIps[2], "192.168.2.1");
+  // Interleaved ranks keep an explicit mapping.
+  std::string inter = kTable;
+  inter.replace(inter.find("\"rank_id\": \"1\""), 14, "\"rank_id\": \"X\"");
+  inter.replace(inter.find("\"rank_id\": \"2\""), 14, "\"rank_id\": \"1\"");
+  inter.replace(inter.find("\"rank_id\": \"X\""), 14, "\"rank_id\": \"2\"");
+  auto t2 = Topology::fromRankTable(inter);
+  ASSERT_TRUE(t2.isOk()) << t2.message();
+  EXPECT_FALSE(t2->isUniformServerMajor());
+  EXPECT_EQ(t2->serverOf(1), 1);
+  EXPECT_EQ(t2->serverOf(2), 0);
+  // Link parameters on top.
+  auto t3 = Topology::fromRankTable(
+      kTable, R"({"inter": {"class": "tcp", "bandwidth_gbps": 1.25,
+                 "latency_us": 30}, "reduce_gbps": 8})");
+  ASSERT_TRUE(t3.isOk()) << t3.message();
+  EXPECT_EQ(t3->inter.cls, LinkClass::TCP);
+  EXPECT_DOUBLE_EQ(t3->inter.latencyUs, 30.0);
+  EXPECT_DOUBLE_EQ(t3->reduceGBps, 8.0);
+}
+
+TEST(Topology, MalformedRankTablesNameTheProblem) {
+  struct {
+    std::string text;
+    const char *expect;
+  } cases[] = {
+      {"{", "rank table: malformed JSON"},
+      {"[]", "rank table: expected a JSON object at the top"},
+      {R"({"server_count": "1", "server_list": []})",
+       "rank table.version: missing"},
+      {R"({"version": "2.0", "server_count": "1", "server_list": []})",
+       "rank table.version: unsupported version '2.0'"},
+      {R"({"version": 1.0, "server_count": "1", "server_list": []})",
+       "rank table.version: expected a string"},
+      {R"({"version": "1.0", "status": "initializing", "server_count": "1",
+           "server_list": []})",
+       "rank table.status: expected \"completed\""},
+      {R"({"version": "1.0", "server_count": "two", "server_list": []})",
+       "rank table.server_count: expected a positive integer string"},
+      {R"({"version": "1.0", "server_count": "2", "server_list": [
+           {"server_id": "a", "device": [{"device_id": "0", "rank_id": "0"}]}]})",
+       "server_count says 2 servers, list holds 1"},
+      {R"({"version": "1.0", "server_count": "1", "server_list": {}})",
+       "rank table.server_list: missing or not an array"},
+      {R"({"version": "1.0", "server_count": "2", "server_list": [
+           {"server_id": "a", "device": [{"device_id": "0", "rank_id": "0"}]},
+           {"server_id": "a", "device": [{"device_id": "0", "rank_id": "1"}]}]})",
+       "server_list[1].server_id: duplicate server 'a'"},
+      {R"({"version": "1.0", "server_count": "1", "server_list": [
+           {"server_id": "a", "device": []}]})",
+       "server_list[0].device: missing, empty or not an array"},
+      {R"({"version": "1.0", "server_count": "1", "server_list": [
+           {"server_id": "a", "device": [{"device_id": 0, "rank_id": "0"}]}]})",
+       "server_list[0].device[0].device_id: expected a string"},
+      {R"({"version": "1.0", "server_count": "1", "server_list": [
+           {"server_id": "a", "device": [{"device_id": "0", "rank_id": "0"},
+                                         {"device_id": "0", "rank_id": "1"}]}]})",
+       "server_list[0].device[1].device_id: duplicate device 0"},
+      {R"({"version": "1.0", "server_count": "1", "server_list": [
+           {"server_id": "a", "device": [{"device_id": "0", "rank_id": "-1"}]}]})",
+       "device[0].rank_id: expected a non-negative integer string"},
+      {R"({"version": "1.0", "server_count": "1", "server_list": [
+           {"server_id": "a", "device": [{"device_id": "0", "rank_id": "0"},
+                                         {"device_id": "1", "rank_id": "0"}]}]})",
+       "rank_id: rank 0 appears twice"},
+      {R"({"version": "1.0", "server_count": "1", "server_list": [
+           {"server_id": "a", "device": [{"device_id": "0", "rank_id": "0"},
+                                         {"device_id": "1", "rank_id": "2"}]}]})",
+       "rank ids must be 0..1 without gaps; highest is 2"},
+      {R"({"version": "1.0", "server_count": "1", "server_list": [
+           {"server_id": "a", "device": [{"device_id": "0"}]}]})",
+       "device[0].rank_id: missing"},
+  };
+  for (auto &c : cases) {
+    auto r = Topology::fromRankTable(c.text);
+    ASSERT_FALSE(r.isOk()) << c.text;
+    EXPECT_NE(r.message().find(c.expect), std::string::npos)
+        << "got: " << r.message();
+  }
+}
+
+TEST(Topology, MalformedLinkParameters) {
+  struct {
+    const char *text;
+    const char *expect;
+  } cases[] = {
+      {"{", "link parameters: malformed JSON"},
+      {R"({"intra": {"class": "nvlink"}})", "intra.class: unknown link class"},
+      {R"({"intra": {"bandwidth_gbps": -1}})",
+       "intra.bandwidth_gbps: expected a positive number"},
+      {R"({"inter": {"ports": 0}})", "inter.ports: expected an integer in 1..64"},
+      {R"({"inter": {"speed": 1}})", "inter.speed: unknown key"},
+      {R"({"color": 1})", "link parameters: unknown key 'color'"},
+      {R"({"intra_shape": "torus"})", "intra_shape: expected \"mesh\" or "
+                                      "\"ring\""},
+  };
+  for (auto &c : cases) {
+    Topology t = *Topology::preset("910b-8");
+    Status s = t.applyLinkParams(c.text);
+    ASSERT_FALSE(s.isOk()) << c.text;
+    EXPECT_NE(s.message().find(c.expect), std::string::npos)
+        << "got: " << s.message();
+  }
+}
+
+TEST(Topology, JsonRoundTrip) {
+  Topology t = *Topology::preset("910b-8x2");
+  t.intra.latencyUs = 0.75;
+  auto back = topologyFromJson(topologyToJson(t));
+  ASSERT_TRUE(back.isOk()) << back.message();
+  EXPECT_TRUE(*back == t);
+  auto bad = topologyFromJson(R"({"servers": 0})");
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(bad.message().find("topology.servers: 0 outside 1.."),
+            std::string::npos)
+      << bad.message();
+}
+
+} // namespace
