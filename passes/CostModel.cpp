@@ -458,6 +458,8 @@ ReadyTimeline mlir::comm::buildReadyTimeline(Block &block,
   using DepSet = SmallVector<std::pair<Attribute, int64_t>, 2>;
   llvm::DenseMap<Operation *, DepSet> deps;
   llvm::DenseSet<Operation *> onComm;
+  // Per group: the latest item some op with side effects depends on.
+  DepSet barrier;
   double clockUs = 0;
 
   auto merge = [](DepSet &into, const DepSet &from) {
@@ -495,12 +497,23 @@ ReadyTimeline mlir::comm::buildReadyTimeline(Block &block,
             visitOperand(v);
       });
 
-    if (getScheduleCollective(&op)) {
-      Attribute group = cast<CollectiveOpInterface>(op).getGroupAttr();
+    bool isItem = getScheduleCollective(&op).has_value();
+    Attribute group =
+        isItem ? cast<CollectiveOpInterface>(op).getGroupAttr() : Attribute();
+    // Fusion cannot move an op with side effects past a bucket: the items
+    // it depends on cannot share a bucket with anything after it.
+    if (!isMemoryEffectFree(&op))
+      for (auto &[g, idx] : mine)
+        if (g != group)
+          merge(barrier, DepSet{{g, idx}});
+    if (isItem) {
       int64_t idx = static_cast<int64_t>(tl.items.size());
-      auto same = llvm::find_if(mine, [&](auto &e) { return e.first == group; });
-      tl.items.push_back(
-          {&op, clockUs * 1e-6, same == mine.end() ? -1 : same->second});
+      int64_t dep = -1;
+      for (const DepSet *set : {&mine, &barrier})
+        for (auto &[g, i] : *set)
+          if (g == group)
+            dep = std::max(dep, i);
+      tl.items.push_back({&op, clockUs * 1e-6, dep});
       merge(mine, DepSet{{group, idx}});
       deps[&op] = std::move(mine);
       onComm.insert(&op);

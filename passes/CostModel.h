@@ -161,8 +161,10 @@ struct ReadyTimeline {
     Operation *op;
     double readySeconds;
     /// Index (into `items`) of the latest collective on the same group
-    /// whose result the item's operands depend on, directly or through
-    /// other ops and collectives; -1 if none.
+    /// this item cannot share a bucket with, -1 if none: its operands
+    /// depend on that collective's result (directly or through other ops
+    /// and collectives), or an op with side effects between the two does
+    /// (fusion would have to move that op past the item).
     int64_t dependsOn;
   };
   std::vector<Item> items;

@@ -116,11 +116,12 @@ struct GradientFusionPass
     for (Operation *op : reached)
       if (!isMemoryEffectFree(op))
         return false;
-    // A cycle: m's operands come from something the run feeds.
+    // A cycle: m's operands come from the run or something it feeds.
     for (Value v : m.getInputs())
       if (Operation *def = v.getDefiningOp())
         if (Operation *anc = block->findAncestorOpInBlock(*def))
-          if (reached.contains(anc))
+          if (reached.contains(anc) ||
+              llvm::is_contained(run, dyn_cast<AllReduceOp>(anc)))
             return false;
     return true;
   }

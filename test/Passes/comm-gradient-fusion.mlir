@@ -69,6 +69,18 @@ func.func @cycle_split(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, 
   return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
+// The same when the second member reduces the first one's result directly.
+// CHECK-LABEL: func.func @direct_cycle_split
+// CHECK-NEXT: %[[R0:.*]] = comm.all_reduce sum %{{.*}} on @dp {comm.bucket = 0 : i64} : tensor<4xf32>
+// CHECK-NEXT: %[[R1:.*]]:2 = comm.all_reduce sum %[[R0]], %{{.*}} on @dp {comm.bucket = 0 : i64}
+// CHECK-NEXT: return %[[R1]]#0, %[[R1]]#1
+func.func @direct_cycle_split(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = comm.all_reduce sum %a on @dp {comm.bucket = 0} : tensor<4xf32>
+  %1 = comm.all_reduce sum %0 on @dp {comm.bucket = 0} : tensor<4xf32>
+  %2 = comm.all_reduce sum %b on @dp {comm.bucket = 0} : tensor<4xf32>
+  return %1, %2 : tensor<4xf32>, tensor<4xf32>
+}
+
 // A pure user of the first member that sat between the members moves after
 // the fused op, keeping its own order with the other moved ops.
 // CHECK-LABEL: func.func @moved_user

@@ -1,0 +1,231 @@
+//===- BucketPlannerTest.cpp - Bucket planner against brute force ---------===//
+//
+// planOptimal must equal the minimum over every valid partition (all
+// 2^(n-1) of them for small n), for affine pricers (the sliding-window
+// path) and general ones (the scanning path); on large random streams it
+// must never lose to threshold fusion or to no fusion, and both paths must
+// agree.
+//
+//===----------------------------------------------------------------------===//
+#include "BucketPlanner.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace hccl::bucket;
+
+namespace {
+
+struct Gen {
+  std::mt19937_64 rng;
+  explicit Gen(uint64_t seed) : rng(seed) {}
+  double real(double a, double b) {
+    return std::uniform_real_distribution<double>(a, b)(rng);
+  }
+  int64_t integer(int64_t a, int64_t b) {
+    return std::uniform_int_distribution<int64_t>(a, b)(rng);
+  }
+  bool chance(double p) { return real(0, 1) < p; }
+
+  BucketPricer affinePricer() {
+    BucketPricer p;
+    int pieces = static_cast<int>(integer(1, 4));
+    for (int i = 0; i < pieces; ++i)
+      p.pieces.push_back({real(1e-6, 1e-4), real(1e-11, 1e-9), i});
+    return p;
+  }
+  /// Non-decreasing but not affine: concave square-root growth plus steps.
+  BucketPricer generalPricer() {
+    double a = real(1e-6, 1e-4), c = real(1e-9, 1e-7), d = real(1e-12, 1e-10),
+           step = real(1e5, 1e7);
+    BucketPricer p;
+    p.general = [=](double bytes) {
+      return a + c * std::sqrt(bytes) + d * bytes +
+             1e-5 * std::floor(bytes / step);
+    };
+    return p;
+  }
+
+  Problem problem(int64_t n, bool affine, bool monotoneReady = true) {
+    Problem prob;
+    int keys = static_cast<int>(integer(1, 3));
+    for (int k = 0; k < keys; ++k)
+      prob.pricers.push_back(affine ? affinePricer() : generalPricer());
+    double ready = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      Item it;
+      if (monotoneReady)
+        ready += chance(0.5) ? 0 : real(0, 2e-3);
+      else
+        ready = real(0, 5e-3);
+      it.ready = ready;
+      it.bytes = std::floor(real(0, 1) * real(0, 1) * 6.4e7);
+      it.key = chance(0.1) ? -1 : static_cast<int>(integer(0, keys - 1));
+      if (it.key < 0)
+        it.fixedSeconds = real(0, 5e-4);
+      if (i > 0 && chance(0.15))
+        it.dependsOn = integer(0, i - 1);
+      prob.items.push_back(it);
+    }
+    if (chance(0.4))
+      prob.caps.maxCount = integer(1, 5);
+    if (chance(0.4))
+      prob.caps.maxBucketBytes = real(1e6, 1e8);
+    return prob;
+  }
+};
+
+/// Minimum finish over every valid partition (2^(n-1) cut patterns).
+double bruteForce(const Problem &prob, std::vector<int64_t> *best = nullptr) {
+  size_t n = prob.items.size();
+  double bestT = std::numeric_limits<double>::infinity();
+  std::vector<int64_t> bucketOf(n);
+  for (uint64_t cuts = 0; cuts < (uint64_t(1) << (n - 1)); ++cuts) {
+    int64_t b = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (i > 0 && (cuts >> (i - 1) & 1))
+        ++b;
+      bucketOf[i] = b;
+    }
+    if (!isValidPlan(prob, bucketOf))
+      continue;
+    double t = evaluatePlan(prob, bucketOf);
+    if (t < bestT) {
+      bestT = t;
+      if (best)
+        *best = bucketOf;
+    }
+  }
+  return bestT;
+}
+
+void expectNear(double got, double want) {
+  EXPECT_LE(std::fabs(got - want), 1e-9 * std::max(1.0, std::fabs(want)))
+      << "got " << got << ", want " << want;
+}
+
+TEST(BucketPlanner, OptimalEqualsBruteForceAffine) {
+  Gen g(11);
+  for (int trial = 0; trial < 600; ++trial) {
+    Problem prob = g.problem(g.integer(1, 11), /*affine=*/true);
+    Plan plan = planOptimal(prob);
+    ASSERT_TRUE(isValidPlan(prob, plan.bucketOf)) << "trial " << trial;
+    expectNear(plan.finishSeconds, evaluatePlan(prob, plan.bucketOf));
+    expectNear(plan.finishSeconds, bruteForce(prob));
+  }
+}
+
+TEST(BucketPlanner, OptimalEqualsBruteForceGeneral) {
+  Gen g(12);
+  for (int trial = 0; trial < 400; ++trial) {
+    Problem prob = g.problem(g.integer(1, 11), /*affine=*/false);
+    Plan plan = planOptimal(prob);
+    ASSERT_TRUE(isValidPlan(prob, plan.bucketOf)) << "trial " << trial;
+    expectNear(plan.finishSeconds, bruteForce(prob));
+  }
+}
+
+TEST(BucketPlanner, ReadyTimesOutOfOrder) {
+  // Items may be ready out of block order; the in-order stream makes the
+  // planner's running maximum exact. Brute force uses the plain model.
+  Gen g(13);
+  for (int trial = 0; trial < 300; ++trial) {
+    Problem prob = g.problem(g.integer(1, 10), g.chance(0.5),
+                             /*monotoneReady=*/false);
+    Plan plan = planOptimal(prob);
+    ASSERT_TRUE(isValidPlan(prob, plan.bucketOf));
+    expectNear(plan.finishSeconds, bruteForce(prob));
+  }
+}
+
+TEST(BucketPlanner, HandWorkedExample) {
+  // Two 1 MB gradients ready at 0, two at 1.5 ms; one algorithm,
+  // c(B) = 10 us + B * 1 ns (so 1010 us per gradient). Every partition:
+  //   {01}{23}: 2010, max(2010, 1500) + 2010          = 4020 us (best)
+  //   {0}{1}{23}: 1010, 2020, 2020 + 2010             = 4030
+  //   {01}{2}{3}, singletons: 4030, 4040
+  //   {0}{123}: 1010, 1500 + 3010 = 4510; {0}{12}{3}: 4520; {012}{3}: 5520
+  //   one bucket: 1500 + 4010                          = 5510
+  Problem prob;
+  prob.pricers.push_back({{{10e-6, 1e-9, 0}}, {}});
+  for (double ready : {0.0, 0.0, 1.5e-3, 1.5e-3})
+    prob.items.push_back({ready, 1e6, 0, 0, -1});
+  Plan plan = planOptimal(prob);
+  EXPECT_EQ(plan.bucketOf, (std::vector<int64_t>{0, 0, 1, 1}));
+  EXPECT_NEAR(plan.finishSeconds, 4020e-6, 1e-12);
+  EXPECT_NEAR(planSingletons(prob).finishSeconds, 4040e-6, 1e-12);
+  EXPECT_NEAR(planThreshold(prob, 1e7, 0).finishSeconds, 5510e-6, 1e-12);
+  // DDP-style: a 1 MB first bucket, then 2 MB buckets.
+  Plan ddp = planThreshold(prob, 2e6, 1e6);
+  EXPECT_EQ(ddp.bucketOf, (std::vector<int64_t>{0, 1, 1, 2}));
+  EXPECT_NEAR(ddp.finishSeconds, 4520e-6, 1e-12);
+}
+
+TEST(BucketPlanner, ThresholdRespectsKeysCapsAndDependences) {
+  Problem prob;
+  prob.pricers.resize(2);
+  prob.items = {{0, 10, 0, 0, -1}, {0, 10, 0, 0, -1}, {0, 10, 1, 0, -1},
+                {0, 10, 1, 0, -1}, {0, 10, 1, 0, 2},  {0, 10, -1, 0, -1},
+                {0, 10, 1, 0, -1}, {0, 10, 1, 0, -1}, {0, 10, 1, 0, -1},
+                {0, 10, 1, 0, -1}};
+  prob.caps.maxCount = 3;
+  Plan plan = planThreshold(prob, 1e9, 0);
+  // Key change at 2; 4 needs 2's result; 5 cannot fuse; at most 3 each.
+  EXPECT_EQ(plan.bucketOf,
+            (std::vector<int64_t>{0, 0, 1, 1, 2, 3, 4, 4, 4, 5}));
+  EXPECT_TRUE(isValidPlan(prob, plan.bucketOf));
+  EXPECT_FALSE(isValidBucket(prob, 2, 4)); // 4 depends on member 2
+  EXPECT_TRUE(isValidBucket(prob, 3, 4));  // ... which is not in [3, 4]
+  EXPECT_FALSE(isValidBucket(prob, 1, 2)); // keys differ
+  EXPECT_FALSE(isValidBucket(prob, 4, 5)); // 5 cannot fuse
+  EXPECT_FALSE(isValidBucket(prob, 6, 9)); // 4 > max-count
+  EXPECT_TRUE(isValidBucket(prob, 5, 5));
+  prob.caps.maxBucketBytes = 15;           // bytes cap: pairs no longer fit
+  EXPECT_FALSE(isValidBucket(prob, 6, 7));
+  EXPECT_TRUE(isValidBucket(prob, 6, 6));
+}
+
+TEST(BucketPlanner, LargeStreamsNeverLose) {
+  Gen g(14);
+  for (int trial = 0; trial < 6; ++trial) {
+    Problem prob = g.problem(20000, /*affine=*/true);
+    prob.caps = {};
+    Plan opt = planOptimal(prob);
+    ASSERT_TRUE(isValidPlan(prob, opt.bucketOf));
+    double slack = 1e-9 * opt.finishSeconds;
+    EXPECT_LE(opt.finishSeconds, planSingletons(prob).finishSeconds + slack);
+    for (double thr : {1e6, 2.5e7, 6.4e7, 1e9})
+      EXPECT_LE(opt.finishSeconds,
+                planThreshold(prob, thr, 0).finishSeconds + slack);
+    EXPECT_LE(opt.finishSeconds,
+              planThreshold(prob, 2.5e7, 1e6).finishSeconds + slack);
+  }
+}
+
+TEST(BucketPlanner, AffineAndGeneralPathsAgree) {
+  // The same cost function given as pieces (sliding windows) and as a
+  // function (scan of every valid start).
+  Gen g(15);
+  for (int trial = 0; trial < 20; ++trial) {
+    Problem fast = g.problem(1500, /*affine=*/true);
+    fast.caps.maxCount = g.integer(1, 60);
+    Problem slow = fast;
+    for (BucketPricer &p : slow.pricers) {
+      std::vector<AffinePiece> pieces = p.pieces;
+      p.pieces.clear();
+      p.general = [pieces](double bytes) {
+        double best = std::numeric_limits<double>::infinity();
+        for (const AffinePiece &pc : pieces)
+          best = std::min(best, pc.alpha + pc.beta * bytes);
+        return best;
+      };
+    }
+    expectNear(planOptimal(fast).finishSeconds,
+               planOptimal(slow).finishSeconds);
+  }
+}
+
+} // namespace
