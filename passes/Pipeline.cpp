@@ -1,0 +1,55 @@
+//===- Pipeline.cpp - The hccl-pipeline ------------------------------------===//
+//
+// The passes in the order their preconditions need: compression changes
+// sizes, sizing decides buckets, fusion makes them ops, overlap schedules
+// the (fused) collectives, selection picks algorithms for the final sizes,
+// lowering expands them, verification proves the result.
+//
+//===----------------------------------------------------------------------===//
+#include "hccl-mlir/Passes/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+using namespace mlir::comm;
+
+void mlir::comm::buildHcclPipeline(OpPassManager &pm,
+                                   const HcclPipelineOptions &o) {
+  if (!o.compress.empty()) {
+    GradientCompressionOptions c;
+    c.dtype = o.compress;
+    pm.addPass(createGradientCompression(c));
+  }
+  BucketSizingOptions sizing;
+  sizing.policy = o.policy;
+  if (!o.thresholdBytes.empty())
+    sizing.thresholdBytes = o.thresholdBytes;
+  if (!o.firstBucketBytes.empty())
+    sizing.firstBucketBytes = o.firstBucketBytes;
+  sizing.maxCount = o.maxCount;
+  if (!o.maxBucketBytes.empty())
+    sizing.maxBucketBytes = o.maxBucketBytes;
+  sizing.algo = o.algo;
+  sizing.peakTflops = o.peakTflops;
+  sizing.memoryGbps = o.memoryGbps;
+  pm.addPass(createBucketSizing(sizing));
+  pm.addPass(createGradientFusion());
+  OverlapScheduleOptions overlap;
+  overlap.maxInFlight = o.maxInFlight;
+  if (!o.maxBytesInFlight.empty())
+    overlap.maxBytesInFlight = o.maxBytesInFlight;
+  if (!o.memoryCap.empty())
+    overlap.memoryCap = o.memoryCap;
+  overlap.peakTflops = o.peakTflops;
+  overlap.memoryGbps = o.memoryGbps;
+  pm.addPass(createOverlapSchedule(overlap));
+  SelectAlgorithmOptions select;
+  select.algo = o.algo;
+  select.slices = o.slices;
+  pm.addPass(createSelectAlgorithm(select));
+  if (o.lower) {
+    pm.addPass(createLowerSchedule());
+    if (o.verify)
+      pm.addPass(createVerifySchedule());
+  }
+}
