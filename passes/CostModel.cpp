@@ -39,7 +39,8 @@ LogicalResult mlir::comm::verifyComputeOptions(Operation *anchor,
 }
 
 bool mlir::comm::isCommOp(Operation *op) {
-  return isa_and_nonnull<CommDialect>(op->getDialect());
+  // comm.compute is the imported graphs' compute, not communication.
+  return isa_and_nonnull<CommDialect>(op->getDialect()) && !isa<ComputeOp>(op);
 }
 
 std::optional<double> mlir::comm::linalgFlops(Operation *op) {
@@ -90,6 +91,17 @@ double mlir::comm::computeCostUs(Operation *op,
       op->hasTrait<OpTrait::ConstantLike>())
     return 0;
   double memUs = bytesTouched(op) / (opts.memoryGBps * 1e9) * 1e6;
+  if (auto c = dyn_cast<ComputeOp>(op)) {
+    // An imported op without a predicted time: roofline from its FLOPs and
+    // bytes when the exporter recorded them.
+    double flopsUs = c.getFlopsAttr() ? c.getFlopsAttr().getValueAsDouble() /
+                                            (opts.peakTflops * 1e12) * 1e6
+                                      : 0;
+    double bytesUs = c.getBytesAttr() ? c.getBytesAttr().getValueAsDouble() /
+                                            (opts.memoryGBps * 1e9) * 1e6
+                                      : memUs;
+    return std::max(flopsUs, bytesUs);
+  }
   if (std::optional<double> flops = linalgFlops(op))
     return std::max(*flops / (opts.peakTflops * 1e12) * 1e6, memUs);
   if (op->getNumRegions() > 0) {
