@@ -75,6 +75,9 @@ public:
   std::string prefix; ///< prepended to phase names ("l0_", "l1_")
 
   E c(int64_t v) { return b.c(v); }
+  /// The piece index of ops that repeat over a layout's pieces: t, or the
+  /// constant 0 for one piece (keeps the printed program simple).
+  E piece(const Layout &L) { return L.pieces == 1 ? c(0) : b.t(); }
   /// Bump allocation in the scratch buffer; returns the offset.
   E alloc(E size);
   E scratchSize() { return scratchEnd_.valid() ? scratchEnd_ : c(0); }

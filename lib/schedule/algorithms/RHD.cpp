@@ -92,7 +92,8 @@ void rhdAllReduce(Gen &G, const GroupView &g, Region in, Region out,
 
 void rhdReduceScatter(Gen &G, const GroupView &g, Region in, const Layout &L,
                       Placement out, const Region *acc) {
-  E me = g.me, j = G.b.t();
+  E me = g.me;
+  E j = G.piece(L);
   E rep = G.c(L.pieces);
   if (g.size == 1) {
     G.phase("rs_copy", 1);
@@ -158,7 +159,8 @@ void rhdReduceScatter(Gen &G, const GroupView &g, Region in, const Layout &L,
 
 void rhdAllGather(Gen &G, const GroupView &g, Placement in, Region out,
                   const Layout &L) {
-  E me = g.me, j = G.b.t();
+  E me = g.me;
+  E j = G.piece(L);
   E rep = G.c(L.pieces);
   auto outAt = [&](E blk) { return out.off + L.off(blk, j); };
   if (g.size == 1) {

@@ -25,7 +25,8 @@ int64_t pipelineChunks(const Gen &G, int64_t P) {
 void ringReduceScatter(Gen &G, const GroupView &g, Region in, const Layout &L,
                        Placement out, const Region *acc) {
   const int64_t P = g.size;
-  E me = g.me, j = G.b.t(), s = G.b.s();
+  E me = g.me, s = G.b.s();
+  E j = G.piece(L);
   E rep = G.c(L.pieces);
   auto inAt = [&](E blk) { return in.off + L.off(blk, j); };
   if (P == 1) {
@@ -89,7 +90,8 @@ void ringReduceScatter(Gen &G, const GroupView &g, Region in, const Layout &L,
 void ringAllGather(Gen &G, const GroupView &g, Placement in, Region out,
                    const Layout &L) {
   const int64_t P = g.size;
-  E me = g.me, j = G.b.t(), s = G.b.s();
+  E me = g.me, s = G.b.s();
+  E j = G.piece(L);
   E rep = G.c(L.pieces);
   auto outAt = [&](E blk) { return out.off + L.off(blk, j); };
   G.phase("ag", 1);
