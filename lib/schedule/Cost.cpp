@@ -118,6 +118,17 @@ Result<ProgramCost> predictCost(const Program &prog, const Topology &topo,
     if (r < 0 || r >= prog.p)
       return R::error("cost: rank " + std::to_string(r) + " outside 0.." +
                       std::to_string(prog.p - 1));
+  int64_t totalSteps = 0;
+  for (int64_t st : *steps)
+    totalSteps += st;
+  if (static_cast<double>(totalSteps) * static_cast<double>(ranks.size()) >
+      static_cast<double>(opts.maxRankSteps))
+    return R::error("cost: pricing " + std::to_string(ranks.size()) +
+                    " ranks over " + std::to_string(totalSteps) +
+                    " steps exceeds the budget of " +
+                    std::to_string(opts.maxRankSteps) +
+                    " rank-steps; price a sample of ranks or use the closed "
+                    "form");
   ProgramEvaluator ev(prog);
   size_t eb = dataTypeSize(prog.dtype);
   ProgramCost pc;

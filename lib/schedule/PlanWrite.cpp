@@ -90,13 +90,28 @@ ojson compactJson(const Program &prog) {
   return j;
 }
 
-Result<ojson> expandedJson(const PlanProgram &pp, const Topology *topo) {
+Result<ojson> expandedJson(const PlanProgram &pp, const Topology *topo,
+                           int64_t maxOps) {
   const Program &prog = pp.program;
+  auto est = estimateOpInstances(prog);
+  if (!est)
+    return Result<ojson>(est.status());
+  if (*est > maxOps)
+    return Result<ojson>::error(
+        "the expanded form would list about " + std::to_string(*est) +
+        " ops, more than " + std::to_string(maxOps) +
+        " (use the compact form, or raise maxExpandedOps)");
   ojson ranks = ojson::array();
+  int64_t total = 0;
   for (int64_t r = 0; r < prog.p; ++r) {
     auto rp = expandRank(prog, r);
     if (!rp)
       return Result<ojson>(rp.status());
+    total += static_cast<int64_t>(rp->ops.size() + rp->steps.size());
+    if (total > maxOps)
+      return Result<ojson>::error(
+          "the expanded form would list more than " + std::to_string(maxOps) +
+          " ops and steps (use the compact form, or raise maxExpandedOps)");
     auto global = [&](int64_t x) {
       return pp.group.empty() ? x : pp.group[static_cast<size_t>(x)];
     };
@@ -147,7 +162,7 @@ Result<ojson> expandedJson(const PlanProgram &pp, const Topology *topo) {
 }
 
 Result<ojson> programJson(const PlanProgram &pp, ProgramForm form,
-                          const Topology *topo) {
+                          const Topology *topo, int64_t maxOps) {
   const Program &prog = pp.program;
   ojson j;
   j["id"] = pp.id;
@@ -174,7 +189,7 @@ Result<ojson> programJson(const PlanProgram &pp, ProgramForm form,
       j[k] = v;
   }
   if (form != ProgramForm::Compact) {
-    auto ex = expandedJson(pp, topo);
+    auto ex = expandedJson(pp, topo, maxOps);
     if (!ex)
       return ex;
     j["expanded"] = std::move(*ex);
@@ -195,7 +210,7 @@ Result<std::string> writePlan(const Plan &plan, const PlanWriteOptions &opts) {
     doc["topology"] = topoJson(*topo);
   ojson progs = ojson::array();
   for (const PlanProgram &pp : plan.programs) {
-    auto pj = programJson(pp, opts.form, topo);
+    auto pj = programJson(pp, opts.form, topo, opts.maxExpandedOps);
     if (!pj)
       return Result<std::string>::error("program '" + pp.id +
                                         "': " + pj.message());

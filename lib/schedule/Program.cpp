@@ -333,6 +333,14 @@ Result<RankProgram> expandRank(const Program &prog, int64_t rank,
   return rp;
 }
 
+Result<int64_t> estimateOpInstances(const Program &prog) {
+  auto rp = expandRank(prog, 0);
+  if (!rp)
+    return Result<int64_t>(rp.status());
+  double est = static_cast<double>(rp->ops.size()) * static_cast<double>(prog.p);
+  return est > 9e18 ? INT64_MAX : static_cast<int64_t>(est);
+}
+
 std::string formatRankProgram(const Program &prog, const RankProgram &rp) {
   std::ostringstream os;
   os << "rank " << rp.rank << " of " << prog.p << ": "

@@ -37,7 +37,7 @@ const char *const kUsage =
     "        [--hccl-algo SPEC] [--topology PRESET | --rank-table FILE\n"
     "        [--link-params FILE]] [--form compact|expanded|both] [-o FILE]\n"
     "  hccl-plan verify PLAN.json [--exhaustive-limit N] [--no-in-place]\n"
-    "        [--no-slices]\n"
+    "        [--no-slices] [--max-ops N]\n"
     "  hccl-plan cost --collective C --ranks P --count N [--dtype fp32]\n"
     "        [--topology PRESET | --rank-table FILE [--link-params FILE]]\n"
     "        [--ranks-per-server M] [--hccl-algo SPEC] [--slices K] [--exact]\n"
@@ -177,8 +177,13 @@ Topology topologyArg(const Args &a, int64_t p, bool *given = nullptr) {
     bad("--link-params needs --rank-table or --topology");
   std::string name = a.get("topology");
   if (name.empty()) {
+    // Default: enough 910B servers for p ranks (beyond the preset's range
+    // too: the figures are per server).
     int64_t servers = (p + 7) / 8;
-    name = servers <= 1 ? "910b-8" : "910b-8x" + std::to_string(servers);
+    Topology t = *Topology::preset("910b-8");
+    t.servers = static_cast<int>(servers);
+    t.name = servers <= 1 ? "910b-8" : "910b-8x" + std::to_string(servers);
+    return t;
   }
   auto t = Topology::preset(name);
   if (!t)
@@ -324,15 +329,27 @@ Plan planArg(const Args &a) {
 }
 
 int cmdVerify(int argc, char **argv) {
-  Args a = parseArgs(argc, argv, 2, {"exhaustive-limit"},
+  Args a = parseArgs(argc, argv, 2, {"exhaustive-limit", "max-ops"},
                      {"no-in-place", "no-slices"});
   Plan plan = planArg(a);
   VerifyOptions vo;
   vo.exhaustiveLimit = intArg(a, "exhaustive-limit", 1024, 1, kMaxRanks);
   vo.inPlace = !a.flags.count("no-in-place");
   vo.applySlices = !a.flags.count("no-slices");
+  vo.maxOpInstances =
+      intArg(a, "max-ops", vo.maxOpInstances, 1, INT64_MAX / 2);
   int rc = 0;
   for (const PlanProgram &pp : plan.programs) {
+    // Refusing absurd work is bad input (exit 2), not an incorrect plan.
+    auto est = estimateOpInstances(pp.program);
+    if (est && static_cast<double>(*est) *
+                       (vo.applySlices ? pp.program.slices : 1) >
+                   static_cast<double>(vo.maxOpInstances))
+      bad("program '" + pp.id + "' is too large to verify: about " +
+          std::to_string(*est) + " op instances (x" +
+          std::to_string(vo.applySlices ? pp.program.slices : 1) +
+          " slices), budget " + std::to_string(vo.maxOpInstances) +
+          " (--max-ops)");
     auto rep = verify(pp.program, vo);
     if (!rep) {
       std::fprintf(stderr, "hccl-plan: program '%s' is incorrect: %s\n",

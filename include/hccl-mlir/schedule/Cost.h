@@ -31,6 +31,9 @@ struct CostOptions {
   /// Price only these ranks (empty = all); the step time is the max over
   /// them. Useful for very large p.
   std::vector<int64_t> ranks;
+  /// Work budget in rank-steps evaluated; beyond it predictCost fails
+  /// (price fewer `ranks`, or use closedFormCost).
+  int64_t maxRankSteps = 200'000'000;
 };
 
 struct ProgramCost {

@@ -66,6 +66,9 @@ enum class ProgramForm : uint8_t {
 struct PlanWriteOptions {
   ProgramForm form = ProgramForm::Compact;
   int indent = 1; ///< -1 = one line
+  /// The expanded form lists every op instance of every rank: refuse
+  /// programs with more than this many (the compact form has no limit).
+  int64_t maxExpandedOps = 20'000'000;
 };
 
 /// Reads and validates a plan document.

@@ -197,6 +197,11 @@ Status evalBufferSizes(const Program &prog, const int64_t *paramValues,
 Result<RankProgram> expandRank(const Program &prog, int64_t rank,
                                const ExpandOptions &opts = {});
 
+/// Estimated op instances of the whole program (all ranks, without
+/// slicing): rank 0's expansion times p. Cheap (one rank); used to refuse
+/// work that would take hours before starting it.
+Result<int64_t> estimateOpInstances(const Program &prog);
+
 /// Piece i of k of a range of `count` elements (the block rule):
 /// offset i*(count/k) + min(i, count%k), size count/k + (i < count%k).
 inline int64_t blockOffset(int64_t count, int64_t k, int64_t i) {

@@ -34,6 +34,10 @@ struct VerifyOptions {
   bool applySlices = true;
   int64_t exhaustiveLimit = 1024;
   int sampleRandom = 3;
+  /// Work budget: op instances evaluated over the whole run (all ranks,
+  /// steps, slices). Beyond it verify() stops with an error instead of
+  /// running for hours (a p = 10^6 ring has 10^12).
+  int64_t maxOpInstances = 500'000'000;
   uint64_t seed = 0x5eed;
 };
 

@@ -103,6 +103,14 @@ private:
       s += ", t=" + std::to_string(c.t);
     return s + ")";
   }
+  std::string tooLarge(int64_t estimate) const {
+    return "verify: too large: " +
+           (estimate >= 0 ? "about " + std::to_string(estimate)
+                          : "more than " + std::to_string(O.maxOpInstances)) +
+           " op instances over all ranks, steps and slices, beyond the budget "
+           "of " + std::to_string(O.maxOpInstances) +
+           " (VerifyOptions::maxOpInstances, hccl-plan verify --max-ops)";
+  }
   Status fail(const Mode *m, const std::string &msg) const {
     return Status::error(m && m->inPlace ? "in-place: " + msg : msg);
   }
@@ -151,6 +159,13 @@ private:
 Status Verifier::setup() {
   if (Status s = P.validate(); !s)
     return s;
+  auto est = estimateOpInstances(P);
+  if (!est)
+    return est.status();
+  double work = static_cast<double>(*est) *
+                (O.applySlices ? static_cast<double>(P.slices) : 1.0);
+  if (work > static_cast<double>(O.maxOpInstances))
+    return Status::error(tooLarge(static_cast<int64_t>(std::min(work, 9e18))));
   params_ = P.paramValues();
   eval_ = std::make_unique<ProgramEvaluator>(P);
   sizes_.resize(p);
@@ -259,6 +274,8 @@ Status Verifier::expandAll(uint32_t phase, int64_t s) {
     if (ops_.size() - begin_.back() >= (uint64_t(1) << 23))
       return Status::error(where(r, phase, s) +
                            ": more than 2^23 op instances in one step");
+    if (opInstances_ + static_cast<int64_t>(ops_.size()) > O.maxOpInstances)
+      return Status::error(tooLarge(-1));
     begin_.push_back(static_cast<uint32_t>(ops_.size()));
   }
   opInstances_ += static_cast<int64_t>(ops_.size());

@@ -213,6 +213,36 @@ TEST(VerifyMutation, UndefinedDataReachesTheOutput) {
                        "rank 0, found nothing written");
 }
 
+TEST(Verify, RefusesWorkBeyondItsBudget) {
+  GenerateRequest q;
+  q.algorithm = Algorithm::Ring;
+  q.ranks = 100000;
+  q.count = 8;
+  auto prog = generate(q);
+  ASSERT_TRUE(prog.isOk());
+  auto r = verify(*prog);
+  ASSERT_FALSE(r.isOk());
+  EXPECT_NE(r.message().find("verify: too large: about 39999600000 op "
+                             "instances"),
+            std::string::npos)
+      << r.message();
+  auto est = estimateOpInstances(*prog);
+  ASSERT_TRUE(est.isOk());
+  EXPECT_EQ(*est, int64_t(100000) * 2 * 2 * (100000 - 1));
+  // Slices count against the budget too.
+  GenerateRequest small = q;
+  small.ranks = 64;
+  small.slices = 1000;
+  auto sp = generate(small);
+  VerifyOptions o;
+  o.maxOpInstances = 1000000;
+  auto rs = verify(*sp, o);
+  ASSERT_FALSE(rs.isOk());
+  EXPECT_NE(rs.message().find("too large"), std::string::npos);
+  small.slices = 1;
+  EXPECT_TRUE(verify(*generate(small), o).isOk());
+}
+
 TEST(VerifyMutation, SampledModeStillChecksPairing) {
   Program prog = gen(Collective::AllReduce, Algorithm::RHD, 48, 96);
   VerifyOptions o;

@@ -100,6 +100,13 @@ expect 2 "--rank: 12 outside 0..11" -- expand "$TMP/rhd.json" --rank 12
 expect 2 "missing --rank" -- expand "$TMP/rhd.json"
 expect 2 "rank ids must be 0..0 without gaps" -- generate --collective \
   allreduce --algo ring --ranks 1 --count 8 --rank-table "$IN/bad-rank-table.json"
+expect 0 '' -- generate --collective allreduce --algo ring --ranks 1000000 \
+  --count 8 -o "$TMP/huge.json"
+expect 2 "program 'c0' is too large to verify: about 3999996000000 op instances" \
+  -- verify "$TMP/huge.json"
+expect 2 "exceeds the budget of 200000000 rank-steps" -- cost "$TMP/huge.json"
+expect 2 "the expanded form would list about" -- generate --collective \
+  allreduce --algo ring --ranks 100000 --count 8 --form expanded
 expect 2 "unknown command 'plan'" -- plan
 expect 2 "--form: expected compact, expanded or both" -- generate \
   --collective allreduce --algo ring --ranks 2 --count 2 --form tiny
