@@ -27,3 +27,23 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.hccl_tools_dir, append_path=True)
+
+# Features of the Python tools' tests: tools/export needs Debian's torch and
+# torchvision, tools/plot matplotlib, both from /usr/bin/python3 (the
+# interpreter those scripts name). Tests without them report UNSUPPORTED.
+import subprocess
+
+
+def _python_has(modules):
+    try:
+        return subprocess.run(["/usr/bin/python3", "-c", "import " + modules],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              timeout=300).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+if _python_has("torch, torchvision"):
+    config.available_features.add("torch")
+if _python_has("matplotlib"):
+    config.available_features.add("matplotlib")
