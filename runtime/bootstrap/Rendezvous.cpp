@@ -150,7 +150,11 @@ StatusOr<std::vector<std::string>> rendezvousJoin(const SockAddr &root, const Ui
                                         " (missing ranks: 0)");
     return fd.status().withContext("connecting to the root at " + root.str());
   }
-  auto reply = recvFrame(fd->get(), deadline);
+  // The root times out at about the same moment and then sends its verdict
+  // (which ranks are missing); allow a little longer to hear it.
+  Deadline replyDl =
+      deadline.infinite() ? deadline : Deadline::afterMs(deadline.remainingMs(1ll << 40) + 2000);
+  auto reply = recvFrame(fd->get(), replyDl);
   if (!reply) {
     if (reply.status().code() == HCCL_E_TIMEOUT)
       return Status(HCCL_E_TIMEOUT, "communicator init timed out after " + timeoutName +

@@ -167,8 +167,14 @@ StatusOr<std::pair<Fd, SockAddr>> listenOn(const std::string &ip, uint16_t baseP
       return Status(HCCL_E_TCP_CONNECT,
                     "cannot bind " + a.str() + ": " + std::strerror(lastErr));
     }
-    if (::listen(fd.get(), 1024) != 0)
-      return errSyscall("listen on " + a.str(), errno);
+    if (::listen(fd.get(), 1024) != 0) {
+      // Two processes may bind the same free port at once (SO_REUSEADDR);
+      // only one can listen: the other moves on.
+      lastErr = errno;
+      if (lastErr == EADDRINUSE && basePort != 0)
+        continue;
+      return errSyscall("listen on " + a.str(), lastErr);
+    }
     sockaddr_storage bound{};
     socklen_t blen = sizeof(bound);
     ::getsockname(fd.get(), reinterpret_cast<sockaddr *>(&bound), &blen);

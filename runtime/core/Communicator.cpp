@@ -175,6 +175,13 @@ Status Communicator::init(CommInit &in) {
   sendOrd_.assign(static_cast<size_t>(size_), 0);
   recvOrd_.assign(static_cast<size_t>(size_), 0);
   HCCL_RT_TRY(connectPeers(infos_, dl));
+  // No rank may return (and maybe destroy at once) before every peer has
+  // mapped its segment and connected: finish init with a barrier.
+  if (size_ > 1) {
+    Status st = barrier();
+    if (!st.isOk())
+      return st.withContext("communicator init (final barrier)");
+  }
   HCCL_LOG(Info, name_ + ": rank " + std::to_string(rank_) + " of " + std::to_string(size_) +
                      " ready (" + formatConfig(cfg_) + ")");
   return Status::ok();
@@ -387,8 +394,8 @@ Status Communicator::pollAsyncError() {
   return asyncError();
 }
 
-Status Communicator::guard() const {
-  Status st = asyncError();
+Status Communicator::guard() {
+  Status st = checkAborted();
   if (!st.isOk())
     return Status(st.code(), "communicator is broken by an earlier error: " + st.message());
   return Status::ok();

@@ -173,7 +173,7 @@ private:
                   uint32_t root, sched::Algorithm algo, uint64_t extra);
   sched::Algorithm chooseAlgorithm(sched::Collective c, uint64_t bytes, sched::Algorithm &l0,
                                    sched::Algorithm &l1, Status &err);
-  Status guard() const;
+  Status guard();
 
   Config cfg_;
   std::string name_;

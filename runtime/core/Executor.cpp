@@ -272,6 +272,15 @@ Status Communicator::waitFor(const CallId &call, const std::vector<SendOp *> &se
         if (!h.isOk())
           return failCall(call, static_cast<size_t>(step), h);
       }
+      // A peer in a different call may have sent where we do not listen.
+      for (auto &pr : pairs_) {
+        if (!pr)
+          continue;
+        Status h = pr->peekMismatch(call);
+        if (!h.isOk())
+          return failCall(call, static_cast<size_t>(step),
+                          h.withContext("rank " + std::to_string(pr->peer())));
+      }
       if (dl.expired()) {
         std::string waiting;
         for (RecvOp *r : recvs)

@@ -140,9 +140,13 @@ public:
   /// Advances this pair's operations on the calling (executor) thread; sets
   /// `moved` when anything progressed. An error fails the whole call.
   virtual Status progress(bool &moved) = 0;
-  /// Cheap liveness check, called while waiting: a dead peer, a closed
-  /// connection or a message of a different call already waiting here.
+  /// Cheap liveness check, called while waiting on this peer: a dead peer,
+  /// a closed connection or a message of a different call waiting here.
   virtual Status health(const CallId &current) = 0;
+  /// Only the last part of health(): a message of the current call number
+  /// but a different call waiting here (checked on every pair while
+  /// waiting, since a mismatched peer may send where nobody listens).
+  virtual Status peekMismatch(const CallId &current) = 0;
   /// Thread-safe liveness only (no call context): ok, or why the peer is
   /// gone. A peer that left through HcclCommDestroy is not an error here.
   virtual Status liveness() = 0;

@@ -184,6 +184,10 @@ Status ShmPair::health(const CallId &current) {
   if (!proc_->alive())
     return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) + " (pid " +
                                      std::to_string(proc_->pid()) + " on this host) died");
+  return peekMismatch(current);
+}
+
+Status ShmPair::peekMismatch(const CallId &current) {
   // A message of the current call number but a different call waiting at the
   // head means the two ranks called different things.
   uint64_t head = in_->head.load(std::memory_order_acquire);

@@ -43,6 +43,7 @@ public:
   Status progress(bool &moved) override;
   Status health(const CallId &current) override;
   Status liveness() override;
+  Status peekMismatch(const CallId &current) override;
   void cancelAll() override;
   void notifyAbort(const Status &why) override;
   void closeGraceful() override { peerSeg_->header()->bell.ringAlways(); }

@@ -43,6 +43,9 @@ Status TcpPair::postSend(SendOp &op) {
     std::lock_guard<std::mutex> g(mu_);
     if (!failed_.isOk())
       return failed_;
+    if (cancelled_)
+      return Status(HCCL_E_INTERNAL, "connection to rank " + std::to_string(peer()) +
+                                         " is closed after a failure");
     if (peerBye_)
       return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
                                        " destroyed its communicator; cannot send to it");
@@ -59,6 +62,9 @@ Status TcpPair::postRecv(RecvOp &op) {
     std::lock_guard<std::mutex> g(mu_);
     if (!failed_.isOk())
       return failed_;
+    if (cancelled_)
+      return Status(HCCL_E_INTERNAL, "connection to rank " + std::to_string(peer()) +
+                                         " is closed after a failure");
     recvs_.push_back(&op);
   }
   engine_->kick();
@@ -104,6 +110,15 @@ Status TcpPair::health(const CallId &current) {
   if (peerBye_ && pending)
     return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
                                      " destroyed its communicator while this rank waits for it");
+  return peekLocked(current);
+}
+
+Status TcpPair::peekMismatch(const CallId &current) {
+  std::lock_guard<std::mutex> g(mu_);
+  return peekLocked(current);
+}
+
+Status TcpPair::peekLocked(const CallId &current) {
   if (hdrGot_ == sizeof(WireHeader) && !hdrReady_ && hdr_.magic == WireHeader::kMagic) {
     bool sameClass =
         (hdr_.call.kind == CallKind::SendRecv) == (current.kind == CallKind::SendRecv);
@@ -123,22 +138,27 @@ Status TcpPair::liveness() {
 
 void TcpPair::cancelAll() {
   std::lock_guard<std::mutex> g(mu_);
-  bool midSend = !sends_.empty() && sends_.front()->sent > 0;
-  bool midRecv = cur_ != nullptr || hdrReady_;
+  // The stream must stay parseable for the peer, so that it still gets our
+  // ABORT frame (with the reason) and no reset: a half-written message is
+  // completed with zeros, a half-read one is read and dropped, and later
+  // data messages are dropped too.
+  if (!sends_.empty() && sends_.front()->sent > 0) {
+    SendOp &op = *sends_.front();
+    padHdr_ = op.hdr;
+    padSent_ = op.sent;
+    padTotal_ = sizeof(WireHeader) + op.bytes;
+  }
+  if (cur_ != nullptr)
+    discardLeft_ = cur_->bytes - payloadGot_;
   sends_.clear();
   recvs_.clear();
   cur_ = nullptr;
-  // A half-written or half-read message leaves the byte stream unusable.
-  if ((midSend || midRecv) && !shutdownDone_) {
-    ::shutdown(fd_.get(), SHUT_RDWR);
-    shutdownDone_ = true;
-  }
+  hdrReady_ = false;
   filled_.store(0);
   drained_.store(0);
   fillGot_ = 0;
-  if (failed_.isOk())
-    failed_ = Status(HCCL_E_INTERNAL, "connection to rank " + std::to_string(peer()) +
-                                          " was reset after a failure");
+  stagingFull_ = false;
+  cancelled_ = true;
 }
 
 void TcpPair::notifyAbort(const Status &why) {
@@ -163,7 +183,8 @@ void TcpPair::closeGraceful() {
 
 bool TcpPair::byeSent() {
   std::lock_guard<std::mutex> g(mu_);
-  return (sentBye_ && ctrlOut_.empty()) || shutdownDone_ || !failed_.isOk();
+  return (sentBye_ && ctrlOut_.empty() && padSent_ >= padTotal_) || shutdownDone_ ||
+         !failed_.isOk();
 }
 
 bool TcpPair::peerGone() {
@@ -194,12 +215,12 @@ uint32_t TcpPair::interest() {
   if (shutdownDone_)
     return 0;
   uint32_t ev = 0;
-  bool parked = hdrGot_ == sizeof(WireHeader) && !hdrReady_ && recvs_.empty() &&
-                hdr_.magic == WireHeader::kMagic;
-  if (!parked && !stagingFull_ && !peerEof_)
+  bool parked = !cancelled_ && hdrGot_ == sizeof(WireHeader) && !hdrReady_ &&
+                recvs_.empty() && hdr_.magic == WireHeader::kMagic;
+  if (!parked && !stagingFull_ && !peerEof_ && !(protocolError_ && !cancelled_))
     ev |= EPOLLIN;
   if (!sends_.empty() || !ctrlOut_.empty() || (wantBye_ && !sentBye_) ||
-      (wantAbort_ && !abortSent_))
+      (wantAbort_ && !abortSent_) || padSent_ < padTotal_)
     ev |= EPOLLOUT;
   if (!peerEof_ && !rdhupSeen_)
     ev |= EPOLLRDHUP;
@@ -215,7 +236,9 @@ uint32_t TcpPair::onEvents(uint32_t events, Status &failure, bool &completed, bo
     rdhupSeen_ = true; // the peer stopped writing; read what is left first
   if (writeSome(failure, completed)) {
     for (int guard = 0; guard < 1024; ++guard) {
-      bool more = hdrReady_ ? readPayload(failure, completed) : readHeader(failure);
+      bool more = discardLeft_ > 0 ? discardSome(failure)
+                  : hdrReady_      ? readPayload(failure, completed)
+                                   : readHeader(failure);
       if (wakeExecutor_) {
         wakeExecutor_ = false;
         completed = true;
@@ -224,10 +247,10 @@ uint32_t TcpPair::onEvents(uint32_t events, Status &failure, bool &completed, bo
         break;
     }
   }
-  if (!failure.isOk())
+  if (!failure.isOk() && !protocolError_)
     fail(failure);
   // A peer's abort breaks the whole communicator whatever is queued here.
-  pending = pending || peerAborted_;
+  pending = pending || peerAborted_ || protocolError_;
   return interest();
 }
 
@@ -249,6 +272,30 @@ bool TcpPair::writeSome(Status &failure, bool &completed) {
         return true;
       ctrlOut_.clear();
       ctrlSent_ = 0;
+      continue;
+    }
+    if (padSent_ < padTotal_) {
+      // Finish a cancelled message: its header, then zeros.
+      static const char zeros[64 * 1024] = {0};
+      const size_t hb = sizeof(WireHeader);
+      const char *from;
+      size_t len;
+      if (padSent_ < hb) {
+        from = reinterpret_cast<const char *>(&padHdr_) + padSent_;
+        len = hb - padSent_;
+      } else {
+        from = zeros;
+        len = std::min(sizeof(zeros), padTotal_ - padSent_);
+      }
+      ssize_t n = ::send(fd_.get(), from, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+          return true;
+        padSent_ = padTotal_ = 0;
+        sentBye_ = abortSent_ = true; // the peer is gone
+        return true;
+      }
+      padSent_ += static_cast<size_t>(n);
       continue;
     }
     bool atBoundary = sends_.empty() || sends_.front()->sent == 0;
@@ -300,13 +347,27 @@ bool TcpPair::writeSome(Status &failure, bool &completed) {
   }
 }
 
+bool TcpPair::discardSome(Status &failure) {
+  static char sink[64 * 1024];
+  ssize_t n = ::recv(fd_.get(), sink, std::min(sizeof(sink), discardLeft_), MSG_DONTWAIT);
+  if (n > 0) {
+    discardLeft_ -= static_cast<size_t>(n);
+    return true;
+  }
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+    return false;
+  peerEof_ = true; // gone; nothing more to drop
+  discardLeft_ = 0;
+  return false;
+}
+
 bool TcpPair::readHeader(Status &failure) {
   if (hdrGot_ < sizeof(WireHeader)) {
     ssize_t n = ::recv(fd_.get(), reinterpret_cast<char *>(&hdr_) + hdrGot_,
                        sizeof(WireHeader) - hdrGot_, MSG_DONTWAIT);
     if (n == 0) {
       peerEof_ = true;
-      if (hdrGot_ != 0 || !peerBye_)
+      if (!cancelled_ && (hdrGot_ != 0 || !peerBye_))
         failure = Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
                                             " closed unexpectedly (the peer process died "
                                             "or exited without HcclCommDestroy)");
@@ -346,6 +407,11 @@ bool TcpPair::readHeader(Status &failure) {
       }
       ctrlIn_.append(buf, static_cast<size_t>(n));
     }
+    if (cancelled_) { // already failed; the peer's reason adds nothing here
+      ctrlIn_.clear();
+      hdrGot_ = 0;
+      return true;
+    }
     failure = Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) + " aborted: " + ctrlIn_);
     peerAborted_ = true;
     return false;
@@ -355,12 +421,20 @@ bool TcpPair::readHeader(Status &failure) {
                      "corrupt stream from rank " + std::to_string(peer()) + " (bad magic)");
     return false;
   }
+  if (cancelled_) {
+    discardLeft_ = hdr_.bytes; // after a failure: read and drop
+    hdrGot_ = 0;
+    return true;
+  }
   if (recvs_.empty())
     return false; // parked until a receive is posted
   RecvOp *op = recvs_.front();
   if (hdr_.call != op->expect.call || hdr_.bytes != op->expect.bytes ||
       hdr_.ordinal != op->expect.ordinal) {
+    // The connection itself is fine: keep it, so that the ABORT with this
+    // reason reaches the peer; the message is dropped after cancelAll.
     failure = Status(HCCL_E_PARA, describeMismatch(peer(), op->expect, hdr_));
+    protocolError_ = true;
     return false;
   }
   if (op->bytes == 0) {

@@ -46,6 +46,7 @@ public:
   Status progress(bool &moved) override;
   Status health(const CallId &current) override;
   Status liveness() override;
+  Status peekMismatch(const CallId &current) override;
   void cancelAll() override;
   void notifyAbort(const Status &why) override;
   void closeGraceful() override;
@@ -67,6 +68,8 @@ public:
 
 private:
   bool readHeader(Status &failure);
+  bool discardSome(Status &failure);
+  Status peekLocked(const CallId &current);
   bool readPayload(Status &failure, bool &completed);
   bool writeSome(Status &failure, bool &completed);
   void fail(Status st);
@@ -93,6 +96,11 @@ private:
   std::string abortText_;
   bool peerEof_ = false;
   bool peerAborted_ = false;
+  bool protocolError_ = false; ///< mismatched header: reported, connection kept
+  bool cancelled_ = false; ///< after a failure: finish/drop messages, no new ops
+  WireHeader padHdr_{};    ///< header of a send cut short by cancelAll
+  size_t padSent_ = 0, padTotal_ = 0;
+  size_t discardLeft_ = 0; ///< payload bytes to read and drop
   bool rdhupSeen_ = false;
   std::string ctrlOut_; ///< control frame being written
   size_t ctrlSent_ = 0;

@@ -39,7 +39,8 @@ struct Shared {
   std::atomic<uint32_t> rootGen[kRootSlots];
   HcclRootInfo root[kRootSlots];
   std::atomic<uint64_t> values[kMaxRanks][kValueSlots];
-  std::atomic<uint32_t> arrived[kValueSlots];
+  std::atomic<uint32_t> arrived[kValueSlots]; ///< bit per rank
+  std::atomic<uint32_t> exited;               ///< bit per rank whose body returned
   char errors[kMaxRanks][2048];
 };
 
@@ -70,10 +71,13 @@ struct RankCtx {
   }
   void publish(int slot, uint64_t v) { sh->values[rank][slot].store(v); }
   uint64_t peek(int r, int slot) const { return sh->values[r][slot].load(); }
-  /// A barrier through shared memory (independent of the runtime).
+  /// A barrier through shared memory (independent of the runtime). Ranks
+  /// that already left the body count as arrived, so a failed rank does not
+  /// turn into hangs elsewhere.
   void sync(int slot) {
-    sh->arrived[slot].fetch_add(1);
-    while (sh->arrived[slot].load() < static_cast<uint32_t>(size))
+    const uint32_t all = (1u << size) - 1;
+    sh->arrived[slot].fetch_or(1u << rank);
+    while ((sh->arrived[slot].load() | sh->exited.load()) != all)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 };
@@ -117,6 +121,7 @@ inline std::string runRanks(int p, const Body &body, const RunOptions &opt = {})
       } catch (const std::exception &e) {
         err = std::string("exception: ") + e.what();
       }
+      sh->exited.fetch_or(1u << r);
       if (!err.empty()) {
         std::strncpy(sh->errors[r], err.c_str(), sizeof(sh->errors[r]) - 1);
         _exit(1);
