@@ -22,7 +22,7 @@ using namespace hccl::sched;
 
 namespace {
 
-enum class Size { Small, Medium, Large };
+enum class Size { Small, Medium, P1000, P1024 };
 
 struct SizeClass {
   std::vector<int64_t> ps;
@@ -42,8 +42,10 @@ SizeClass sizeClass(Size s) {
   }
   case Size::Medium:
     return {{64, 128, 256}, false, {1, 2}, {8}};
-  case Size::Large:
-    return {{1000, 1024}, true, {1}, {8}, true};
+  case Size::P1000:
+    return {{1000}, true, {1}, {8}, true};
+  case Size::P1024:
+    return {{1024}, true, {1}, {8}, true};
   }
   return {};
 }
@@ -150,7 +152,7 @@ TEST_P(Exhaustive, AllAlgorithmsVerify) {
 }
 
 std::string name(const ::testing::TestParamInfo<std::tuple<Collective, Size>> &i) {
-  static const char *sizes[] = {"p1to33", "p64to256", "p1000and1024"};
+  static const char *sizes[] = {"p1to33", "p64to256", "p1000", "p1024"};
   return std::string(collectiveName(std::get<0>(i.param))) + "_" +
          sizes[static_cast<int>(std::get<1>(i.param))];
 }
@@ -162,7 +164,8 @@ INSTANTIATE_TEST_SUITE_P(
                           Collective::AllGather, Collective::Broadcast,
                           Collective::Reduce, Collective::AllToAll,
                           Collective::AllToAllV),
-        ::testing::Values(Size::Small, Size::Medium, Size::Large)),
+        ::testing::Values(Size::Small, Size::Medium, Size::P1000,
+                          Size::P1024)),
     name);
 
 } // namespace
