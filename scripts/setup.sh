@@ -17,6 +17,7 @@ PACKAGES=(
   libibverbs-dev ibverbs-utils iproute2 procps
   # comparisons (Open MPI) and tools
   openmpi-bin libopenmpi-dev
+  python3-torch python3-torchvision python3-matplotlib  # tools/export, tools/plot (+ tests)
 )
 PACKAGES+=(${HCCL_EXTRA_PACKAGES:-})
 
