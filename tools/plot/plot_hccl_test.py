@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 #===- plot_hccl_test.py - hccl-test CSV files -> bandwidth-vs-size PNG ----===#
 """Plots bus bandwidth (or algorithm bandwidth, or time) against message size
-from one or more `hccl-test --csv` files: one line per file, and per
-collective / rank count / dtype when a file holds several. Sizes on a log
-axis. Rows whose check failed are left out (and counted on stderr).
+from one or more `hccl-test --csv` files: one line per label (by default
+the file name), and per collective / rank count / dtype when the files hold
+several. Files given the same label are repeated runs: each size plots the
+median of their values. Sizes on a log axis. Rows whose check failed are
+left out (and counted on stderr).
 
 Exit status: 0 success, 1 unreadable or malformed CSV, 2 bad command line.
 """
@@ -11,6 +13,7 @@ Exit status: 0 success, 1 unreadable or malformed CSV, 2 bad command line.
 import argparse
 import csv
 import os
+import statistics
 import sys
 import tempfile
 
@@ -89,10 +92,13 @@ def main(argv) -> int:
     p.add_argument("csv", nargs="+", help="hccl-test --csv files")
     p.add_argument("--out", required=True, metavar="FILE", help="PNG to write")
     p.add_argument("--label", action="append", metavar="TEXT",
-                   help="legend label of each file, in order (default: file name)")
+                   help="legend label of each file, in order (default: file "
+                        "name); files with the same label plot their median")
     p.add_argument("--metric", choices=sorted(METRICS), default="busbw",
                    help="y axis (default busbw)")
     p.add_argument("--title", help="plot title")
+    p.add_argument("--table", action="store_true",
+                   help="also print the plotted points (label, size, value)")
     args = p.parse_args(argv)
     if args.label and len(args.label) != len(args.csv):
         p.error(f"--label given {len(args.label)} times for {len(args.csv)} files")
@@ -112,18 +118,30 @@ def main(argv) -> int:
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
-    fig, ax = plt.subplots(figsize=(8, 5))
-    sizes = set()
+    # label -> (op, ranks, dtype) -> size -> values of the files so labelled
+    merged = {}
     for i, (path, (series, failed)) in enumerate(zip(args.csv, data)):
         label = args.label[i] if args.label else os.path.splitext(os.path.basename(path))[0]
         if failed:
             print(f"{PROG}: {path}: left out {failed} rows whose check failed",
                   file=sys.stderr)
-        for (op, ranks, dtype), points in sorted(series.items()):
-            points.sort()
-            sizes.update(s for s, _ in points)
+        for key, points in series.items():
+            for size, value in points:
+                merged.setdefault(label, {}).setdefault(key, {}).setdefault(size, []).append(value)
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    sizes, lines = set(), 0
+    for label, series in merged.items():
+        for (op, ranks, dtype), by_size in sorted(series.items()):
+            xs = sorted(by_size)
+            sizes.update(xs)
             name = label if len(series) == 1 else f"{label} {op} p={ranks} {dtype}"
-            ax.plot([s for s, _ in points], [v for _, v in points], marker="o", label=name)
+            ys = [statistics.median(by_size[x]) for x in xs]
+            ax.plot(xs, ys, marker="o", label=name)
+            lines += 1
+            if args.table:
+                for x, y in zip(xs, ys):
+                    print(f"{name} {size_label(x)} {y:g}")
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(FixedLocator(sorted(sizes)))
     ax.xaxis.set_minor_locator(NullLocator())
@@ -148,7 +166,7 @@ def main(argv) -> int:
         os.unlink(tmp)
         print(f"{PROG}: error: {args.out}: {e.strerror}", file=sys.stderr)
         return 1
-    print(f"wrote {args.out}: {sum(len(s) for s, _ in data)} series from {len(args.csv)} files")
+    print(f"wrote {args.out}: {lines} series from {len(args.csv)} files")
     return 0
 
 
