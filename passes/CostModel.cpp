@@ -342,20 +342,40 @@ CommCostModel::price(Operation *op, bool useAttr, std::optional<double> bytes) {
     return failure();
   double elemBytes = elemBytesOf(op);
 
-  CollectivePrice out;
-  out.collective = *coll;
-  out.bytes = *bytes;
-  out.p = pl->p;
   AlgorithmAttr attr = cast<CollectiveOpInterface>(op).getAlgorithm();
-  if (useAttr && attr) {
+  // Graphs repeat the same sizes: price each distinct request once.
+  PriceKey key{static_cast<int>(*coll),
+               lookupGroup(op, cast<CollectiveOpInterface>(op).getGroupAttr())
+                   .getOperation(),
+               *bytes, elemBytes,
+               useAttr && attr ? attr.getAsOpaquePointer() : nullptr};
+  if (auto hit = priceCache.find(key); hit != priceCache.end())
+    return hit->second;
+  FailureOr<CollectivePrice> priced =
+      priceUncached(op, *coll, *bytes, elemBytes, *pl, useAttr ? attr : nullptr);
+  if (succeeded(priced))
+    priceCache.emplace(key, *priced);
+  return priced;
+}
+
+FailureOr<CollectivePrice>
+CommCostModel::priceUncached(Operation *op, sched::Collective coll,
+                             double bytes, double elemBytes,
+                             const GroupPlacement &place, AlgorithmAttr attr) {
+  const GroupPlacement *pl = &place;
+  CollectivePrice out;
+  out.collective = coll;
+  out.bytes = bytes;
+  out.p = pl->p;
+  if (attr) {
     Choice ch{attr.getKind(), attr.getLevel0(), attr.getLevel1(),
               attr.getSlices(), 0};
-    sched::Result<double> t = closedForm(ch, *coll, *bytes, elemBytes, *pl);
+    sched::Result<double> t = closedForm(ch, coll, bytes, elemBytes, *pl);
     if (!t)
       return op->emitOpError()
              << "algorithm '"
              << algoText(attr.getKind(), attr.getLevel0(), attr.getLevel1())
-             << "' cannot serve " << sched::collectiveName(*coll)
+             << "' cannot serve " << sched::collectiveName(coll)
              << " on group @" << groupName(op) << " (p = " << pl->p
              << "): " << t.message();
     out.algorithm = ch.algorithm;
@@ -368,10 +388,10 @@ CommCostModel::price(Operation *op, bool useAttr, std::optional<double> bytes) {
   }
 
   sched::Result<std::vector<Choice>> all =
-      choices(*coll, *bytes, elemBytes, *pl);
+      choices(coll, bytes, elemBytes, *pl);
   if (!all)
     return op->emitOpError() << "no algorithm can serve "
-                             << sched::collectiveName(*coll) << " on group @"
+                             << sched::collectiveName(coll) << " on group @"
                              << groupName(op) << " (p = " << pl->p
                              << "): " << all.message();
   const Choice *best = &all->front();

@@ -27,7 +27,9 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <map>
 #include <optional>
+#include <tuple>
 
 namespace mlir::comm {
 
@@ -142,6 +144,16 @@ public:
                                          const GroupPlacement &pl) const;
 
 private:
+  FailureOr<CollectivePrice> priceUncached(Operation *op,
+                                           hccl::sched::Collective c,
+                                           double bytes, double elemBytes,
+                                           const GroupPlacement &pl,
+                                           AlgorithmAttr attr);
+  /// (collective, group, bytes, element bytes, algo attribute priced or
+  /// null) of a successful price.
+  using PriceKey = std::tuple<int, Operation *, double, double, const void *>;
+  std::map<PriceKey, CollectivePrice> priceCache;
+
   std::optional<hccl::sched::Topology> topo;
   /// The topology with the inter-server link inside servers too: flat
   /// algorithms on a group that crosses servers run at the slowest link.

@@ -133,16 +133,25 @@ struct OverlapSchedulePass
       scheduleBlock(*b);
   }
 
-  /// Time of one collective on the cost model; 0 when it cannot be priced
-  /// (no topology, dynamic shapes): the schedule is then driven by the
-  /// dependences and limits alone.
-  double priceSeconds(Operation *coll) {
-    if (!model || !getScheduleCollective(coll))
-      return 0;
+  /// Times of the block's collectives on the cost model; 0 for one that
+  /// cannot be priced (no topology, dynamic shapes): the schedule is then
+  /// driven by the dependences and limits alone.
+  llvm::DenseMap<Operation *, double> priceBlock(Block &block) {
+    llvm::DenseMap<Operation *, double> out;
+    if (!model)
+      return out;
     ScopedDiagnosticHandler quiet(&getContext(),
                                   [](Diagnostic &) { return success(); });
-    FailureOr<CollectivePrice> p = model->price(coll);
-    return succeeded(p) ? p->seconds : 0;
+    for (Operation &op : block) {
+      Operation *coll = &op;
+      if (auto start = dyn_cast<StartOp>(op))
+        coll = start.getCollective();
+      if (!coll || !getScheduleCollective(coll))
+        continue;
+      FailureOr<CollectivePrice> p = model->price(coll);
+      out[coll] = succeeded(p) ? p->seconds : 0;
+    }
+    return out;
   }
 
   static double valueBytes(Value v) {
@@ -162,6 +171,7 @@ struct OverlapSchedulePass
     if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
       terminator = &block.back();
 
+    llvm::DenseMap<Operation *, double> seconds = priceBlock(block);
     auto addNode = [&](Operation *op, Kind k, int64_t idx) {
       nodes.push_back({op, k, idx});
       return static_cast<int64_t>(nodes.size() - 1);
@@ -214,7 +224,7 @@ struct OverlapSchedulePass
         if (inner)
           if (auto pb = getPayloadBytes(cast<CollectiveOpInterface>(inner)))
             c.bytes = static_cast<double>(*pb);
-        c.seconds = inner ? priceSeconds(inner) : 0;
+        c.seconds = inner ? seconds.lookup(inner) : 0;
         int64_t cn = static_cast<int64_t>(colls.size());
         c.start = addNode(&op, Kind::Start, idx);
         nodes[c.start].coll = cn;
