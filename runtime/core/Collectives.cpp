@@ -35,6 +35,15 @@ sched::Algorithm Communicator::chooseAlgorithm(sched::Collective c, uint64_t byt
                                                Status &err) {
   sched::SelectRequest req;
   req.collective = c;
+  // HCCL_DETERMINISTIC=strict fixes the combination order whatever the
+  // size: these generators reduce every element in rank order 0..p-1.
+  if (cfg_.deterministic == Deterministic::Strict) {
+    l0 = l1 = sched::Algorithm::Ring;
+    if (c == sched::Collective::AllReduce || c == sched::Collective::ReduceScatter)
+      return sched::Algorithm::MeshTwoShot;
+    if (c == sched::Collective::Reduce)
+      return sched::Algorithm::Star;
+  }
   // Every rank must choose the same algorithm. All-to-all-v sizes differ
   // per rank, so its choice may not depend on them: pairwise (as HCCL
   // does) unless HCCL_ALGO says otherwise.

@@ -304,6 +304,14 @@ void Communicator::shutdown() {
   listener_.reset();
 }
 
+size_t Communicator::mappedPeerRegions() const {
+  size_t n = 0;
+  for (const auto &p : pairs_)
+    if (auto *s = dynamic_cast<const ShmPair *>(p.get()))
+      n += s->mappedRegions();
+  return n;
+}
+
 const char *Communicator::linkKind(int peer) const {
   if (peer == rank_)
     return "self";

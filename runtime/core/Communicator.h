@@ -142,6 +142,8 @@ public:
   void *registerMemory(void *addr, uint64_t size);
   Status deregisterMemory(void *handle);
 
+  /// Peer regions mapped for zero-copy reads, over all shm pairs (tests).
+  size_t mappedPeerRegions() const;
   /// Listener address (tests).
   const SockAddr &listenAddr() const { return listener_->addr(); }
 

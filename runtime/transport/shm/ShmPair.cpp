@@ -178,6 +178,10 @@ Status ShmPair::progressRecvs(bool &moved) {
 }
 
 Status ShmPair::health(const CallId &current) {
+  // A peer that finished its part of the call may leave (or even crash):
+  // only operations still waiting on it make that an error.
+  if (sends_.empty() && recvs_.empty())
+    return peekMismatch(current);
   if (peerSeg_->header()->closed.load(std::memory_order_acquire))
     return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
                                      " destroyed its communicator while this rank waits for it");

@@ -104,9 +104,10 @@ Status TcpPair::progress(bool &moved) {
 
 Status TcpPair::health(const CallId &current) {
   std::lock_guard<std::mutex> g(mu_);
-  if (!failed_.isOk())
-    return failed_;
   bool pending = !sends_.empty() || !recvs_.empty();
+  // As for shm: a broken connection matters only to operations still on it.
+  if (!failed_.isOk() && pending)
+    return failed_;
   if (peerBye_ && pending)
     return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
                                      " destroyed its communicator while this rank waits for it");

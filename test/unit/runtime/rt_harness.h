@@ -90,6 +90,8 @@ struct RunOptions {
   std::vector<std::pair<std::string, std::string>> env;
   /// Ranks whose death by SIGKILL is expected (fault tests).
   std::vector<int> mayDie;
+  /// Called in the parent after the ranks ended, to read published values.
+  std::function<void(const Shared &)> after;
 };
 
 /// Returns "" when every rank succeeded, else one line per failed rank.
@@ -180,6 +182,8 @@ inline std::string runRanks(int p, const Body &body, const RunOptions &opt = {})
              "\n";
   }
   (void)timedOut;
+  if (opt.after)
+    opt.after(*sh);
   sh->~Shared();
   munmap(mem, sizeof(Shared));
   return out;

@@ -1,0 +1,684 @@
+//===- rt_lifecycle_test.cpp - Streams, sub-communicators, bootstraps -----===//
+//
+// Communicator life cycles end to end: HcclCommDestroy releasing every
+// thread, descriptor and shared mapping; host streams; split and
+// sub-communicators; point-to-point; the launcher bootstraps (torchrun,
+// Open MPI, PMI variables, HCCL_ROOT_INFO_FILE) and rank tables;
+// deterministic results; the zero-copy path being taken.
+//
+//===----------------------------------------------------------------------===//
+#include "core/Communicator.h"
+#include "rt_harness.h"
+
+#include <dirent.h>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <random>
+#include <set>
+#include <sys/socket.h>
+
+using namespace rtest;
+
+namespace {
+
+bool contains(const std::string &s, const std::string &sub) {
+  return s.find(sub) != std::string::npos;
+}
+
+int countDir(const char *path) {
+  int n = 0;
+  if (DIR *d = opendir(path)) {
+    while (dirent *e = readdir(d))
+      n += e->d_name[0] != '.';
+    closedir(d);
+  }
+  return n;
+}
+
+std::set<std::string> listDir(const char *path) {
+  std::set<std::string> s;
+  if (DIR *d = opendir(path)) {
+    while (dirent *e = readdir(d))
+      if (e->d_name[0] != '.')
+        s.insert(e->d_name);
+    closedir(d);
+  }
+  return s;
+}
+
+int hcclMappings() {
+  std::ifstream f("/proc/self/maps");
+  std::string line;
+  int n = 0;
+  while (std::getline(f, line))
+    n += contains(line, "hccl");
+  return n;
+}
+
+int freePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof(a));
+  socklen_t l = sizeof(a);
+  getsockname(fd, reinterpret_cast<sockaddr *>(&a), &l);
+  int port = ntohs(a.sin_port);
+  close(fd);
+  return port;
+}
+
+/// All-reduce of rank-dependent data, checked.
+std::string checkedAllReduce(HcclComm comm, int rank, int size, aclrtStream s = nullptr,
+                             size_t n = 10000) {
+  std::vector<int32_t> in(n), out(n, -1);
+  for (size_t i = 0; i < n; ++i)
+    in[i] = static_cast<int32_t>(i % 97) * (rank + 1);
+  RT_OK(HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, comm, s));
+  if (s)
+    RT_OK(HcclStreamSynchronize(s));
+  int32_t f = size * (size + 1) / 2;
+  for (size_t i = 0; i < n; ++i)
+    RT_CHECK(out[i] == static_cast<int32_t>(i % 97) * f, "element " + std::to_string(i));
+  return "";
+}
+
+RunOptions opts(bool tcp = false) {
+  RunOptions o;
+  o.timeoutSec = 60;
+  o.env = {{"HCCL_EXEC_TIMEOUT", "30"}};
+  if (tcp)
+    o.env.push_back({"HCCL_TRANSPORT", "tcp"});
+  return o;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Destroy releases everything
+//===----------------------------------------------------------------------===//
+
+static Body destroyLeavesNothing() {
+  return [](RankCtx &c) -> std::string {
+    int threads0 = countDir("/proc/self/task");
+    int fds0 = countDir("/proc/self/fd");
+    int maps0 = hcclMappings();
+    std::set<std::string> shm0 = listDir("/dev/shm");
+    {
+      aclrtStream s;
+      RT_OK(HcclStreamCreate(&s));
+      HcclComm comm;
+      RT_OK(c.initComm(&comm));
+      void *a, *b;
+      RT_OK(HcclMemAlloc(&a, 1 << 22));
+      RT_OK(HcclMemAlloc(&b, 1 << 22));
+      for (int i = 0; i < 3; ++i) {
+        RT_OK(HcclAllReduce(a, b, (1 << 22) / 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+        std::string e = checkedAllReduce(comm, c.rank, c.size, s);
+        if (!e.empty())
+          return e;
+      }
+      RT_OK(HcclStreamSynchronize(s));
+      RT_CHECK(countDir("/proc/self/task") > threads0, "a stream thread runs");
+      RT_CHECK(hcclMappings() > maps0, "shared memory is mapped while in use");
+      RT_OK(HcclCommDestroy(comm));
+      RT_OK(HcclStreamDestroy(s));
+      RT_OK(HcclMemFree(a));
+      RT_OK(HcclMemFree(b));
+    }
+    RT_CHECK(countDir("/proc/self/task") == threads0,
+             std::to_string(countDir("/proc/self/task")) + " threads, " +
+                 std::to_string(threads0) + " before");
+    RT_CHECK(countDir("/proc/self/fd") == fds0, std::to_string(countDir("/proc/self/fd")) +
+                                                    " descriptors, " + std::to_string(fds0) +
+                                                    " before");
+    RT_CHECK(hcclMappings() == maps0, std::to_string(hcclMappings()) + " hccl mappings left");
+    for (const std::string &f : listDir("/dev/shm"))
+      RT_CHECK(shm0.count(f) || !contains(f, "hccl"), "/dev/shm/" + f + " left behind");
+    return "";
+  };
+}
+
+TEST(Lifecycle, DestroyReleasesEverythingShm) {
+  EXPECT_EQ(runRanks(3, destroyLeavesNothing(), opts()), "");
+}
+
+TEST(Lifecycle, DestroyReleasesEverythingTcp) {
+  EXPECT_EQ(runRanks(3, destroyLeavesNothing(), opts(true)), "");
+}
+
+TEST(Lifecycle, ManyCommunicatorsInSequence) {
+  auto body = [](RankCtx &c) -> std::string {
+    int fds0 = countDir("/proc/self/fd");
+    for (int k = 0; k < 20; ++k) {
+      HcclComm comm;
+      RT_OK(c.initComm(&comm));
+      std::string e = checkedAllReduce(comm, c.rank, c.size, nullptr, 100);
+      if (!e.empty())
+        return e;
+      RT_OK(HcclCommDestroy(comm));
+    }
+    RT_CHECK(countDir("/proc/self/fd") == fds0, "descriptors leak across communicators");
+    return "";
+  };
+  EXPECT_EQ(runRanks(4, body, opts()), "");
+}
+
+//===----------------------------------------------------------------------===//
+// Streams
+//===----------------------------------------------------------------------===//
+
+namespace {
+void appendOrder(void *p) {
+  auto *v = static_cast<std::vector<int> *>(p);
+  v->push_back(static_cast<int>(v->size()));
+}
+} // namespace
+
+TEST(Streams, CollectivesOverlapCallerAndKeepIssueOrder) {
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    aclrtStream s1, s2;
+    RT_OK(HcclStreamCreate(&s1));
+    RT_OK(HcclStreamCreate(&s2));
+    const size_t n = 1 << 20;
+    std::vector<float> a(n, 1.0f), b(n), x(n, 2.0f), y(n);
+    std::vector<int> order;
+    // Issued on two streams: the runtime runs them in issue order on every
+    // rank, whichever stream thread gets there first.
+    RT_OK(HcclAllReduce(a.data(), b.data(), n, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s1));
+    RT_OK(HcclAllReduce(x.data(), y.data(), n, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, comm, s2));
+    RT_OK(HcclStreamLaunchHostFunc(s1, appendOrder, &order));
+    RT_OK(HcclStreamLaunchHostFunc(s1, appendOrder, &order));
+    HcclResult q = HcclStreamQuery(s1);
+    RT_CHECK(q == HCCL_SUCCESS || q == HCCL_E_AGAIN, HcclGetErrorString(q));
+    RT_OK(HcclStreamSynchronize(s1));
+    RT_OK(HcclStreamSynchronize(s2));
+    RT_CHECK(HcclStreamQuery(s1) == HCCL_SUCCESS, "idle after synchronize");
+    RT_CHECK(order.size() == 2 && order[0] == 0 && order[1] == 1, "host functions in order");
+    for (size_t i = 0; i < n; i += 4099) {
+      RT_CHECK(b[i] == static_cast<float>(c.size), "sum");
+      RT_CHECK(y[i] == 2.0f, "max");
+    }
+    // Errors of queued work surface at synchronize.
+    int bad = c.rank == 0 ? 8 : 16;
+    RT_OK(HcclAllReduce(a.data(), b.data(), bad, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s1));
+    HcclResult rc = HcclStreamSynchronize(s1);
+    std::string syncMsg = HcclGetLastErrorMessage();
+    c.sync(0);
+    HcclResult async = HCCL_SUCCESS;
+    for (int i = 0; i < 5000 && async == HCCL_SUCCESS; ++i) {
+      RT_OK(HcclGetCommAsyncError(comm, &async));
+      usleep(1000);
+    }
+    RT_CHECK(async != HCCL_SUCCESS, "the mismatch broke the communicator");
+    RT_CHECK(rc == HCCL_SUCCESS || contains(syncMsg, "HcclAllReduce"), syncMsg);
+    RT_OK(HcclStreamDestroy(s1));
+    RT_OK(HcclStreamDestroy(s2));
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  RunOptions o = opts();
+  o.env.push_back({"HCCL_LOG_LEVEL", "error"});
+  EXPECT_EQ(runRanks(2, body, o), "");
+}
+
+//===----------------------------------------------------------------------===//
+// Sub-communicators
+//===----------------------------------------------------------------------===//
+
+TEST(SubComms, SplitByColourAndKey) {
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm world;
+    RT_OK(c.initComm(&world));
+    int color = c.rank == 4 ? -1 : c.rank % 2;
+    HcclComm sub = nullptr;
+    RT_OK(HcclCommSplit(world, color, -c.rank, &sub));
+    if (color < 0) {
+      RT_CHECK(sub == nullptr, "colour -1 gets no communicator");
+    } else {
+      uint32_t size, rank;
+      RT_OK(HcclGetRankSize(sub, &size));
+      RT_OK(HcclGetRankId(sub, &rank));
+      // Members of colour k: ranks with r % 2 == k (rank 4 opted out),
+      // ordered by key = -r, i.e. descending world rank.
+      std::vector<int> members;
+      for (int r = c.size - 1; r >= 0; --r)
+        if (r != 4 && r % 2 == color)
+          members.push_back(r);
+      RT_CHECK(size == members.size(), "size " + std::to_string(size));
+      RT_CHECK(members[rank] == c.rank, "rank " + std::to_string(rank));
+      // The sub-communicator works and holds exactly its members.
+      int64_t mine = c.rank, sum = 0;
+      RT_OK(HcclAllReduce(&mine, &sum, 1, HCCL_DATA_TYPE_INT64, HCCL_REDUCE_SUM, sub, nullptr));
+      int64_t want = 0;
+      for (int r : members)
+        want += r;
+      RT_CHECK(sum == want, std::to_string(sum) + " != " + std::to_string(want));
+      RT_OK(HcclCommDestroy(sub));
+    }
+    std::string e = checkedAllReduce(world, c.rank, c.size);
+    if (!e.empty())
+      return e;
+    RT_OK(HcclCommDestroy(world));
+    return "";
+  };
+  EXPECT_EQ(runRanks(5, body, opts()), "");
+  EXPECT_EQ(runRanks(5, body, opts(true)), "");
+}
+
+TEST(SubComms, CreateSubCommConfigWithMembersOnly) {
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm world;
+    RT_OK(c.initComm(&world));
+    uint32_t ids[2] = {3, 1};
+    if (c.rank == 3 || c.rank == 1) {
+      HcclCommConfig cfg;
+      HcclCommConfigInit(&cfg);
+      HcclComm sub;
+      RT_OK(HcclCreateSubCommConfig(&world, 2, ids, 77, c.rank == 3 ? 0 : 1, &cfg, &sub));
+      uint32_t rank;
+      RT_OK(HcclGetRankId(sub, &rank));
+      RT_CHECK(rank == (c.rank == 3 ? 0u : 1u), "sub rank");
+      std::string e = checkedAllReduce(sub, static_cast<int>(rank), 2);
+      if (!e.empty())
+        return e;
+      RT_OK(HcclCommDestroy(sub));
+      // Wrong claims are rejected.
+      HcclComm bad;
+      HcclResult rc = HcclCreateSubCommConfig(&world, 2, ids, 78, 0, &cfg, &bad);
+      if (c.rank == 1) {
+        RT_CHECK(rc == HCCL_E_PARA, HcclGetErrorString(rc));
+        RT_CHECK(contains(HcclGetLastErrorMessage(), "this process is rank 1"),
+                 HcclGetLastErrorMessage());
+      } else {
+        RT_CHECK(rc == HCCL_E_TIMEOUT, HcclGetErrorString(rc)); // rank 1 never joins
+      }
+    }
+    c.sync(0);
+    std::string e = checkedAllReduce(world, c.rank, c.size);
+    if (!e.empty())
+      return e;
+    RT_OK(HcclCommDestroy(world));
+    return "";
+  };
+  RunOptions o = opts();
+  o.env.push_back({"HCCL_CONNECT_TIMEOUT_MS", "1000"});
+  o.env.push_back({"HCCL_LOG_LEVEL", "error"});
+  EXPECT_EQ(runRanks(4, body, o), "");
+}
+
+//===----------------------------------------------------------------------===//
+// Point to point and barrier
+//===----------------------------------------------------------------------===//
+
+static Body ringExchange() {
+  return [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    int next = (c.rank + 1) % c.size, prev = (c.rank + c.size - 1) % c.size;
+    for (size_t n : {size_t(0), size_t(1), size_t(1000), size_t(3 << 20)})
+      for (bool shared : {false, true}) {
+        void *sb, *rb;
+        size_t bytes = std::max<size_t>(n * 4, 4);
+        if (shared) {
+          RT_OK(HcclMemAlloc(&sb, bytes));
+          RT_OK(HcclMemAlloc(&rb, bytes));
+        } else {
+          sb = malloc(bytes);
+          rb = malloc(bytes);
+        }
+        auto *s = static_cast<uint32_t *>(sb), *r = static_cast<uint32_t *>(rb);
+        for (size_t i = 0; i < n; ++i) {
+          s[i] = static_cast<uint32_t>(c.rank * 1000003 + i);
+          r[i] = 0;
+        }
+        // Even ranks send first, odd ranks receive first: no cycle of
+        // blocked sends even when a message exceeds the FIFO.
+        if (c.rank % 2 == 0) {
+          RT_OK(HcclSend(sb, n, HCCL_DATA_TYPE_UINT32, static_cast<uint32_t>(next), comm, nullptr));
+          RT_OK(HcclRecv(rb, n, HCCL_DATA_TYPE_UINT32, static_cast<uint32_t>(prev), comm, nullptr));
+        } else {
+          RT_OK(HcclRecv(rb, n, HCCL_DATA_TYPE_UINT32, static_cast<uint32_t>(prev), comm, nullptr));
+          RT_OK(HcclSend(sb, n, HCCL_DATA_TYPE_UINT32, static_cast<uint32_t>(next), comm, nullptr));
+        }
+        for (size_t i = 0; i < n; ++i)
+          RT_CHECK(r[i] == static_cast<uint32_t>(prev * 1000003 + i), "element " + std::to_string(i));
+        if (shared) {
+          HcclMemFree(sb);
+          HcclMemFree(rb);
+        } else {
+          free(sb);
+          free(rb);
+        }
+      }
+    RT_OK(HcclBarrier(comm, nullptr));
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+}
+
+TEST(PointToPoint, RingExchangeShm) { EXPECT_EQ(runRanks(4, ringExchange(), opts()), ""); }
+TEST(PointToPoint, RingExchangeTcp) { EXPECT_EQ(runRanks(3, ringExchange(), opts(true)), ""); }
+
+TEST(PointToPoint, BothSidesSendLargeMessagesAtOnceOverTcp) {
+  // A single step in which each rank sends 64 MiB to the other and receives
+  // 64 MiB from it (all-to-all, 2 ranks): needs both directions to flow.
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    const size_t n = 16u << 20; // elements per peer
+    std::vector<uint32_t> in(2 * n), out(2 * n);
+    for (size_t i = 0; i < 2 * n; ++i)
+      in[i] = static_cast<uint32_t>(i * 2 + static_cast<size_t>(c.rank));
+    RT_OK(HcclAlltoAll(in.data(), n, HCCL_DATA_TYPE_UINT32, out.data(), n, HCCL_DATA_TYPE_UINT32,
+                       comm, nullptr));
+    int other = 1 - c.rank;
+    for (size_t i = 0; i < n; i += 1013)
+      RT_CHECK(out[static_cast<size_t>(other) * n + i] ==
+                   static_cast<uint32_t>((static_cast<size_t>(c.rank) * n + i) * 2 +
+                                         static_cast<size_t>(other)),
+               "element " + std::to_string(i));
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  EXPECT_EQ(runRanks(2, body, opts(true)), "");
+}
+
+//===----------------------------------------------------------------------===//
+// Bootstraps
+//===----------------------------------------------------------------------===//
+
+static Body fromEnv(std::vector<std::pair<std::string, std::string>> (*vars)(int rank, int size,
+                                                                               int port),
+                    int port, int comms) {
+  return [vars, port, comms](RankCtx &c) -> std::string {
+    for (auto &kv : vars(c.rank, c.size, port))
+      setenv(kv.first.c_str(), kv.second.c_str(), 1);
+    for (int k = 0; k < comms; ++k) {
+      HcclComm comm;
+      RT_OK(HcclCommInitFromEnv(&comm));
+      uint32_t rank, size;
+      RT_OK(HcclGetRankId(comm, &rank));
+      RT_OK(HcclGetRankSize(comm, &size));
+      RT_CHECK(rank == static_cast<uint32_t>(c.rank) && size == static_cast<uint32_t>(c.size),
+               "rank/size from the launcher");
+      std::string e = checkedAllReduce(comm, c.rank, c.size);
+      if (!e.empty())
+        return e;
+      RT_OK(HcclCommDestroy(comm));
+    }
+    return "";
+  };
+}
+
+TEST(Bootstrap, Torchrun) {
+  auto vars = [](int r, int n, int port) -> std::vector<std::pair<std::string, std::string>> {
+    return {{"RANK", std::to_string(r)},
+            {"WORLD_SIZE", std::to_string(n)},
+            {"MASTER_ADDR", "127.0.0.1"},
+            {"MASTER_PORT", std::to_string(port)}};
+  };
+  // Two communicators in a row: rank 0 keeps MASTER_PORT for both.
+  EXPECT_EQ(runRanks(3, fromEnv(vars, freePort(), 2), opts()), "");
+}
+
+TEST(Bootstrap, OpenMpiVariablesWithMasterAddress) {
+  auto vars = [](int r, int n, int port) -> std::vector<std::pair<std::string, std::string>> {
+    return {{"OMPI_COMM_WORLD_RANK", std::to_string(r)},
+            {"OMPI_COMM_WORLD_SIZE", std::to_string(n)},
+            {"MASTER_ADDR", "localhost"},
+            {"MASTER_PORT", std::to_string(port)}};
+  };
+  EXPECT_EQ(runRanks(2, fromEnv(vars, freePort(), 1), opts()), "");
+}
+
+TEST(Bootstrap, PmiVariablesWithRootInfoFile) {
+  static std::string path;
+  path = "/tmp/hccl-rt-test-rootinfo-" + std::to_string(getpid());
+  std::remove(path.c_str());
+  auto vars = [](int r, int n, int) -> std::vector<std::pair<std::string, std::string>> {
+    return {{"PMI_RANK", std::to_string(r)},
+            {"PMI_SIZE", std::to_string(n)},
+            {"HCCL_ROOT_INFO_FILE", path}};
+  };
+  EXPECT_EQ(runRanks(3, fromEnv(vars, 0, 2), opts()), "");
+  std::ifstream f(path);
+  EXPECT_FALSE(f.good()) << "rank 0 removes the file once everyone has read it";
+}
+
+TEST(Bootstrap, BadLauncherVariables) {
+  auto body = [](RankCtx &) -> std::string {
+    HcclComm comm;
+    setenv("RANK", "abc", 1);
+    setenv("WORLD_SIZE", "2", 1);
+    HcclResult rc = HcclCommInitFromEnv(&comm);
+    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "RANK=abc"),
+             HcclGetLastErrorMessage());
+    setenv("RANK", "2", 1);
+    rc = HcclCommInitFromEnv(&comm);
+    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "not below WORLD_SIZE"),
+             HcclGetLastErrorMessage());
+    setenv("RANK", "1", 1);
+    unsetenv("MASTER_ADDR");
+    rc = HcclCommInitFromEnv(&comm);
+    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "MASTER_ADDR"),
+             HcclGetLastErrorMessage());
+    setenv("MASTER_ADDR", "127.0.0.1", 1);
+    setenv("MASTER_PORT", "70000", 1);
+    rc = HcclCommInitFromEnv(&comm);
+    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "MASTER_PORT=70000"),
+             HcclGetLastErrorMessage());
+    unsetenv("RANK");
+    unsetenv("WORLD_SIZE");
+    rc = HcclCommInitFromEnv(&comm);
+    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "no launcher variables"),
+             HcclGetLastErrorMessage());
+    return "";
+  };
+  EXPECT_EQ(runRanks(1, body, opts()), "");
+}
+
+namespace {
+std::string writeRankTable(int servers, int perServer) {
+  std::string path = "/tmp/hccl-rt-ranktable-" + std::to_string(getpid()) + ".json";
+  std::ofstream f(path);
+  f << "{\"version\":\"1.0\",\"status\":\"completed\",\"server_count\":\"" << servers
+    << "\",\"server_list\":[";
+  int rank = 0;
+  for (int s = 0; s < servers; ++s) {
+    f << (s ? "," : "") << "{\"server_id\":\"127.0.0." << (s + 1) << "\",\"device\":[";
+    for (int d = 0; d < perServer; ++d)
+    {
+      f << (d ? "," : "") << "{\"device_id\":\"" << d << "\",\"device_ip\":\"192.168.1." << rank
+        << "\",\"rank_id\":\"" << rank << "\"}";
+      ++rank;
+    }
+    f << "]}";
+  }
+  f << "]}";
+  return path;
+}
+} // namespace
+
+TEST(Bootstrap, RankTable) {
+  static std::string table;
+  table = writeRankTable(1, 3);
+  static int port;
+  port = freePort();
+  auto body = [](RankCtx &c) -> std::string {
+    setenv("HCCL_IF_BASE_PORT", std::to_string(port).c_str(), 1);
+    HcclComm comm;
+    RT_OK(HcclCommInitClusterInfo(table.c_str(), static_cast<uint32_t>(c.rank), &comm));
+    std::string e = checkedAllReduce(comm, c.rank, c.size);
+    if (!e.empty())
+      return e;
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  EXPECT_EQ(runRanks(3, body, opts()), "");
+  std::remove(table.c_str());
+}
+
+TEST(Bootstrap, BadRankTables) {
+  auto body = [](RankCtx &) -> std::string {
+    HcclComm comm;
+    HcclResult rc = HcclCommInitClusterInfo("/nonexistent/rank_table.json", 0, &comm);
+    RT_CHECK(rc == HCCL_E_OPEN_FILE_FAILURE, HcclGetErrorString(rc));
+    RT_CHECK(contains(HcclGetLastErrorMessage(), "/nonexistent/rank_table.json"),
+             HcclGetLastErrorMessage());
+    std::string path = "/tmp/hccl-rt-badtable-" + std::to_string(getpid()) + ".json";
+    {
+      std::ofstream f(path);
+      f << "{\"version\":\"1.0\",\"server_count\":\"1\",\"server_list\":[{\"server_id\":"
+           "\"127.0.0.1\",\"device\":[{\"device_id\":\"0\",\"rank_id\":\"x\"}]}]}";
+    }
+    rc = HcclCommInitClusterInfo(path.c_str(), 0, &comm);
+    RT_CHECK(rc == HCCL_E_PARA, HcclGetErrorString(rc));
+    RT_CHECK(contains(HcclGetLastErrorMessage(), "rank_id"), HcclGetLastErrorMessage());
+    std::string good = writeRankTable(1, 2);
+    rc = HcclCommInitClusterInfo(good.c_str(), 5, &comm);
+    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "rank 5 is not in"),
+             HcclGetLastErrorMessage());
+    std::remove(path.c_str());
+    std::remove(good.c_str());
+    return "";
+  };
+  EXPECT_EQ(runRanks(1, body, opts()), "");
+}
+
+//===----------------------------------------------------------------------===//
+// Determinism and zero-copy
+//===----------------------------------------------------------------------===//
+
+static Body hashedRandomAllReduce(HcclDataType dt, int slot) {
+  return [dt, slot](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    const size_t n = 300001;
+    size_t es = dt == HCCL_DATA_TYPE_FP32 ? 4 : 2;
+    std::vector<unsigned char> in(n * es), out(n * es);
+    std::mt19937 rng(static_cast<unsigned>(c.rank) * 7919u + 1);
+    std::uniform_real_distribution<float> d(-1e3f, 1e3f);
+    for (size_t i = 0; i < n; ++i) {
+      float v = d(rng);
+      if (es == 4) {
+        std::memcpy(&in[i * 4], &v, 4);
+      } else {
+        uint32_t bits;
+        std::memcpy(&bits, &v, 4);
+        uint16_t h = static_cast<uint16_t>(bits >> 16); // bf16 by truncation
+        std::memcpy(&in[i * 2], &h, 2);
+      }
+    }
+    RT_OK(HcclAllReduce(in.data(), out.data(), n, dt, HCCL_REDUCE_SUM, comm, nullptr));
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char b : out)
+      h = (h ^ b) * 1099511628211ull;
+    c.publish(slot, h);
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+}
+
+TEST(Determinism, BitIdenticalOnEveryRankAndEveryRun) {
+  for (HcclDataType dt : {HCCL_DATA_TYPE_FP32, HCCL_DATA_TYPE_BFP16}) {
+    std::vector<uint64_t> perRun;
+    for (int run = 0; run < 2; ++run) {
+      auto body = [dt](RankCtx &c) -> std::string {
+        std::string e = hashedRandomAllReduce(dt, 0)(c);
+        if (!e.empty())
+          return e;
+        c.sync(1);
+        for (int r = 1; r < c.size; ++r)
+          RT_CHECK(c.peek(r, 0) == c.peek(0, 0), "rank " + std::to_string(r) + " differs");
+        return "";
+      };
+      RunOptions o = opts();
+      o.env.push_back({"HCCL_DETERMINISTIC", "true"});
+      o.after = [&](const Shared &sh) { perRun.push_back(sh.values[0][0].load()); };
+      EXPECT_EQ(runRanks(5, body, o), "");
+    }
+    ASSERT_EQ(perRun.size(), 2u);
+    EXPECT_EQ(perRun[0], perRun[1]) << "dtype " << dt << ": runs differ";
+    EXPECT_NE(perRun[0], 0u);
+  }
+}
+
+TEST(Determinism, StrictModeCombinesInRankOrder) {
+  // Random fp32 data: a different combination order would round
+  // differently. Strict mode must equal ((x0 + x1) + x2) + ... in fp32 for
+  // every size (small and large calls use different algorithms otherwise).
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    auto input = [](int r, size_t n) {
+      std::vector<float> v(n);
+      std::mt19937 rng(static_cast<unsigned>(r) * 31337u + 5);
+      std::uniform_real_distribution<float> d(-1e4f, 1e4f);
+      for (auto &x : v)
+        x = d(rng);
+      return v;
+    };
+    for (size_t n : {size_t(5), size_t(1000), size_t(300000)}) {
+      std::vector<float> want = input(0, n * c.size);
+      for (int r = 1; r < c.size; ++r) {
+        std::vector<float> x = input(r, n * c.size);
+        for (size_t i = 0; i < want.size(); ++i)
+          want[i] = want[i] + x[i];
+      }
+      std::vector<float> in = input(c.rank, n * c.size), out(n * c.size);
+      RT_OK(HcclAllReduce(in.data(), out.data(), n * c.size, HCCL_DATA_TYPE_FP32,
+                          HCCL_REDUCE_SUM, comm, nullptr));
+      RT_CHECK(std::memcmp(out.data(), want.data(), want.size() * 4) == 0,
+               "all-reduce n=" + std::to_string(n * c.size));
+      RT_OK(HcclReduceScatter(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
+                              comm, nullptr));
+      RT_CHECK(std::memcmp(out.data(), want.data() + static_cast<size_t>(c.rank) * n, n * 4) == 0,
+               "reduce-scatter n=" + std::to_string(n));
+      RT_OK(HcclReduce(in.data(), out.data(), n * c.size, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 2,
+                       comm, nullptr));
+      if (c.rank == 2)
+        RT_CHECK(std::memcmp(out.data(), want.data(), want.size() * 4) == 0,
+                 "reduce n=" + std::to_string(n * c.size));
+    }
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  RunOptions o = opts();
+  o.env.push_back({"HCCL_DETERMINISTIC", "strict"});
+  EXPECT_EQ(runRanks(5, body, o), "");
+}
+
+TEST(ZeroCopy, SharedBuffersAreReadInPlaceByPeers) {
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    auto *cc = static_cast<hccl::rt::Communicator *>(comm);
+    const size_t n = 1 << 18;
+    // Ring all-gather on malloc'd buffers uses no scratch: nothing is mapped.
+    std::vector<float> in(n, static_cast<float>(c.rank)), out(n * c.size);
+    RT_OK(HcclAllGather(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32, comm, nullptr));
+    size_t before = cc->mappedPeerRegions();
+    void *a, *b;
+    RT_OK(HcclMemAlloc(&a, n * 4));
+    RT_OK(HcclMemAlloc(&b, n * 4 * c.size));
+    std::memcpy(a, in.data(), n * 4);
+    RT_OK(HcclAllGather(a, b, n, HCCL_DATA_TYPE_FP32, comm, nullptr));
+    size_t after = cc->mappedPeerRegions();
+    for (int r = 0; r < c.size; ++r)
+      RT_CHECK(static_cast<float *>(b)[static_cast<size_t>(r) * n + 17] == static_cast<float>(r),
+               "data from rank " + std::to_string(r));
+    RT_CHECK(before == 0, std::to_string(before) + " regions mapped for malloc'd buffers");
+    RT_CHECK(after > before, "peers' HcclMemAlloc buffers were not mapped (no zero-copy)");
+    RT_OK(HcclCommDestroy(comm));
+    RT_OK(HcclMemFree(a));
+    RT_OK(HcclMemFree(b));
+    return "";
+  };
+  RunOptions o = opts();
+  o.env.push_back({"HCCL_ALGO", "level0:ring;level1:ring"});
+  EXPECT_EQ(runRanks(3, body, o), "");
+}
