@@ -99,7 +99,7 @@ def main(argv) -> int:
     p.add_argument("--title", help="plot title")
     p.add_argument("--table", action="store_true",
                    help="also print the plotted points (label, size, value)")
-    args = p.parse_args(argv)
+    args = p.parse_intermixed_args(argv)  # FILE --label L FILE --label L ...
     if args.label and len(args.label) != len(args.csv):
         p.error(f"--label given {len(args.label)} times for {len(args.csv)} files")
     out_dir = os.path.dirname(os.path.abspath(args.out))
