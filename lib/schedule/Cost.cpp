@@ -29,11 +29,11 @@ PortLoad busiest(std::vector<double> &sizes, int ports, const LinkParams &l) {
   std::sort(sizes.begin(), sizes.end(), std::greater<double>());
   std::vector<PortLoad> port(static_cast<size_t>(std::max(1, ports)));
   for (double sz : sizes) {
-    auto it = std::min_element(port.begin(), port.end(),
-                               [&](const PortLoad &x, const PortLoad &y) {
-                                 return x.msgs * l.alpha() + x.bytes * l.beta() <
-                                        y.msgs * l.alpha() + y.bytes * l.beta();
-                               });
+    auto it = std::min_element(
+        port.begin(), port.end(), [&](const PortLoad &x, const PortLoad &y) {
+          return x.msgs * l.alpha() + x.bytes * l.beta() <
+                 y.msgs * l.alpha() + y.bytes * l.beta();
+        });
     it->msgs += 1;
     it->bytes += sz;
   }
@@ -62,10 +62,10 @@ double stepCost(const std::vector<ConcreteOp> &ops, int64_t globalRank,
       continue;
     int64_t peer = peerGlobal.empty() ? c.peer : peerGlobal[c.peer];
     int dir = c.kind == OpKind::Send ? 0 : 1;
-    int inter = topo.sameServer(static_cast<int>(globalRank),
-                                static_cast<int>(peer))
-                    ? 0
-                    : 1;
+    int inter =
+        topo.sameServer(static_cast<int>(globalRank), static_cast<int>(peer))
+            ? 0
+            : 1;
     groups[dir][inter].push_back(bytes);
   }
   double worst = -1;
@@ -144,7 +144,8 @@ Result<ProgramCost> predictCost(const Program &prog, const Topology &topo,
         for (const ConcreteOp &c : ops)
           moves |= opHasPeer(c.kind) && c.count > 0;
         int64_t g = global.empty() ? r : global[r];
-        worst = std::max(worst, stepCost(ops, g, global, eb, prog.slices, topo));
+        worst =
+            std::max(worst, stepCost(ops, g, global, eb, prog.slices, topo));
       }
       pc.stepSeconds.push_back(worst);
       pc.seconds += worst;
@@ -170,8 +171,7 @@ double algBandwidthGBps(double bytes, double seconds) {
   return seconds > 0 ? bytes / seconds / 1e9 : 0.0;
 }
 
-double busBandwidthGBps(Collective c, double bytes, double seconds,
-                        int64_t p) {
+double busBandwidthGBps(Collective c, double bytes, double seconds, int64_t p) {
   double alg = algBandwidthGBps(bytes, seconds);
   double pp = static_cast<double>(p);
   switch (c) {

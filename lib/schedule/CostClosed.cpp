@@ -91,8 +91,9 @@ double ag(Algorithm a, int64_t k, double N, const Level &L) {
     bool fold = p2 != k;
     double t = fold ? L.step(1, 1, N / kk, 0) : 0;
     for (int64_t i = 0; i < l; ++i)
-      t += L.step(1, 1, N * static_cast<double>(int64_t(1) << i) /
-                            static_cast<double>(p2),
+      t += L.step(1, 1,
+                  N * static_cast<double>(int64_t(1) << i) /
+                      static_cast<double>(p2),
                   0);
     return t + (fold ? L.step(1, 2, N * (kk - 1) / kk, 0) : 0);
   }
@@ -191,13 +192,19 @@ double alltoall(Algorithm a, int64_t k, double n, const Level &L) {
 double flat(Collective c, Algorithm a, int64_t k, double n, const Level &L) {
   double kk = static_cast<double>(k);
   switch (c) {
-  case Collective::AllReduce: return ar(a, k, n, L);
-  case Collective::ReduceScatter: return rs(a, k, n * kk, L);
-  case Collective::AllGather: return ag(a, k, n * kk, L);
-  case Collective::Broadcast: return bcast(a, k, n, L);
-  case Collective::Reduce: return reduce(a, k, n, L);
+  case Collective::AllReduce:
+    return ar(a, k, n, L);
+  case Collective::ReduceScatter:
+    return rs(a, k, n * kk, L);
+  case Collective::AllGather:
+    return ag(a, k, n * kk, L);
+  case Collective::Broadcast:
+    return bcast(a, k, n, L);
+  case Collective::Reduce:
+    return reduce(a, k, n, L);
   case Collective::AllToAll:
-  case Collective::AllToAllV: return alltoall(a, k, n, L);
+  case Collective::AllToAllV:
+    return alltoall(a, k, n, L);
   }
   return NAN;
 }
@@ -224,11 +231,10 @@ Result<double> closedFormCost(const ClosedFormRequest &req,
   Algorithm a = canonicalFor(c, req.algorithm);
   const int64_t p = req.p;
   const double n = req.bytes;
-  int64_t count = req.elemBytes > 0
-                      ? static_cast<int64_t>(req.bytes / req.elemBytes)
-                      : 0;
-  Level intra{&topo.intra, topo.gamma(), req.slices, req.elemBytes,
-              req.chunks, count};
+  int64_t count =
+      req.elemBytes > 0 ? static_cast<int64_t>(req.bytes / req.elemBytes) : 0;
+  Level intra{&topo.intra,   topo.gamma(), req.slices,
+              req.elemBytes, req.chunks,   count};
   Level inter = intra;
   inter.link = &topo.inter;
   auto bad = [&](Algorithm x) {
@@ -242,15 +248,15 @@ Result<double> closedFormCost(const ClosedFormRequest &req,
     return bad(req.algorithm);
   if (a != Algorithm::Hierarchical) {
     // A flat algorithm is as slow as the slowest link class it crosses.
-    bool spans = topo.worldSize() > 0 && p > topo.devicesPerServer &&
-                 topo.servers > 1;
+    bool spans =
+        topo.worldSize() > 0 && p > topo.devicesPerServer && topo.servers > 1;
     double t = flat(c, a, p, n, spans ? inter : intra);
     if (std::isnan(t))
       return bad(a);
     return t;
   }
-  int64_t m = req.ranksPerServer > 0 ? req.ranksPerServer
-                                     : topo.devicesPerServer;
+  int64_t m =
+      req.ranksPerServer > 0 ? req.ranksPerServer : topo.devicesPerServer;
   if (m < 1 || p % m != 0)
     return R::error("hierarchical: " + std::to_string(p) +
                     " ranks are not a multiple of " + std::to_string(m) +

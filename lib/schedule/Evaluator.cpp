@@ -135,8 +135,8 @@ void ProgramEvaluator::evalList(const std::vector<ExprId> &ids) {
         break;
       const auto &tables = prog_.tables;
       int64_t e = val[nd.a];
-      if (nd.imm < 0 || static_cast<size_t>(nd.imm) >= tables.size() ||
-          e < 0 || static_cast<size_t>(e) >= tables[nd.imm].size()) {
+      if (nd.imm < 0 || static_cast<size_t>(nd.imm) >= tables.size() || e < 0 ||
+          static_cast<size_t>(e) >= tables[nd.imm].size()) {
         err[id] = EvalError::TableIndex;
         break;
       }
@@ -182,8 +182,8 @@ Status ProgramEvaluator::expandStep(int64_t rank, uint32_t phase, int64_t s,
       return Status::error("rank " + std::to_string(rank) + ", phase " +
                            std::to_string(phase) + " '" + ph.name + "' step " +
                            std::to_string(s) + ", op " + std::to_string(oi) +
-                           " (" + opKindName(op.kind) + ", t=" +
-                           std::to_string(t_) + "): " + what);
+                           " (" + opKindName(op.kind) +
+                           ", t=" + std::to_string(t_) + "): " + what);
     };
     const char *bad = nullptr;
     EvalError badErr = EvalError::None;
@@ -249,8 +249,8 @@ Status ProgramEvaluator::expandStep(int64_t rank, uint32_t phase, int64_t s,
                     " is negative");
       if (op.kind == OpKind::Reduce && (c.srcN < 1 || c.srcStride < 0))
         return fail("reduce needs srcN >= 1 and srcStride >= 0, found srcN=" +
-                    std::to_string(c.srcN) + " srcStride=" +
-                    std::to_string(c.srcStride));
+                    std::to_string(c.srcN) +
+                    " srcStride=" + std::to_string(c.srcStride));
       out.push_back(c);
     }
   }

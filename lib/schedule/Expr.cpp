@@ -23,8 +23,8 @@ int exprOpArity(ExprOp op) {
 
 const char *exprOpName(ExprOp op) {
   static const char *const names[kNumExprOps] = {
-      "const", "var", "param", "tbl", "+",  "-",  "*",   "/",
-      "%",     "^",   "&",     "|",   "<<", ">>", "==",  "!=",
+      "const", "var", "param", "tbl", "+",   "-",   "*",     "/",
+      "%",     "^",   "&",     "|",   "<<",  ">>",  "==",    "!=",
       "<",     "<=",  ">",     ">=",  "min", "max", "select"};
   int i = static_cast<int>(op);
   return i >= 0 && i < kNumExprOps ? names[i] : "invalid";
@@ -38,13 +38,20 @@ const char *exprVarName(ExprVar v) {
 
 const char *evalErrorName(EvalError e) {
   switch (e) {
-  case EvalError::None: return "no error";
-  case EvalError::DivisionByZero: return "division by zero";
-  case EvalError::Overflow: return "integer overflow";
-  case EvalError::BadShift: return "shift amount outside 0..62";
-  case EvalError::TableIndex: return "table index out of range";
-  case EvalError::BadParam: return "parameter index out of range";
-  case EvalError::BadNode: return "malformed expression node";
+  case EvalError::None:
+    return "no error";
+  case EvalError::DivisionByZero:
+    return "division by zero";
+  case EvalError::Overflow:
+    return "integer overflow";
+  case EvalError::BadShift:
+    return "shift amount outside 0..62";
+  case EvalError::TableIndex:
+    return "table index out of range";
+  case EvalError::BadParam:
+    return "parameter index out of range";
+  case EvalError::BadNode:
+    return "malformed expression node";
   }
   return "unknown error";
 }
@@ -195,12 +202,18 @@ ExprId ExprPool::select(ExprId cond, ExprId a, ExprId b) {
 
 ExprId ExprPool::make(const ExprNode &n) {
   switch (n.op) {
-  case ExprOp::Const: return constant(n.imm);
-  case ExprOp::Var: return var(static_cast<ExprVar>(n.imm));
-  case ExprOp::Param: return param(static_cast<uint32_t>(n.imm));
-  case ExprOp::Table: return table(static_cast<uint32_t>(n.imm), n.a);
-  case ExprOp::Select: return select(n.a, n.b, n.c);
-  default: return binary(n.op, n.a, n.b);
+  case ExprOp::Const:
+    return constant(n.imm);
+  case ExprOp::Var:
+    return var(static_cast<ExprVar>(n.imm));
+  case ExprOp::Param:
+    return param(static_cast<uint32_t>(n.imm));
+  case ExprOp::Table:
+    return table(static_cast<uint32_t>(n.imm), n.a);
+  case ExprOp::Select:
+    return select(n.a, n.b, n.c);
+  default:
+    return binary(n.op, n.a, n.b);
   }
 }
 

@@ -219,7 +219,8 @@ private:
       v = v * 10 + d;
       ++pos_;
     }
-    int64_t s = negative ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
+    int64_t s =
+        negative ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
     return pool_.constant(s);
   }
 

@@ -50,7 +50,8 @@ Status checkAllToAllV(const GenerateRequest &req) {
     return Status::ok();
   if (p > 4096)
     return Status::error("alltoallv: at most 4096 ranks (its tables hold p*p "
-                         "entries), found " + std::to_string(p));
+                         "entries), found " +
+                         std::to_string(p));
   size_t pp = static_cast<size_t>(p * p);
   if (req.sendCounts.size() != pp)
     return Status::error("alltoallv: send counts hold " +
@@ -64,16 +65,15 @@ Status checkAllToAllV(const GenerateRequest &req) {
   for (size_t i = 0; i < pp; ++i) {
     if (req.sendCounts[i] < 0 || req.sendCounts[i] > kMaxCount)
       return Status::error("alltoallv: send count [" + std::to_string(i / p) +
-                           "][" + std::to_string(i % p) + "] = " +
-                           std::to_string(req.sendCounts[i]) +
+                           "][" + std::to_string(i % p) +
+                           "] = " + std::to_string(req.sendCounts[i]) +
                            " outside 0.." + std::to_string(kMaxCount));
     for (const auto *v : {&req.sendDispls, &req.recvDispls})
       if (!v->empty() && ((*v)[i] < 0 || (*v)[i] > kMaxCount))
-        return Status::error("alltoallv: displacement [" +
-                             std::to_string(i / p) + "][" +
-                             std::to_string(i % p) + "] = " +
-                             std::to_string((*v)[i]) + " outside 0.." +
-                             std::to_string(kMaxCount));
+        return Status::error(
+            "alltoallv: displacement [" + std::to_string(i / p) + "][" +
+            std::to_string(i % p) + "] = " + std::to_string((*v)[i]) +
+            " outside 0.." + std::to_string(kMaxCount));
   }
   return Status::ok();
 }
@@ -84,8 +84,8 @@ std::vector<Algorithm> algorithmsFor(Collective c) {
   using A = Algorithm;
   switch (c) {
   case Collective::AllReduce:
-    return {A::Ring, A::MeshTwoShot, A::MeshOneShot, A::RHD,
-            A::RecursiveDoubling, A::Hierarchical};
+    return {A::Ring, A::MeshTwoShot,       A::MeshOneShot,
+            A::RHD,  A::RecursiveDoubling, A::Hierarchical};
   case Collective::ReduceScatter:
   case Collective::AllGather:
     return {A::Ring, A::MeshTwoShot, A::RHD, A::Hierarchical};
@@ -145,29 +145,28 @@ Status checkRequest(const GenerateRequest &req) {
   if (!contains(ok, a))
     return Status::error(std::string("algorithm '") +
                          algorithmName(req.algorithm) + "' cannot serve " +
-                         collectiveName(req.collective) + " (valid: " +
-                         names(ok) + ")");
+                         collectiveName(req.collective) +
+                         " (valid: " + names(ok) + ")");
   // (p*n must stay representable for the collectives whose buffers hold p
   // blocks; kMaxRanks * kMaxCount < 2^61.)
   if (a == Algorithm::Hierarchical) {
     int64_t m = req.ranksPerServer;
     if (m < 1)
       return Status::error("hierarchical: ranks per server must be >= 1, "
-                           "found " + std::to_string(m));
+                           "found " +
+                           std::to_string(m));
     if (req.ranks % m != 0)
       return Status::error("hierarchical: " + std::to_string(req.ranks) +
-                           " ranks are not a multiple of " +
-                           std::to_string(m) + " ranks per server");
+                           " ranks are not a multiple of " + std::to_string(m) +
+                           " ranks per server");
     for (int lv = 0; lv < 2; ++lv) {
       Algorithm la = canonical(req.collective, lv ? req.level1 : req.level0);
       std::vector<Algorithm> lok = levelAlgorithmsFor(req.collective, lv);
       if (!contains(lok, la))
-        return Status::error("hierarchical: level" + std::to_string(lv) +
-                             " algorithm '" +
-                             algorithmName(lv ? req.level1 : req.level0) +
-                             "' cannot serve " +
-                             collectiveName(req.collective) + " (valid: " +
-                             names(lok) + ")");
+        return Status::error(
+            "hierarchical: level" + std::to_string(lv) + " algorithm '" +
+            algorithmName(lv ? req.level1 : req.level0) + "' cannot serve " +
+            collectiveName(req.collective) + " (valid: " + names(lok) + ")");
     }
   }
   if (req.collective == Collective::AllToAllV)
@@ -258,10 +257,10 @@ Result<Program> generate(const GenerateRequest &reqIn) {
       for (int64_t i = 0; i < p; ++i)
         for (int64_t j = 0; j < p; ++j)
           rc[i * p + j] = sc[j * p + i];
-      std::vector<int64_t> sd = req.sendDispls.empty() ? packedDispls(sc, p)
-                                                       : req.sendDispls;
-      std::vector<int64_t> rd = req.recvDispls.empty() ? packedDispls(rc, p)
-                                                       : req.recvDispls;
+      std::vector<int64_t> sd =
+          req.sendDispls.empty() ? packedDispls(sc, p) : req.sendDispls;
+      std::vector<int64_t> rd =
+          req.recvDispls.empty() ? packedDispls(rc, p) : req.recvDispls;
       std::vector<int64_t> inSz(p, 0), outSz(p, 0);
       int64_t maxCount = 0;
       for (int64_t i = 0; i < p; ++i)

@@ -34,8 +34,8 @@ public:
   bool object(const json &j, const std::string &path,
               std::initializer_list<const char *> allowed) {
     if (!j.is_object())
-      return fail(path, std::string("expected an object, found ") +
-                            j.type_name());
+      return fail(path,
+                  std::string("expected an object, found ") + j.type_name());
     for (auto it = j.begin(); it != j.end(); ++it) {
       bool ok = false;
       for (const char *k : allowed)
@@ -44,8 +44,8 @@ public:
         std::string list;
         for (const char *k : allowed)
           list += (list.empty() ? "" : ", ") + std::string(k);
-        return fail(path + "." + it.key(), "unknown key (expected " + list +
-                                               ")");
+        return fail(path + "." + it.key(),
+                    "unknown key (expected " + list + ")");
       }
     }
     return true;
@@ -54,8 +54,8 @@ public:
   bool integer(const json &v, const std::string &path, int64_t lo, int64_t hi,
                int64_t &out) {
     if (!v.is_number_integer())
-      return fail(path, std::string("expected an integer, found ") +
-                            v.type_name());
+      return fail(path,
+                  std::string("expected an integer, found ") + v.type_name());
     if (v.is_number_unsigned() &&
         v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
       return fail(path, "integer out of range");
@@ -75,11 +75,10 @@ public:
     return integer(*it, path + "." + key, lo, hi, out);
   }
 
-  bool number(const json &v, const std::string &path, double lo,
-              double &out) {
+  bool number(const json &v, const std::string &path, double lo, double &out) {
     if (!v.is_number())
-      return fail(path, std::string("expected a number, found ") +
-                            v.type_name());
+      return fail(path,
+                  std::string("expected a number, found ") + v.type_name());
     double x = v.get<double>();
     if (!(x >= lo))
       return fail(path, "must be >= " + std::to_string(lo));
@@ -93,17 +92,17 @@ public:
     if (it == o.end())
       return required ? fail(path + "." + key, "missing") : true;
     if (!it->is_string())
-      return fail(path + "." + key, std::string("expected a string, found ") +
-                                        it->type_name());
+      return fail(path + "." + key,
+                  std::string("expected a string, found ") + it->type_name());
     out = it->get<std::string>();
     return true;
   }
 
-  bool intArray(const json &v, const std::string &path, int64_t lo,
-                int64_t hi, std::vector<int64_t> &out) {
+  bool intArray(const json &v, const std::string &path, int64_t lo, int64_t hi,
+                std::vector<int64_t> &out) {
     if (!v.is_array())
-      return fail(path, std::string("expected an array, found ") +
-                            v.type_name());
+      return fail(path,
+                  std::string("expected an array, found ") + v.type_name());
     out.clear();
     for (size_t i = 0; i < v.size(); ++i) {
       int64_t x;
@@ -208,17 +207,19 @@ bool readTopology(Reader &rd, const json &j, const std::string &path,
       return rd.fail(path + ".intra_shape", "expected \"mesh\" or \"ring\"");
     t.intraShape = *sh;
   }
-  if (j.contains("intra") && !readLink(rd, j["intra"], path + ".intra", t.intra))
+  if (j.contains("intra") &&
+      !readLink(rd, j["intra"], path + ".intra", t.intra))
     return false;
-  if (j.contains("inter") && !readLink(rd, j["inter"], path + ".inter", t.inter))
+  if (j.contains("inter") &&
+      !readLink(rd, j["inter"], path + ".inter", t.inter))
     return false;
   if (j.contains("reduce_gbps") &&
       !rd.number(j["reduce_gbps"], path + ".reduce_gbps", 1e-9, t.reduceGBps))
     return false;
   if (j.contains("rank_server")) {
     std::vector<int64_t> rs;
-    if (!rd.intArray(j["rank_server"], path + ".rank_server", 0,
-                     t.servers - 1, rs))
+    if (!rd.intArray(j["rank_server"], path + ".rank_server", 0, t.servers - 1,
+                     rs))
       return false;
     t.rankServer.assign(rs.begin(), rs.end());
   }
@@ -322,8 +323,8 @@ struct ExpandedRank {
   std::vector<std::vector<ConcreteOp>> steps;
 };
 
-bool readExpanded(Reader &rd, const json &j, const std::string &path,
-                  int64_t p, ExpandedRank &er) {
+bool readExpanded(Reader &rd, const json &j, const std::string &path, int64_t p,
+                  ExpandedRank &er) {
   if (!rd.object(j, path, {"rank", "buffers", "steps"}))
     return false;
   if (!rd.intField(j, "rank", path, 0, p - 1, er.rank, true))
@@ -398,8 +399,8 @@ bool readExpanded(Reader &rd, const json &j, const std::string &path,
         return false;
       if (opHasPeer(c.kind) && c.peer == er.rank)
         return rd.fail(op + ".peer", "is the rank itself");
-      for (auto [key, isDst] : {std::pair<const char *, bool>{"dst", true},
-                                {"src", false}}) {
+      for (auto [key, isDst] :
+           {std::pair<const char *, bool>{"dst", true}, {"src", false}}) {
         if (!o.contains(key))
           continue;
         std::string bp = op + "." + key;
@@ -500,12 +501,12 @@ bool readProgram(Reader &rd, const json &j, const std::string &path,
     return rd.fail(path + ".id", "must not be empty");
   if (!enumField(rd, j, "collective", path, prog.collective, true,
                  parseCollective, collectiveNameList()) ||
-      !enumField(rd, j, "algorithm", path, prog.algorithm, true,
-                 parseAlgorithm, algorithmNameList()) ||
+      !enumField(rd, j, "algorithm", path, prog.algorithm, true, parseAlgorithm,
+                 algorithmNameList()) ||
       !enumField(rd, j, "dtype", path, prog.dtype, true, parseDataType,
                  dataTypeNameList()) ||
-      !enumField(rd, j, "reduce_op", path, prog.reduceOp, false,
-                 parseReduceOp, "sum, prod, max, min"))
+      !enumField(rd, j, "reduce_op", path, prog.reduceOp, false, parseReduceOp,
+                 "sum, prod, max, min"))
     return false;
   bool hier = prog.algorithm == Algorithm::Hierarchical;
   for (const char *lv : {"level0", "level1"})
@@ -526,10 +527,9 @@ bool readProgram(Reader &rd, const json &j, const std::string &path,
     if (!rd.intArray(j["group"], path + ".group", 0, INT32_MAX, pp.group))
       return false;
     if (static_cast<int64_t>(pp.group.size()) != prog.p)
-      return rd.fail(path + ".group", "holds " +
-                                          std::to_string(pp.group.size()) +
-                                          " ranks, ranks says " +
-                                          std::to_string(prog.p));
+      return rd.fail(path + ".group",
+                     "holds " + std::to_string(pp.group.size()) +
+                         " ranks, ranks says " + std::to_string(prog.p));
     std::set<int64_t> seen(pp.group.begin(), pp.group.end());
     if (seen.size() != pp.group.size())
       return rd.fail(path + ".group", "lists a rank twice");
@@ -578,8 +578,8 @@ bool readProgram(Reader &rd, const json &j, const std::string &path,
       return false;
     for (int b = 0; b < kNumBuffers; ++b)
       if (!rd.exprField(prog.pool, nm, *bit,
-                        bufferName(static_cast<BufferId>(b)),
-                        path + ".buffers", prog.bufferSize[b], true))
+                        bufferName(static_cast<BufferId>(b)), path + ".buffers",
+                        prog.bufferSize[b], true))
         return false;
     const json &phs = j["phases"];
     if (!phs.is_array())
@@ -595,8 +595,8 @@ bool readProgram(Reader &rd, const json &j, const std::string &path,
         return false;
       for (ExprVar v : {ExprVar::R, ExprVar::S, ExprVar::T})
         if (prog.pool.uses(ph.steps, v))
-          return rd.fail(pp2 + ".steps", std::string("may not depend on ") +
-                                             exprVarName(v));
+          return rd.fail(pp2 + ".steps",
+                         std::string("may not depend on ") + exprVarName(v));
       auto oit = pj.find("ops");
       if (oit == pj.end() || !oit->is_array())
         return rd.fail(pp2 + ".ops", "missing or not an array");
@@ -628,8 +628,8 @@ bool readProgram(Reader &rd, const json &j, const std::string &path,
       if (!readExpanded(rd, ej[i], ep, prog.p, er))
         return false;
       if (!seen.insert(er.rank).second)
-        return rd.fail(ep + ".rank", "rank " + std::to_string(er.rank) +
-                                         " listed twice");
+        return rd.fail(ep + ".rank",
+                       "rank " + std::to_string(er.rank) + " listed twice");
       ranks.push_back(std::move(er));
     }
     if (compact) {
@@ -654,10 +654,10 @@ bool readProgram(Reader &rd, const json &j, const std::string &path,
               cs.step != er.stepIds[st].second)
             return rd.fail(sp, "phase/step differ from the compact form");
           if (cs.numOps != er.steps[st].size())
-            return rd.fail(sp + ".ops", "holds " +
-                                            std::to_string(er.steps[st].size()) +
-                                            " ops, the compact form " +
-                                            std::to_string(cs.numOps));
+            return rd.fail(sp + ".ops",
+                           "holds " + std::to_string(er.steps[st].size()) +
+                               " ops, the compact form " +
+                               std::to_string(cs.numOps));
           for (size_t k = 0; k < cs.numOps; ++k)
             if (!sameOp(rp->ops[cs.firstOp + k], er.steps[st][k]))
               return rd.fail(sp + ".ops[" + std::to_string(k) + "]",
@@ -674,9 +674,8 @@ bool readProgram(Reader &rd, const json &j, const std::string &path,
         if (ranks[i].steps.size() != ranks[0].steps.size())
           return rd.fail(path + ".expanded[" + std::to_string(i) + "].steps",
                          "holds " + std::to_string(ranks[i].steps.size()) +
-                             " steps, rank " +
-                             std::to_string(ranks[0].rank) + " holds " +
-                             std::to_string(ranks[0].steps.size()));
+                             " steps, rank " + std::to_string(ranks[0].rank) +
+                             " holds " + std::to_string(ranks[0].steps.size()));
       compactFromExpanded(prog, ranks);
       if (Status s = prog.validate(); !s)
         return rd.fail(path, s.message());
@@ -726,8 +725,8 @@ bool readSchedule(Reader &rd, const json &j, Plan &plan) {
         return false;
       const PlanProgram *pp = plan.find(item.program);
       if (!pp)
-        return rd.fail(ip + ".program", "no program with id '" +
-                                            item.program + "'");
+        return rd.fail(ip + ".program",
+                       "no program with id '" + item.program + "'");
       if (pp->group.empty()) {
         if (pp->program.p != static_cast<int64_t>(plan.groupRanks.size()))
           return rd.fail(ip + ".program",
@@ -772,9 +771,12 @@ bool readSchedule(Reader &rd, const json &j, Plan &plan) {
 
 const char *planItemKindName(PlanItemKind k) {
   switch (k) {
-  case PlanItemKind::Compute: return "compute";
-  case PlanItemKind::Start: return "start";
-  case PlanItemKind::Wait: return "wait";
+  case PlanItemKind::Compute:
+    return "compute";
+  case PlanItemKind::Start:
+    return "start";
+  case PlanItemKind::Wait:
+    return "wait";
   }
   return "invalid";
 }

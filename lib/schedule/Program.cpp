@@ -13,13 +13,14 @@ const char *const kOpKindNames[kNumOpKinds] = {"send", "recv", "recv_reduce",
                                                "copy", "reduce"};
 
 bool validIdentifier(const std::string &s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
+  if (s.empty() ||
+      !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
     return false;
   for (char c : s)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
       return false;
-  static const char *const reserved[] = {"r", "p", "n", "s", "t",
-                                         "min", "max", "select"};
+  static const char *const reserved[] = {"r", "p",   "n",   "s",
+                                         "t", "min", "max", "select"};
   for (const char *r : reserved)
     if (s == r)
       return false;
@@ -40,9 +41,7 @@ std::string phaseWhere(const Program &prog, uint32_t phase) {
 
 } // namespace
 
-bool isValidParamName(const std::string &name) {
-  return validIdentifier(name);
-}
+bool isValidParamName(const std::string &name) { return validIdentifier(name); }
 
 const char *bufferName(BufferId b) {
   int i = static_cast<int>(b);
@@ -174,13 +173,12 @@ Status Program::validate() const {
         return Status::ok();
       };
       bool reduce = op.kind == OpKind::Reduce;
-      for (Status s :
-           {need(opHasPeer(op.kind), op.peer, "peer"),
-            need(opHasDst(op.kind), op.dst.off, "dst offset"),
-            need(opHasSrc(op.kind), op.src.off, "src offset"),
-            need(true, op.count, "count"),
-            need(reduce, op.srcStride, "srcStride"),
-            need(reduce, op.srcN, "srcN")})
+      for (Status s : {need(opHasPeer(op.kind), op.peer, "peer"),
+                       need(opHasDst(op.kind), op.dst.off, "dst offset"),
+                       need(opHasSrc(op.kind), op.src.off, "src offset"),
+                       need(true, op.count, "count"),
+                       need(reduce, op.srcStride, "srcStride"),
+                       need(reduce, op.srcN, "srcN")})
         if (!s)
           return s;
       if (op.when != kNoExpr && !inRange(op.when))
@@ -235,8 +233,8 @@ Status expandStep(const Program &prog, const int64_t *, int64_t rank,
   return ev.expandStep(rank, phase, s, out);
 }
 
-Status evalBufferSizes(const Program &prog, const int64_t *values,
-                       int64_t rank, std::array<int64_t, kNumBuffers> &out) {
+Status evalBufferSizes(const Program &prog, const int64_t *values, int64_t rank,
+                       std::array<int64_t, kNumBuffers> &out) {
   EvalEnv env = prog.env(rank, values);
   for (int b = 0; b < kNumBuffers; ++b) {
     EvalError err = prog.pool.evaluate(prog.bufferSize[b], env, out[b]);
@@ -337,7 +335,8 @@ Result<int64_t> estimateOpInstances(const Program &prog) {
   auto rp = expandRank(prog, 0);
   if (!rp)
     return Result<int64_t>(rp.status());
-  double est = static_cast<double>(rp->ops.size()) * static_cast<double>(prog.p);
+  double est =
+      static_cast<double>(rp->ops.size()) * static_cast<double>(prog.p);
   return est > 9e18 ? INT64_MAX : static_cast<int64_t>(est);
 }
 
@@ -345,13 +344,13 @@ std::string formatRankProgram(const Program &prog, const RankProgram &rp) {
   std::ostringstream os;
   os << "rank " << rp.rank << " of " << prog.p << ": "
      << collectiveName(prog.collective) << " " << algorithmName(prog.algorithm)
-     << ", n=" << prog.n << " " << dataTypeName(prog.dtype) << ", buffers input="
-     << rp.bufferSize[0] << " output=" << rp.bufferSize[1]
+     << ", n=" << prog.n << " " << dataTypeName(prog.dtype)
+     << ", buffers input=" << rp.bufferSize[0] << " output=" << rp.bufferSize[1]
      << " scratch=" << rp.bufferSize[2] << " elements\n";
   for (size_t si = 0; si < rp.steps.size(); ++si) {
     const ConcreteStep &st = rp.steps[si];
-    os << "step " << si << " (" << prog.phases[st.phase].name << " s="
-       << st.step << ")";
+    os << "step " << si << " (" << prog.phases[st.phase].name
+       << " s=" << st.step << ")";
     if (st.numOps == 0)
       os << ": idle";
     os << "\n";

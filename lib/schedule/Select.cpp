@@ -106,7 +106,8 @@ Result<HcclAlgoSpec> parseHcclAlgo(std::string_view text) {
     } else {
       if (sawGlobal)
         return R::error("HCCL_ALGO: more than one item without a collective "
-                        "in '" + all + "'");
+                        "in '" +
+                        all + "'");
       sawGlobal = true;
       for (int i = 0; i < kNumCollectives; ++i)
         targets.push_back(static_cast<Collective>(i));
@@ -129,11 +130,13 @@ Result<HcclAlgoSpec> parseHcclAlgo(std::string_view text) {
       else if (level == "level1")
         idx = 1;
       else if (level == "level2" || level == "level3")
-        return R::error("HCCL_ALGO: " + level + " (inter-superpod) is not "
+        return R::error("HCCL_ALGO: " + level +
+                        " (inter-superpod) is not "
                         "supported; use level0 (intra-server) and level1 "
                         "(inter-server)");
       else
-        return R::error("HCCL_ALGO: unknown level '" + trim(part.substr(0, colon)) +
+        return R::error("HCCL_ALGO: unknown level '" +
+                        trim(part.substr(0, colon)) +
                         "' (valid: level0, level1)");
       if (seen[idx])
         return R::error("HCCL_ALGO: " + level + " given twice in '" + item +
@@ -162,8 +165,8 @@ Result<Selection> selectAlgorithm(const SelectRequest &req,
   Collective c = req.collective;
   if (req.p < 1)
     return R::error("select: p must be >= 1");
-  int64_t m = req.ranksPerServer > 0 ? req.ranksPerServer
-                                     : topo.devicesPerServer;
+  int64_t m =
+      req.ranksPerServer > 0 ? req.ranksPerServer : topo.devicesPerServer;
   bool multiServer = m >= 1 && req.p > m && req.p % m == 0;
   Selection sel;
   ClosedFormRequest cf;

@@ -132,9 +132,9 @@ Status Topology::validate() const {
                          std::to_string(devicesPerServer));
   for (const LinkParams *l : {&intra, &inter}) {
     if (!(l->bandwidthGBps > 0) || !(l->latencyUs >= 0) || l->ports < 1)
-      return Status::error(std::string("topology: ") +
-                           (l == &intra ? "intra" : "inter") +
-                           " link needs bandwidth > 0, latency >= 0, ports >= 1");
+      return Status::error(
+          std::string("topology: ") + (l == &intra ? "intra" : "inter") +
+          " link needs bandwidth > 0, latency >= 0, ports >= 1");
   }
   if (!(reduceGBps > 0))
     return Status::error("topology: reduction bandwidth must be > 0");
@@ -178,8 +178,8 @@ Result<Topology> Topology::preset(std::string_view name) {
     }
   }
   return Result<Topology>::error("unknown topology preset '" +
-                                 std::string(name) + "'; accepted forms: " +
-                                 presetForms());
+                                 std::string(name) +
+                                 "'; accepted forms: " + presetForms());
 }
 
 Status Topology::applyLinkParams(std::string_view text) {
@@ -227,7 +227,7 @@ Result<Topology> Topology::fromRankTable(std::string_view rankTable,
   if (!j.is_object())
     return R::error("rank table: expected a JSON object at the top");
   auto str = [](const json &o, const char *key, const std::string &path,
-                 std::string &out) -> Status {
+                std::string &out) -> Status {
     auto it = o.find(key);
     if (it == o.end())
       return Status::error(path + "." + key + ": missing");
@@ -255,7 +255,8 @@ Result<Topology> Topology::fromRankTable(std::string_view rankTable,
   int nServers = 0;
   if (!parsePositiveInt(serverCount, nServers))
     return R::error("rank table.server_count: expected a positive integer "
-                    "string, found \"" + serverCount + "\"");
+                    "string, found \"" +
+                    serverCount + "\"");
   auto list = j.find("server_list");
   if (list == j.end() || !list->is_array())
     return R::error("rank table.server_list: missing or not an array");
@@ -300,14 +301,18 @@ Result<Topology> Topology::fromRankTable(std::string_view rankTable,
           return R(s);
       int dev = 0, rank = 0;
       if (!(devId == "0" || parsePositiveInt(devId, dev)) || dev > 1023)
-        return R::error(dpath + ".device_id: expected an integer string in "
-                                "0..1023, found \"" + devId + "\"");
+        return R::error(dpath +
+                        ".device_id: expected an integer string in "
+                        "0..1023, found \"" +
+                        devId + "\"");
       if (!seenDev.insert(dev).second)
         return R::error(dpath + ".device_id: duplicate device " + devId +
                         " on server '" + sid + "'");
       if (!(rankId == "0" || parsePositiveInt(rankId, rank)))
-        return R::error(dpath + ".rank_id: expected a non-negative integer "
-                                "string, found \"" + rankId + "\"");
+        return R::error(dpath +
+                        ".rank_id: expected a non-negative integer "
+                        "string, found \"" +
+                        rankId + "\"");
       if (!rankInfo.emplace(rank, std::make_pair(int(si), ip)).second)
         return R::error(dpath + ".rank_id: rank " + rankId +
                         " appears twice in the rank table");
@@ -335,9 +340,9 @@ Result<Topology> Topology::fromRankTable(std::string_view rankTable,
 
 bool Topology::operator==(const Topology &o) const {
   return name == o.name && servers == o.servers &&
-         devicesPerServer == o.devicesPerServer &&
-         intraShape == o.intraShape && intra == o.intra && inter == o.inter &&
-         reduceGBps == o.reduceGBps && rankServer == o.rankServer;
+         devicesPerServer == o.devicesPerServer && intraShape == o.intraShape &&
+         intra == o.intra && inter == o.inter && reduceGBps == o.reduceGBps &&
+         rankServer == o.rankServer;
 }
 
 } // namespace hccl::sched

@@ -27,7 +27,7 @@ std::string joinNames(const char *const (&names)[N]) {
 }
 
 const char *const kDataTypeNames[kNumDataTypes] = {
-    "int8",  "int16",  "int32",  "fp16",   "fp32", "int64",
+    "int8",   "int16", "int32",  "fp16",   "fp32", "int64",
     "uint64", "uint8", "uint16", "uint32", "fp64", "bf16"};
 const size_t kDataTypeSizes[kNumDataTypes] = {1, 2, 4, 2, 4, 8,
                                               8, 1, 2, 4, 8, 2};
@@ -39,8 +39,8 @@ const char *const kCollectiveSnake[kNumCollectives] = {
     "all_reduce", "reduce_scatter", "all_gather", "broadcast",
     "reduce",     "all_to_all",     "all_to_allv"};
 const char *const kAlgorithmNames[kNumAlgorithms] = {
-    "ring", "mesh",     "mesh_oneshot", "rhd",         "rd",
-    "tree", "star",     "pairwise",     "hierarchical"};
+    "ring", "mesh", "mesh_oneshot", "rhd",         "rd",
+    "tree", "star", "pairwise",     "hierarchical"};
 
 } // namespace
 
@@ -146,13 +146,17 @@ std::optional<uint64_t> parseByteSize(std::string_view s) {
   if (s.empty())
     return std::nullopt;
   uint64_t mult = 1;
-  char last = static_cast<char>(std::toupper(static_cast<unsigned char>(s.back())));
+  char last =
+      static_cast<char>(std::toupper(static_cast<unsigned char>(s.back())));
   if (last == 'B' && s.size() > 1) { // accept "8KB" as well as "8K"
     s.remove_suffix(1);
-    last = static_cast<char>(std::toupper(static_cast<unsigned char>(s.back())));
+    last =
+        static_cast<char>(std::toupper(static_cast<unsigned char>(s.back())));
   }
   if (last == 'K' || last == 'M' || last == 'G') {
-    mult = last == 'K' ? (1ull << 10) : last == 'M' ? (1ull << 20) : (1ull << 30);
+    mult = last == 'K'   ? (1ull << 10)
+           : last == 'M' ? (1ull << 20)
+                         : (1ull << 30);
     s.remove_suffix(1);
   }
   if (s.empty())

@@ -154,8 +154,8 @@ Collective collectiveArg(const Args &a) {
 Algorithm algorithmArg(const std::string &key, const std::string &s) {
   auto x = parseAlgorithm(s);
   if (!x)
-    bad("--" + key + ": unknown algorithm '" + s + "' (valid: " +
-        algorithmNameList() + ", auto)");
+    bad("--" + key + ": unknown algorithm '" + s +
+        "' (valid: " + algorithmNameList() + ", auto)");
   return *x;
 }
 
@@ -166,8 +166,8 @@ Topology topologyArg(const Args &a, int64_t p, bool *given = nullptr) {
   if (a.has("topology") && a.has("rank-table"))
     bad("give either --topology or --rank-table, not both");
   if (a.has("rank-table")) {
-    std::string links = a.has("link-params") ? readFile(a.get("link-params"))
-                                             : std::string();
+    std::string links =
+        a.has("link-params") ? readFile(a.get("link-params")) : std::string();
     auto t = Topology::fromRankTable(readFile(a.get("rank-table")), links);
     if (!t)
       bad(a.get("rank-table") + ": " + t.message());
@@ -245,8 +245,8 @@ Request requestArgs(const Args &a) {
   if (g.ranks > q.topo.worldSize())
     bad("--ranks " + std::to_string(g.ranks) + " exceeds the topology's " +
         std::to_string(q.topo.worldSize()) + " ranks");
-  g.ranksPerServer = intArg(a, "ranks-per-server", q.topo.devicesPerServer, 1,
-                            kMaxRanks);
+  g.ranksPerServer =
+      intArg(a, "ranks-per-server", q.topo.devicesPerServer, 1, kMaxRanks);
   if (a.has("level0"))
     g.level0 = algorithmArg("level0", a.get("level0"));
   if (a.has("level1"))
@@ -284,8 +284,8 @@ int cmdGenerate(int argc, char **argv) {
   if (!a.positional.empty())
     bad("unexpected argument '" + a.positional[0] + "'");
   Request q = requestArgs(a);
-  std::string algo = a.has("algo") ? a.get("algo")
-                                   : (q.spec ? std::string("auto") : "");
+  std::string algo =
+      a.has("algo") ? a.get("algo") : (q.spec ? std::string("auto") : "");
   if (algo.empty())
     bad("missing --algo");
   if (algo == "auto") {
@@ -336,15 +336,14 @@ int cmdVerify(int argc, char **argv) {
   vo.exhaustiveLimit = intArg(a, "exhaustive-limit", 1024, 1, kMaxRanks);
   vo.inPlace = !a.flags.count("no-in-place");
   vo.applySlices = !a.flags.count("no-slices");
-  vo.maxOpInstances =
-      intArg(a, "max-ops", vo.maxOpInstances, 1, INT64_MAX / 2);
+  vo.maxOpInstances = intArg(a, "max-ops", vo.maxOpInstances, 1, INT64_MAX / 2);
   int rc = 0;
   for (const PlanProgram &pp : plan.programs) {
     // Refusing absurd work is bad input (exit 2), not an incorrect plan.
     auto est = estimateOpInstances(pp.program);
-    if (est && static_cast<double>(*est) *
-                       (vo.applySlices ? pp.program.slices : 1) >
-                   static_cast<double>(vo.maxOpInstances))
+    if (est &&
+        static_cast<double>(*est) * (vo.applySlices ? pp.program.slices : 1) >
+            static_cast<double>(vo.maxOpInstances))
       bad("program '" + pp.id + "' is too large to verify: about " +
           std::to_string(*est) + " op instances (x" +
           std::to_string(vo.applySlices ? pp.program.slices : 1) +
@@ -387,7 +386,8 @@ void printCostTable(const Request &q, const Selection &sel, bool exact) {
       gr.level0 = c.level0;
       gr.level1 = c.level1;
       auto prog = generate(gr);
-      auto pc = prog ? predictCost(*prog, q.topo) : Result<ProgramCost>(prog.status());
+      auto pc = prog ? predictCost(*prog, q.topo)
+                     : Result<ProgramCost>(prog.status());
       if (pc)
         std::printf(" %13.2f", pc->seconds * 1e6);
       else
@@ -401,12 +401,12 @@ void printCostTable(const Request &q, const Selection &sel, bool exact) {
 }
 
 int cmdCost(int argc, char **argv) {
-  Args a = parseArgs(argc, argv, 2,
-                     {"collective", "ranks", "count", "dtype", "op", "root",
-                      "slices", "chunks", "ranks-per-server", "level0",
-                      "level1", "hccl-algo", "topology", "rank-table",
-                      "link-params"},
-                     {"exact"});
+  Args a =
+      parseArgs(argc, argv, 2,
+                {"collective", "ranks", "count", "dtype", "op", "root",
+                 "slices", "chunks", "ranks-per-server", "level0", "level1",
+                 "hccl-algo", "topology", "rank-table", "link-params"},
+                {"exact"});
   if (!a.positional.empty()) {
     // Price the programs of a plan file.
     Plan plan = planArg(a);
@@ -485,7 +485,8 @@ int main(int argc, char **argv) {
       return cmdCost(argc, argv);
     if (cmd == "expand")
       return cmdExpand(argc, argv);
-    bad("unknown command '" + cmd + "' (expected generate, verify, cost, "
+    bad("unknown command '" + cmd +
+        "' (expected generate, verify, cost, "
         "expand)");
   } catch (const BadInput &e) {
     std::fprintf(stderr, "hccl-plan: error: %s\n", oneLine(e.msg).c_str());

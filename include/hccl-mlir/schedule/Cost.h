@@ -84,8 +84,7 @@ double ncclTestBytes(Collective c, double countBytes, int64_t p);
 /// defines it (all-reduce: algbw * 2(p-1)/p; all-gather, reduce-scatter,
 /// all-to-all: algbw * (p-1)/p; broadcast, reduce: algbw). GB/s = 1e9 B/s.
 double algBandwidthGBps(double bytes, double seconds);
-double busBandwidthGBps(Collective c, double bytes, double seconds,
-                        int64_t p);
+double busBandwidthGBps(Collective c, double bytes, double seconds, int64_t p);
 
 /// The time of one step from its figures, the formula predictCost uses:
 /// with k slices, k*msgs*alpha + max(X, G) + min(X, G)/k, where X =

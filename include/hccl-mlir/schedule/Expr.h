@@ -1,4 +1,5 @@
-//===- Expr.h - Hash-consed integer expressions of step programs -*- C++ -*-===//
+//===- Expr.h - Hash-consed integer expressions of step programs -*- C++
+//-*-===//
 //
 // Peers, offsets and counts of a step program are small integer expressions
 // over the rank r, the group size p, the element count n, the step s, the
@@ -30,20 +31,20 @@
 namespace hccl::sched {
 
 enum class ExprOp : uint8_t {
-  Const,  ///< imm = the value
-  Var,    ///< imm = ExprVar
-  Param,  ///< imm = parameter index
-  Table,  ///< imm = table index, child a = entry index
+  Const, ///< imm = the value
+  Var,   ///< imm = ExprVar
+  Param, ///< imm = parameter index
+  Table, ///< imm = table index, child a = entry index
   Add,
   Sub,
   Mul,
-  Div,    ///< floor division
-  Mod,    ///< Euclidean remainder
+  Div, ///< floor division
+  Mod, ///< Euclidean remainder
   Xor,
   And,
   Or,
   Shl,
-  Shr,    ///< arithmetic
+  Shr, ///< arithmetic
   Eq,
   Ne,
   Lt,
@@ -88,11 +89,16 @@ struct EvalEnv {
 
   int64_t var(ExprVar v) const {
     switch (v) {
-    case ExprVar::R: return r;
-    case ExprVar::P: return p;
-    case ExprVar::N: return n;
-    case ExprVar::S: return s;
-    case ExprVar::T: return t;
+    case ExprVar::R:
+      return r;
+    case ExprVar::P:
+      return p;
+    case ExprVar::N:
+      return n;
+    case ExprVar::S:
+      return s;
+    case ExprVar::T:
+      return t;
     }
     return 0;
   }
@@ -103,9 +109,9 @@ enum class EvalError : uint8_t {
   DivisionByZero,
   Overflow,
   BadShift,
-  TableIndex,  ///< table or entry index out of range
-  BadParam,    ///< parameter index out of range
-  BadNode,     ///< malformed node (id out of range)
+  TableIndex, ///< table or entry index out of range
+  BadParam,   ///< parameter index out of range
+  BadNode,    ///< malformed node (id out of range)
 };
 /// "division by zero", "integer overflow", ...
 const char *evalErrorName(EvalError e);
@@ -160,9 +166,15 @@ inline EvalError applyBinary(ExprOp op, int64_t x, int64_t y, int64_t &out) {
     out = m;
     return EvalError::None;
   }
-  case ExprOp::Xor: out = x ^ y; return EvalError::None;
-  case ExprOp::And: out = x & y; return EvalError::None;
-  case ExprOp::Or: out = x | y; return EvalError::None;
+  case ExprOp::Xor:
+    out = x ^ y;
+    return EvalError::None;
+  case ExprOp::And:
+    out = x & y;
+    return EvalError::None;
+  case ExprOp::Or:
+    out = x | y;
+    return EvalError::None;
   case ExprOp::Shl: {
     if (y < 0 || y > 62)
       return EvalError::BadShift;
@@ -177,14 +189,30 @@ inline EvalError applyBinary(ExprOp op, int64_t x, int64_t y, int64_t &out) {
       return EvalError::BadShift;
     out = x >> y;
     return EvalError::None;
-  case ExprOp::Eq: out = x == y; return EvalError::None;
-  case ExprOp::Ne: out = x != y; return EvalError::None;
-  case ExprOp::Lt: out = x < y; return EvalError::None;
-  case ExprOp::Le: out = x <= y; return EvalError::None;
-  case ExprOp::Gt: out = x > y; return EvalError::None;
-  case ExprOp::Ge: out = x >= y; return EvalError::None;
-  case ExprOp::Min: out = x < y ? x : y; return EvalError::None;
-  case ExprOp::Max: out = x > y ? x : y; return EvalError::None;
+  case ExprOp::Eq:
+    out = x == y;
+    return EvalError::None;
+  case ExprOp::Ne:
+    out = x != y;
+    return EvalError::None;
+  case ExprOp::Lt:
+    out = x < y;
+    return EvalError::None;
+  case ExprOp::Le:
+    out = x <= y;
+    return EvalError::None;
+  case ExprOp::Gt:
+    out = x > y;
+    return EvalError::None;
+  case ExprOp::Ge:
+    out = x >= y;
+    return EvalError::None;
+  case ExprOp::Min:
+    out = x < y ? x : y;
+    return EvalError::None;
+  case ExprOp::Max:
+    out = x > y ? x : y;
+    return EvalError::None;
   default:
     return EvalError::BadNode;
   }

@@ -187,9 +187,8 @@ private:
 /// One-off form of ProgramEvaluator::expandStep (builds an evaluator per
 /// call; loops should keep a ProgramEvaluator). `paramValues` is unused and
 /// kept for source compatibility.
-Status expandStep(const Program &prog, const int64_t *paramValues,
-                  int64_t rank, uint32_t phase, int64_t s,
-                  std::vector<ConcreteOp> &out);
+Status expandStep(const Program &prog, const int64_t *paramValues, int64_t rank,
+                  uint32_t phase, int64_t s, std::vector<ConcreteOp> &out);
 /// Evaluates the program's buffer sizes for one rank.
 Status evalBufferSizes(const Program &prog, const int64_t *paramValues,
                        int64_t rank, std::array<int64_t, kNumBuffers> &out);
@@ -260,12 +259,12 @@ public:
   };
   void send(E peer, BufferId srcBuf, E srcOff, E count, Opt o = {});
   void recv(E peer, BufferId dstBuf, E dstOff, E count, Opt o = {});
-  void recvReduce(E peer, BufferId dstBuf, E dstOff, BufferId srcBuf,
-                  E srcOff, E count, Opt o = {});
+  void recvReduce(E peer, BufferId dstBuf, E dstOff, BufferId srcBuf, E srcOff,
+                  E count, Opt o = {});
   void copy(BufferId dstBuf, E dstOff, BufferId srcBuf, E srcOff, E count,
             Opt o = {});
-  void reduce(BufferId dstBuf, E dstOff, BufferId srcBuf, E srcOff,
-              E srcStride, E srcN, E count, Opt o = {});
+  void reduce(BufferId dstBuf, E dstOff, BufferId srcBuf, E srcOff, E srcStride,
+              E srcN, E count, Opt o = {});
 
 private:
   Op base(OpKind k, const Opt &o);

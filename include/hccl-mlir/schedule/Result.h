@@ -39,7 +39,9 @@ template <typename T> class Result {
 public:
   Result(T v) : value_(std::move(v)) {}
   Result(Status s) : status_(std::move(s)) {}
-  static Result error(std::string msg) { return Result(Status::error(std::move(msg))); }
+  static Result error(std::string msg) {
+    return Result(Status::error(std::move(msg)));
+  }
   bool isOk() const { return value_.has_value(); }
   explicit operator bool() const { return isOk(); }
   const std::string &message() const { return status_.message(); }

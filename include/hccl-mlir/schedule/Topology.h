@@ -48,7 +48,7 @@ struct LinkParams {
 };
 
 struct Topology {
-  std::string name;          ///< preset name, or "" when custom
+  std::string name; ///< preset name, or "" when custom
   int servers = 1;
   int devicesPerServer = 8;
   IntraShape intraShape = IntraShape::FullMesh;

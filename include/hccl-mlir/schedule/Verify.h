@@ -45,7 +45,7 @@ struct VerifyReport {
   bool sampled = false;             ///< true above exhaustiveLimit
   std::vector<int64_t> sampleRanks; ///< ranks given the rank-local checks
   int64_t steps = 0;
-  int64_t opInstances = 0; ///< op instances checked (all modes)
+  int64_t opInstances = 0;        ///< op instances checked (all modes)
   std::vector<std::string> modes; ///< "out-of-place", "in-place"
   /// One line: what was proven.
   std::string summary;

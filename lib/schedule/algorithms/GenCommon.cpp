@@ -70,13 +70,13 @@ ProgramBuilder::Opt Gen::opt(const GroupView &g, E cond, E repeat) {
   return o;
 }
 
-void Gen::send(const GroupView &g, E peer, BufferId buf, E off, E count,
-               E cond, E repeat) {
+void Gen::send(const GroupView &g, E peer, BufferId buf, E off, E count, E cond,
+               E repeat) {
   b.send(g.member(peer), buf, off, count, opt(g, cond, repeat));
 }
 
-void Gen::recv(const GroupView &g, E peer, BufferId buf, E off, E count,
-               E cond, E repeat) {
+void Gen::recv(const GroupView &g, E peer, BufferId buf, E off, E count, E cond,
+               E repeat) {
   b.recv(g.member(peer), buf, off, count, opt(g, cond, repeat));
 }
 
@@ -95,8 +95,7 @@ void Gen::copy(const GroupView &g, BufferId dst, E dstOff, BufferId src,
 
 void Gen::reduce(const GroupView &g, BufferId dst, E dstOff, BufferId src,
                  E srcOff, E stride, E srcN, E count, E cond, E repeat) {
-  b.reduce(dst, dstOff, src, srcOff, stride, srcN, count,
-           opt(g, cond, repeat));
+  b.reduce(dst, dstOff, src, srcOff, stride, srcN, count, opt(g, cond, repeat));
 }
 
 Fold makeFold(Gen &G, const GroupView &g) {
@@ -122,7 +121,6 @@ Fold makeFold(Gen &G, const GroupView &g) {
   return F;
 }
 
-
 namespace {
 Status cannot(const char *what, Algorithm a) {
   return Status::error(std::string("algorithm '") + algorithmName(a) +
@@ -133,12 +131,23 @@ Status cannot(const char *what, Algorithm a) {
 Status genAllReduce(Gen &G, Algorithm a, const GroupView &g, Region in,
                     Region out, E count) {
   switch (a) {
-  case Algorithm::Ring: ringAllReduce(G, g, in, out, count); break;
-  case Algorithm::MeshTwoShot: meshAllReduce(G, g, in, out, count); break;
-  case Algorithm::MeshOneShot: meshOneShotAllReduce(G, g, in, out, count); break;
-  case Algorithm::RHD: rhdAllReduce(G, g, in, out, count); break;
-  case Algorithm::RecursiveDoubling: rdAllReduce(G, g, in, out, count); break;
-  default: return cannot("allreduce", a);
+  case Algorithm::Ring:
+    ringAllReduce(G, g, in, out, count);
+    break;
+  case Algorithm::MeshTwoShot:
+    meshAllReduce(G, g, in, out, count);
+    break;
+  case Algorithm::MeshOneShot:
+    meshOneShotAllReduce(G, g, in, out, count);
+    break;
+  case Algorithm::RHD:
+    rhdAllReduce(G, g, in, out, count);
+    break;
+  case Algorithm::RecursiveDoubling:
+    rdAllReduce(G, g, in, out, count);
+    break;
+  default:
+    return cannot("allreduce", a);
   }
   return Status::ok();
 }
@@ -146,10 +155,17 @@ Status genAllReduce(Gen &G, Algorithm a, const GroupView &g, Region in,
 Status genReduceScatter(Gen &G, Algorithm a, const GroupView &g, Region in,
                         const Layout &L, Placement out, const Region *acc) {
   switch (a) {
-  case Algorithm::Ring: ringReduceScatter(G, g, in, L, out, acc); break;
-  case Algorithm::MeshTwoShot: meshReduceScatter(G, g, in, L, out); break;
-  case Algorithm::RHD: rhdReduceScatter(G, g, in, L, out, acc); break;
-  default: return cannot("reducescatter", a);
+  case Algorithm::Ring:
+    ringReduceScatter(G, g, in, L, out, acc);
+    break;
+  case Algorithm::MeshTwoShot:
+    meshReduceScatter(G, g, in, L, out);
+    break;
+  case Algorithm::RHD:
+    rhdReduceScatter(G, g, in, L, out, acc);
+    break;
+  default:
+    return cannot("reducescatter", a);
   }
   return Status::ok();
 }
@@ -157,24 +173,36 @@ Status genReduceScatter(Gen &G, Algorithm a, const GroupView &g, Region in,
 Status genAllGather(Gen &G, Algorithm a, const GroupView &g, Placement in,
                     Region out, const Layout &L) {
   switch (a) {
-  case Algorithm::Ring: ringAllGather(G, g, in, out, L); break;
-  case Algorithm::MeshTwoShot: meshAllGather(G, g, in, out, L); break;
-  case Algorithm::RHD: rhdAllGather(G, g, in, out, L); break;
-  default: return cannot("allgather", a);
+  case Algorithm::Ring:
+    ringAllGather(G, g, in, out, L);
+    break;
+  case Algorithm::MeshTwoShot:
+    meshAllGather(G, g, in, out, L);
+    break;
+  case Algorithm::RHD:
+    rhdAllGather(G, g, in, out, L);
+    break;
+  default:
+    return cannot("allgather", a);
   }
   return Status::ok();
 }
 
-Status genBroadcast(Gen &G, Algorithm a, const GroupView &g, E root,
-                    Region in, Region out, E count) {
+Status genBroadcast(Gen &G, Algorithm a, const GroupView &g, E root, Region in,
+                    Region out, E count) {
   switch (a) {
-  case Algorithm::Ring: ringBroadcast(G, g, root, in, out, count); break;
-  case Algorithm::Tree: treeBroadcast(G, g, root, in, out, count); break;
+  case Algorithm::Ring:
+    ringBroadcast(G, g, root, in, out, count);
+    break;
+  case Algorithm::Tree:
+    treeBroadcast(G, g, root, in, out, count);
+    break;
   case Algorithm::Star:
   case Algorithm::MeshTwoShot:
     starBroadcast(G, g, root, in, out, count);
     break;
-  default: return cannot("broadcast", a);
+  default:
+    return cannot("broadcast", a);
   }
   return Status::ok();
 }
@@ -182,13 +210,18 @@ Status genBroadcast(Gen &G, Algorithm a, const GroupView &g, E root,
 Status genReduce(Gen &G, Algorithm a, const GroupView &g, E root, Region in,
                  Region out, E count) {
   switch (a) {
-  case Algorithm::Ring: ringReduce(G, g, root, in, out, count); break;
-  case Algorithm::Tree: treeReduce(G, g, root, in, out, count); break;
+  case Algorithm::Ring:
+    ringReduce(G, g, root, in, out, count);
+    break;
+  case Algorithm::Tree:
+    treeReduce(G, g, root, in, out, count);
+    break;
   case Algorithm::Star:
   case Algorithm::MeshTwoShot:
     starReduce(G, g, root, in, out, count);
     break;
-  default: return cannot("reduce", a);
+  default:
+    return cannot("reduce", a);
   }
   return Status::ok();
 }

@@ -92,14 +92,12 @@ public:
   void recv(const GroupView &g, E peer, BufferId buf, E off, E count,
             E cond = {}, E repeat = {});
   void recvReduce(const GroupView &g, E peer, BufferId dst, E dstOff,
-                  BufferId src, E srcOff, E count, E cond = {},
-                  E repeat = {});
+                  BufferId src, E srcOff, E count, E cond = {}, E repeat = {});
   /// Skipped when source and destination are syntactically the same.
-  void copy(const GroupView &g, BufferId dst, E dstOff, BufferId src,
-            E srcOff, E count, E cond = {}, E repeat = {});
+  void copy(const GroupView &g, BufferId dst, E dstOff, BufferId src, E srcOff,
+            E count, E cond = {}, E repeat = {});
   void reduce(const GroupView &g, BufferId dst, E dstOff, BufferId src,
-              E srcOff, E stride, E srcN, E count, E cond = {},
-              E repeat = {});
+              E srcOff, E stride, E srcN, E count, E cond = {}, E repeat = {});
 
 private:
   ProgramBuilder::Opt opt(const GroupView &g, E cond, E repeat);
@@ -185,8 +183,8 @@ Status genReduceScatter(Gen &G, Algorithm a, const GroupView &g, Region in,
                         const Layout &L, Placement out, const Region *acc);
 Status genAllGather(Gen &G, Algorithm a, const GroupView &g, Placement in,
                     Region out, const Layout &L);
-Status genBroadcast(Gen &G, Algorithm a, const GroupView &g, E root,
-                    Region in, Region out, E count);
+Status genBroadcast(Gen &G, Algorithm a, const GroupView &g, E root, Region in,
+                    Region out, E count);
 Status genReduce(Gen &G, Algorithm a, const GroupView &g, E root, Region in,
                  Region out, E count);
 

@@ -21,8 +21,8 @@ Status hierarchical(Gen &G, const GenerateRequest &req) {
   E r = b.r(), mE = b.param("m", m), n = b.n();
   E srvE = b.p() / mE;
   GroupView intra{r % mE, m, mE, [r, mE](E x) { return r - r % mE + x; }, {}};
-  GroupView inter{r / mE, servers, srvE,
-                  [r, mE](E x) { return x * mE + r % mE; }, {}};
+  GroupView inter{
+      r / mE, servers, srvE, [r, mE](E x) { return x * mE + r % mE; }, {}};
   E me0 = intra.me;
   Region in{BufferId::Input, b.c(0)}, out{BufferId::Output, b.c(0)};
   // Block i of server j's share in a p-block vector: strided over servers.
@@ -111,7 +111,8 @@ Status hierarchical(Gen &G, const GenerateRequest &req) {
   }
   default:
     return Status::error(std::string("hierarchical: ") +
-                         collectiveName(req.collective) + " has no "
+                         collectiveName(req.collective) +
+                         " has no "
                          "hierarchical algorithm (use pairwise or mesh)");
   }
 }

@@ -20,8 +20,8 @@ void meshReduceScatter(Gen &G, const GroupView &g, Region in, const Layout &L,
   E pieces = G.c(L.pieces);
   if (P == 1) {
     G.phase("rs_copy", 1);
-    G.copy(g, out.buf, out.off(t), in.buf, in.off + L.off(me, t), L.cnt(me),
-           {}, pieces);
+    G.copy(g, out.buf, out.off(t), in.buf, in.off + L.off(me, t), L.cnt(me), {},
+           pieces);
     return;
   }
   // Slot q holds source q's copy of my block: piece j at q*slot + j*maxCnt.
@@ -37,8 +37,8 @@ void meshReduceScatter(Gen &G, const GroupView &g, Region in, const Layout &L,
   G.copy(g, BufferId::Scratch, base + me * slot + t * L.maxCnt, in.buf,
          in.off + L.off(me, t), L.cnt(me), {}, pieces);
   G.phase("rs_reduce", 1);
-  G.reduce(g, out.buf, out.off(t), BufferId::Scratch, base + t * L.maxCnt,
-           slot, g.sizeE, L.cnt(me), {}, pieces);
+  G.reduce(g, out.buf, out.off(t), BufferId::Scratch, base + t * L.maxCnt, slot,
+           g.sizeE, L.cnt(me), {}, pieces);
 }
 
 void meshAllGather(Gen &G, const GroupView &g, Placement in, Region out,
@@ -58,8 +58,7 @@ void meshAllGather(Gen &G, const GroupView &g, Placement in, Region out,
   G.recv(g, from, out.buf, out.off + L.off(from, j), L.cnt(from), {}, rep);
 }
 
-void meshAllReduce(Gen &G, const GroupView &g, Region in, Region out,
-                   E count) {
+void meshAllReduce(Gen &G, const GroupView &g, Region in, Region out, E count) {
   if (g.size == 1) {
     G.phase("copy", 1);
     G.copy(g, out.buf, out.off, in.buf, in.off, count);
@@ -90,8 +89,7 @@ void meshOneShotAllReduce(Gen &G, const GroupView &g, Region in, Region out,
   G.recv(g, from, BufferId::Scratch, base + from * count, count, {}, rep);
   G.copy(g, BufferId::Scratch, base + me * count, in.buf, in.off, count);
   G.phase("reduce", 1);
-  G.reduce(g, out.buf, out.off, BufferId::Scratch, base, count, g.sizeE,
-           count);
+  G.reduce(g, out.buf, out.off, BufferId::Scratch, base, count, g.sizeE, count);
 }
 
 void meshAllToAll(Gen &G, const GroupView &g, const AllToAllShape &sh) {

@@ -14,8 +14,8 @@ void pairwiseAllToAll(Gen &G, const GroupView &g, const AllToAllShape &sh) {
   E me = g.me;
   if (P == 1) {
     G.phase("copy", 1);
-    G.copy(g, BufferId::Output, sh.recvOff(me), BufferId::Input,
-           sh.sendOff(me), sh.sendCnt(me));
+    G.copy(g, BufferId::Output, sh.recvOff(me), BufferId::Input, sh.sendOff(me),
+           sh.sendCnt(me));
     return;
   }
   E s = G.b.s();

@@ -34,8 +34,7 @@ Halving halving(const Fold &F, E k) {
 
 } // namespace
 
-void rhdAllReduce(Gen &G, const GroupView &g, Region in, Region out,
-                  E count) {
+void rhdAllReduce(Gen &G, const GroupView &g, Region in, Region out, E count) {
   if (g.size == 1) {
     G.phase("copy", 1);
     G.copy(g, out.buf, out.off, in.buf, in.off, count);
@@ -49,17 +48,15 @@ void rhdAllReduce(Gen &G, const GroupView &g, Region in, Region out,
   if (F.rem) {
     G.phase("fold", 1);
     G.send(g, me + 1, in.buf, in.off, count, F.foldSender);
-    G.recvReduce(g, me - 1, out.buf, out.off, in.buf, in.off, count,
-                 F.folded);
+    G.recvReduce(g, me - 1, out.buf, out.off, in.buf, in.off, count, F.folded);
   }
   auto halve = [&](E k, Region X, E cond) {
     Halving h = halving(F, k);
     E peer = F.real(h.partner);
-    G.send(g, peer, X.buf, X.off + B(h.sendLo), B(h.sendLo + h.half) - B(h.sendLo),
-           cond);
+    G.send(g, peer, X.buf, X.off + B(h.sendLo),
+           B(h.sendLo + h.half) - B(h.sendLo), cond);
     G.recvReduce(g, peer, out.buf, out.off + B(h.keepLo), X.buf,
-                 X.off + B(h.keepLo), B(h.keepLo + h.half) - B(h.keepLo),
-                 cond);
+                 X.off + B(h.keepLo), B(h.keepLo + h.half) - B(h.keepLo), cond);
   };
   G.phase("halve", 1);
   halve(G.c(0), in, F.plain);
@@ -97,8 +94,8 @@ void rhdReduceScatter(Gen &G, const GroupView &g, Region in, const Layout &L,
   E rep = G.c(L.pieces);
   if (g.size == 1) {
     G.phase("rs_copy", 1);
-    G.copy(g, out.buf, out.off(j), in.buf, in.off + L.off(me, j), L.cnt(me),
-           {}, rep);
+    G.copy(g, out.buf, out.off(j), in.buf, in.off + L.off(me, j), L.cnt(me), {},
+           rep);
     return;
   }
   Fold F = makeFold(G, g);
@@ -108,8 +105,8 @@ void rhdReduceScatter(Gen &G, const GroupView &g, Region in, const Layout &L,
   E whole = L.off(G.c(g.size), j) - L.off(G.c(0), j);
   if (F.rem) {
     G.phase("rs_fold", 1);
-    G.send(g, me + 1, in.buf, in.off + L.off(G.c(0), j), whole,
-           F.foldSender, rep);
+    G.send(g, me + 1, in.buf, in.off + L.off(G.c(0), j), whole, F.foldSender,
+           rep);
     G.recvReduce(g, me - 1, W.buf, W.off + L.off(G.c(0), j), in.buf,
                  in.off + L.off(G.c(0), j), whole, F.folded, rep);
   }
@@ -186,8 +183,7 @@ void rhdAllGather(Gen &G, const GroupView &g, Placement in, Region out,
     if (firstStep) {
       // Plain ranks' own range is exactly their input block.
       G.send(g, peer, in.buf, in.off(j), L.cnt(me), F.plain, rep);
-      G.copy(g, out.buf, outAt(me), in.buf, in.off(j), L.cnt(me), F.plain,
-             rep);
+      G.copy(g, out.buf, outAt(me), in.buf, in.off(j), L.cnt(me), F.plain, rep);
       if (F.rem)
         G.send(g, peer, out.buf, out.off + B(lo), B(lo + dist) - B(lo),
                F.folded, rep);

@@ -23,8 +23,7 @@ void rdAllReduce(Gen &G, const GroupView &g, Region in, Region out, E count) {
   if (F.rem) {
     G.phase("fold", 1);
     G.send(g, me + 1, in.buf, in.off, count, F.foldSender);
-    G.recvReduce(g, me - 1, out.buf, out.off, in.buf, in.off, count,
-                 F.folded);
+    G.recvReduce(g, me - 1, out.buf, out.off, in.buf, in.off, count, F.folded);
   }
   Region S{BufferId::Scratch, G.alloc(count)};
   // The first step never writes the output, so an aliased input is safe.
@@ -45,8 +44,7 @@ void rdAllReduce(Gen &G, const GroupView &g, Region in, Region out, E count) {
     }
     Region X = W(k - 1);
     G.send(g, peer, X.buf, X.off, count, F.participant);
-    G.recvReduce(g, peer, dst.buf, dst.off, X.buf, X.off, count,
-                 F.participant);
+    G.recvReduce(g, peer, dst.buf, dst.off, X.buf, X.off, count, F.participant);
   }
   Region last = W(F.L - 1);
   bool inScratch = last.buf == BufferId::Scratch;

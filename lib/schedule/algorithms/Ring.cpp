@@ -81,8 +81,8 @@ void ringReduceScatter(Gen &G, const GroupView &g, Region in, const Layout &L,
   }
   G.phase("rs_last", 1);
   E kl = G.c(P - 2);
-  G.send(g, next, BufferId::Scratch, slot(G.c((P - 3) % 2)),
-         L.cnt(sendBlk(kl)), {}, rep);
+  G.send(g, next, BufferId::Scratch, slot(G.c((P - 3) % 2)), L.cnt(sendBlk(kl)),
+         {}, rep);
   G.recvReduce(g, prev, out.buf, out.off(j), in.buf, inAt(me), L.cnt(me), {},
                rep);
 }
@@ -112,8 +112,7 @@ void ringAllGather(Gen &G, const GroupView &g, Placement in, Region out,
   }
 }
 
-void ringAllReduce(Gen &G, const GroupView &g, Region in, Region out,
-                   E count) {
+void ringAllReduce(Gen &G, const GroupView &g, Region in, Region out, E count) {
   if (g.size == 1) {
     G.phase("copy", 1);
     G.copy(g, out.buf, out.off, in.buf, in.off, count);

@@ -43,8 +43,8 @@ void starReduce(Gen &G, const GroupView &g, E root, Region in, Region out,
   G.copy(g, BufferId::Scratch, base + me * count, in.buf, in.off, count,
          isRoot);
   G.phase("reduce", 1);
-  G.reduce(g, out.buf, out.off, BufferId::Scratch, base, count, g.sizeE,
-           count, isRoot);
+  G.reduce(g, out.buf, out.off, BufferId::Scratch, base, count, g.sizeE, count,
+           isRoot);
 }
 
 } // namespace hccl::sched::gen

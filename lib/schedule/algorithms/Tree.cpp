@@ -65,8 +65,8 @@ void treeReduce(Gen &G, const GroupView &g, E root, Region in, Region out,
     G.send(g, to, in.buf, in.off, count, sender & (v + 1 >= P));
     G.recvReduce(g, from, out.buf, out.off, out.buf, out.off, count,
                  receiver & isRoot);
-    G.recvReduce(g, from, BufferId::Scratch, acc, BufferId::Scratch, acc,
-                 count, receiver & notRoot);
+    G.recvReduce(g, from, BufferId::Scratch, acc, BufferId::Scratch, acc, count,
+                 receiver & notRoot);
   };
   G.phase("tree", 1);
   stepOps(G.c(0), true);

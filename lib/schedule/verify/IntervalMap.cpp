@@ -33,8 +33,7 @@ IntervalMap::Iter IntervalMap::find(int64_t pos, int which) const {
   return finger = it;
 }
 
-void IntervalMap::read(int64_t lo, int64_t hi,
-                       std::vector<Piece> &out) const {
+void IntervalMap::read(int64_t lo, int64_t hi, std::vector<Piece> &out) const {
   if (lo >= hi)
     return;
   for (Iter it = find(lo, 0); it != map_->segs.end() && it->first < hi; ++it) {

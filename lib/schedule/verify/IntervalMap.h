@@ -1,4 +1,5 @@
-//===- IntervalMap.h - Symbolic buffer contents for the verifier -*- C++ -*-===//
+//===- IntervalMap.h - Symbolic buffer contents for the verifier -*- C++
+//-*-===//
 //
 // Private to lib/schedule. A buffer's symbolic contents: disjoint segments
 // covering [0, size), each holding one Val for all its elements. A Val says
@@ -46,8 +47,8 @@ public:
       return p;
     }
     if (used_ + nodeSize_ > kBlock || blocks_.empty()) {
-      blocks_.emplace_back(new (std::align_val_t(alignof(std::max_align_t)))
-                               unsigned char[kBlock]);
+      blocks_.emplace_back(new (
+          std::align_val_t(alignof(std::max_align_t))) unsigned char[kBlock]);
       used_ = 0;
     }
     void *p = blocks_.back().get() + used_;
@@ -61,9 +62,8 @@ public:
     bytes = (bytes + alignof(std::max_align_t) - 1) &
             ~(alignof(std::max_align_t) - 1);
     if (stateBlocks_.empty() || stateUsed_ + bytes > kBlock) {
-      stateBlocks_.emplace_back(
-          new (std::align_val_t(alignof(std::max_align_t)))
-              unsigned char[kBlock]);
+      stateBlocks_.emplace_back(new (
+          std::align_val_t(alignof(std::max_align_t))) unsigned char[kBlock]);
       stateUsed_ = 0;
     }
     void *p = stateBlocks_.back().get() + stateUsed_;

@@ -43,7 +43,8 @@ uint64_t mix64(uint64_t x) {
 // operands), which is what makes floating-point results bit-identical.
 uint64_t treeHash(uint64_t a, uint64_t b) {
   uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
-  return mix64(mix64(lo) * 0x9e3779b97f4a7c15ull + (hi ^ 0x632be59bd9b4e019ull));
+  return mix64(mix64(lo) * 0x9e3779b97f4a7c15ull +
+               (hi ^ 0x632be59bd9b4e019ull));
 }
 
 std::string range(const char *buf, int64_t lo, int64_t hi) {
@@ -77,7 +78,7 @@ private:
   struct Mode {
     std::string name;
     bool inPlace = false;
-    std::vector<std::array<Slot, kNumBuffers>> slots; // per rank
+    std::vector<std::array<Slot, kNumBuffers>> slots;      // per rank
     std::vector<std::array<IntervalMap, kNumBuffers>> mem; // per rank/storage
   };
 
@@ -90,15 +91,16 @@ private:
   Status checkFinal(Mode &m);
 
   std::string where(int64_t rank, uint32_t phase, int64_t s) const {
-    return "rank " + std::to_string(rank) + ", phase " +
-           std::to_string(phase) + " '" + P.phases[phase].name + "' step " +
-           std::to_string(s) + " (step " + std::to_string(globalStep_) + ")";
+    return "rank " + std::to_string(rank) + ", phase " + std::to_string(phase) +
+           " '" + P.phases[phase].name + "' step " + std::to_string(s) +
+           " (step " + std::to_string(globalStep_) + ")";
   }
   std::string opName(const ConcreteOp &c) const {
-    std::string s = "op " + std::to_string(c.opIndex) + " (" +
-                    opKindName(c.kind);
+    std::string s =
+        "op " + std::to_string(c.opIndex) + " (" + opKindName(c.kind);
     if (opHasPeer(c.kind))
-      s += (c.kind == OpKind::Send ? " to " : " from ") + std::to_string(c.peer);
+      s +=
+          (c.kind == OpKind::Send ? " to " : " from ") + std::to_string(c.peer);
     if (c.t)
       s += ", t=" + std::to_string(c.t);
     return s + ")";
@@ -108,7 +110,8 @@ private:
            (estimate >= 0 ? "about " + std::to_string(estimate)
                           : "more than " + std::to_string(O.maxOpInstances)) +
            " op instances over all ranks, steps and slices, beyond the budget "
-           "of " + std::to_string(O.maxOpInstances) +
+           "of " +
+           std::to_string(O.maxOpInstances) +
            " (VerifyOptions::maxOpInstances, hccl-plan verify --max-ops)";
   }
   Status fail(const Mode *m, const std::string &msg) const {
@@ -301,8 +304,8 @@ Status Verifier::checkLocal(Mode &m, int64_t rank, uint32_t phase, int64_t s) {
                           " beyond its size " + std::to_string(cap));
     };
     if (opHasDst(c.kind))
-      if (Status st = bound(c.dstBuf, c.dstOff, (__int128)c.dstOff + c.count,
-                            "writes");
+      if (Status st =
+              bound(c.dstBuf, c.dstOff, (__int128)c.dstOff + c.count, "writes");
           !st)
         return st;
     if (opHasSrc(c.kind)) {
@@ -338,13 +341,15 @@ Status Verifier::checkLocal(Mode &m, int64_t rank, uint32_t phase, int64_t s) {
   std::sort(writes.begin(), writes.end(), [](const Access *a, const Access *b) {
     return a->storage != b->storage ? a->storage < b->storage : a->lo < b->lo;
   });
-  auto opOf = [&](uint32_t local) { return opName(ops_[begin_[rank] + local]); };
+  auto opOf = [&](uint32_t local) {
+    return opName(ops_[begin_[rank] + local]);
+  };
   auto hazard = [&](const Access &w, const Access &o) {
-    return fail(&m, where(rank, phase, s) + ": hazard: " + opOf(w.op) +
-                        " writes " +
-                        range(bufferName(w.buf), w.off, w.off + (w.hi - w.lo)) +
-                        " while " + opOf(o.op) + (o.write ? " writes " : " reads ") +
-                        range(bufferName(o.buf), o.off, o.off + (o.hi - o.lo)));
+    return fail(
+        &m, where(rank, phase, s) + ": hazard: " + opOf(w.op) + " writes " +
+                range(bufferName(w.buf), w.off, w.off + (w.hi - w.lo)) +
+                " while " + opOf(o.op) + (o.write ? " writes " : " reads ") +
+                range(bufferName(o.buf), o.off, o.off + (o.hi - o.lo)));
   };
   for (size_t i = 1; i < writes.size(); ++i)
     if (writes[i]->storage == writes[i - 1]->storage &&
@@ -355,8 +360,7 @@ Status Verifier::checkLocal(Mode &m, int64_t rank, uint32_t phase, int64_t s) {
       continue;
     // Last write starting before a.hi, then walk back while overlapping.
     auto it = std::lower_bound(
-        writes.begin(), writes.end(), a,
-        [](const Access *w, const Access &x) {
+        writes.begin(), writes.end(), a, [](const Access *w, const Access &x) {
           return w->storage != x.storage ? w->storage < x.storage
                                          : w->lo < x.hi;
         });
@@ -402,10 +406,9 @@ Status Verifier::pairAll(uint32_t phase, int64_t s) {
         for (size_t j = i; j > 0 && recvs_[j - 1].first > recvs_[j].first; --j)
           std::swap(recvs_[j - 1], recvs_[j]);
     } else {
-      std::stable_sort(recvs_.begin(), recvs_.end(),
-                       [](const auto &x, const auto &y) {
-                         return x.first < y.first;
-                       });
+      std::stable_sort(
+          recvs_.begin(), recvs_.end(),
+          [](const auto &x, const auto &y) { return x.first < y.first; });
     }
     size_t i = sendStart_[b], iEnd = sendStart_[b + 1], j = 0;
     while (i < iEnd || j < recvs_.size()) {
@@ -627,8 +630,10 @@ Status Verifier::checkFinal(Mode &m) {
         }
         size_t a = 0, b = 0;
         while (a < ref.size() && b < got.size()) {
-          int64_t lo = std::max(ref[a].lo - m.slots[0][1].base, got[b].lo - out.base);
-          int64_t hi = std::min(ref[a].hi - m.slots[0][1].base, got[b].hi - out.base);
+          int64_t lo =
+              std::max(ref[a].lo - m.slots[0][1].base, got[b].lo - out.base);
+          int64_t hi =
+              std::min(ref[a].hi - m.slots[0][1].base, got[b].hi - out.base);
           if (lo < hi && ref[a].v.hash != got[b].v.hash)
             return fail(&m, "rank " + std::to_string(r) + ": " +
                                 range("output", lo, hi) +
@@ -689,9 +694,9 @@ Result<VerifyReport> Verifier::run() {
   }
   std::string head = std::string(collectiveName(P.collective)) + " " +
                      algorithmName(P.algorithm) + " p=" + std::to_string(p) +
-                     " n=" + std::to_string(P.n) + " slices=" +
-                     std::to_string(P.slices) + " (" + modes + "), " +
-                     std::to_string(rep.steps) + " steps, " +
+                     " n=" + std::to_string(P.n) +
+                     " slices=" + std::to_string(P.slices) + " (" + modes +
+                     "), " + std::to_string(rep.steps) + " steps, " +
                      std::to_string(rep.opInstances) + " op instances: ";
   if (simulate_) {
     rep.summary = head + "correct on all " + std::to_string(p) + " ranks";
@@ -701,7 +706,8 @@ Result<VerifyReport> Verifier::run() {
       list += (list.empty() ? "" : ",") + std::to_string(r);
     rep.summary = head + "sampled (p > " + std::to_string(O.exhaustiveLimit) +
                   "): pairing checked on all ranks, bounds and hazards on "
-                  "ranks {" + list + "}; contents not simulated";
+                  "ranks {" +
+                  list + "}; contents not simulated";
   }
   return rep;
 }

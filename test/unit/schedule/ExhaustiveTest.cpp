@@ -26,9 +26,9 @@ enum class Size { Small, Medium, P1000, P1024 };
 
 struct SizeClass {
   std::vector<int64_t> ps;
-  bool fewCounts;          ///< counts {p-1, 1000003} instead of all five
+  bool fewCounts; ///< counts {p-1, 1000003} instead of all five
   std::vector<int64_t> slices;
-  std::vector<int64_t> ms; ///< ranks per server (when they divide p)
+  std::vector<int64_t> ms;    ///< ranks per server (when they divide p)
   bool ringPairsOnly = false; ///< level pairs with ring on some level
 };
 
@@ -65,10 +65,10 @@ std::vector<int64_t> vCounts(int64_t p, int64_t n) {
   int64_t cap = std::min<int64_t>(n, 50) + 1;
   for (int64_t i = 0; i < p; ++i)
     for (int64_t j = 0; j < p; ++j)
-      v[i * p + j] = static_cast<int64_t>(
-          (static_cast<uint64_t>(i * 2654435761u) ^
-           static_cast<uint64_t>(j * 40503u + 17)) %
-          static_cast<uint64_t>(cap));
+      v[i * p + j] =
+          static_cast<int64_t>((static_cast<uint64_t>(i * 2654435761u) ^
+                                static_cast<uint64_t>(j * 40503u + 17)) %
+                               static_cast<uint64_t>(cap));
   return v;
 }
 
@@ -93,8 +93,8 @@ struct Runner {
     if (q.algorithm == Algorithm::Hierarchical)
       os << "(" << algorithmName(q.level0) << "," << algorithmName(q.level1)
          << ", m=" << q.ranksPerServer << ")";
-    os << " p=" << q.ranks << " n=" << q.count << " slices=" << q.slices
-       << ": " << err;
+    os << " p=" << q.ranks << " n=" << q.count << " slices=" << q.slices << ": "
+       << err;
     failures.push_back(os.str());
   }
 };
@@ -151,7 +151,8 @@ TEST_P(Exhaustive, AllAlgorithmsVerify) {
       << report;
 }
 
-std::string name(const ::testing::TestParamInfo<std::tuple<Collective, Size>> &i) {
+std::string
+name(const ::testing::TestParamInfo<std::tuple<Collective, Size>> &i) {
   static const char *sizes[] = {"p1to33", "p64to256", "p1000", "p1024"};
   return std::string(collectiveName(std::get<0>(i.param))) + "_" +
          sizes[static_cast<int>(std::get<1>(i.param))];
@@ -164,8 +165,7 @@ INSTANTIATE_TEST_SUITE_P(
                           Collective::AllGather, Collective::Broadcast,
                           Collective::Reduce, Collective::AllToAll,
                           Collective::AllToAllV),
-        ::testing::Values(Size::Small, Size::Medium, Size::P1000,
-                          Size::P1024)),
+        ::testing::Values(Size::Small, Size::Medium, Size::P1000, Size::P1024)),
     name);
 
 } // namespace

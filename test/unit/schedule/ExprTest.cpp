@@ -157,16 +157,25 @@ ExprId randomExpr(ExprPool &pool, std::mt19937_64 &rng, int depth) {
   std::uniform_int_distribution<int> leaf(0, 8);
   if (depth == 0 || rng() % 4 == 0) {
     switch (leaf(rng)) {
-    case 0: return pool.var(ExprVar::R);
-    case 1: return pool.var(ExprVar::P);
-    case 2: return pool.var(ExprVar::N);
-    case 3: return pool.var(ExprVar::S);
-    case 4: return pool.var(ExprVar::T);
-    case 5: return pool.param(0);
-    case 6: return pool.param(1);
-    case 7: return pool.table(0, pool.binary(ExprOp::Mod, pool.var(ExprVar::R),
-                                             pool.constant(4)));
-    default: return pool.constant(static_cast<int64_t>(rng() % 21) - 10);
+    case 0:
+      return pool.var(ExprVar::R);
+    case 1:
+      return pool.var(ExprVar::P);
+    case 2:
+      return pool.var(ExprVar::N);
+    case 3:
+      return pool.var(ExprVar::S);
+    case 4:
+      return pool.var(ExprVar::T);
+    case 5:
+      return pool.param(0);
+    case 6:
+      return pool.param(1);
+    case 7:
+      return pool.table(
+          0, pool.binary(ExprOp::Mod, pool.var(ExprVar::R), pool.constant(4)));
+    default:
+      return pool.constant(static_cast<int64_t>(rng() % 21) - 10);
     }
   }
   int op = static_cast<int>(rng() % 19);

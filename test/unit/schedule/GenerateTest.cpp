@@ -1,6 +1,6 @@
 //===- GenerateTest.cpp - Requests, step counts against theory ------------===//
-#include "hccl-mlir/schedule/Cost.h"
 #include "hccl-mlir/schedule/Generate.h"
+#include "hccl-mlir/schedule/Cost.h"
 
 #include <gtest/gtest.h>
 
@@ -81,7 +81,8 @@ TEST(Generate, StepCountsMatchTheory) {
 }
 
 TEST(Generate, HierarchicalStepCountsAddUp) {
-  GenerateRequest q = req(Collective::AllReduce, Algorithm::Hierarchical, 32, 1 << 20);
+  GenerateRequest q =
+      req(Collective::AllReduce, Algorithm::Hierarchical, 32, 1 << 20);
   q.ranksPerServer = 8;
   q.level0 = Algorithm::Ring;
   q.level1 = Algorithm::RHD;
@@ -108,7 +109,8 @@ TEST(Generate, RejectsRequestsItCannotServe) {
       "mesh_oneshot, rhd, rd, hierarchical)");
   add(req(Collective::AllToAll, Algorithm::Ring, 4, 8),
       "cannot serve alltoall");
-  GenerateRequest h = req(Collective::AllReduce, Algorithm::Hierarchical, 12, 8);
+  GenerateRequest h =
+      req(Collective::AllReduce, Algorithm::Hierarchical, 12, 8);
   h.ranksPerServer = 8;
   add(h, "hierarchical: 12 ranks are not a multiple of 8 ranks per server");
   h.ranksPerServer = 0;
@@ -119,8 +121,10 @@ TEST(Generate, RejectsRequestsItCannotServe) {
   h.level0 = Algorithm::Ring;
   h.level1 = Algorithm::Tree;
   add(h, "hierarchical: level1 algorithm 'tree' cannot serve allreduce");
-  add(req(Collective::AllReduce, Algorithm::Ring, 0, 8), "ranks must be in 1..");
-  add(req(Collective::AllReduce, Algorithm::Ring, 4, -1), "count must be in 0..");
+  add(req(Collective::AllReduce, Algorithm::Ring, 0, 8),
+      "ranks must be in 1..");
+  add(req(Collective::AllReduce, Algorithm::Ring, 4, -1),
+      "count must be in 0..");
   add(req(Collective::AllReduce, Algorithm::Ring, 4, kMaxCount + 1),
       "count must be in 0..");
   GenerateRequest root = req(Collective::Broadcast, Algorithm::Tree, 4, 8);
@@ -146,7 +150,8 @@ TEST(Generate, RejectsRequestsItCannotServe) {
 }
 
 TEST(Generate, MeshMeansStarForRootedCollectives) {
-  auto prog = generate(req(Collective::Broadcast, Algorithm::MeshTwoShot, 5, 9));
+  auto prog =
+      generate(req(Collective::Broadcast, Algorithm::MeshTwoShot, 5, 9));
   ASSERT_TRUE(prog.isOk());
   EXPECT_EQ(prog->algorithm, Algorithm::Star);
   EXPECT_EQ(*prog->numSteps(), 1);
@@ -154,7 +159,8 @@ TEST(Generate, MeshMeansStarForRootedCollectives) {
 
 TEST(Generate, ProgramsAreCompactInP) {
   // The program does not grow with p: rank-parametric expressions.
-  for (Algorithm a : {Algorithm::Ring, Algorithm::RHD, Algorithm::MeshTwoShot}) {
+  for (Algorithm a :
+       {Algorithm::Ring, Algorithm::RHD, Algorithm::MeshTwoShot}) {
     auto small = generate(req(Collective::AllReduce, a, 16, 1 << 20));
     auto big = generate(req(Collective::AllReduce, a, 4096, 1 << 20));
     ASSERT_TRUE(small.isOk() && big.isOk());

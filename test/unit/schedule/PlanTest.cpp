@@ -1,6 +1,6 @@
 //===- PlanTest.cpp - Plan documents: round trips and validation ----------===//
-#include "hccl-mlir/schedule/Generate.h"
 #include "hccl-mlir/schedule/Plan.h"
+#include "hccl-mlir/schedule/Generate.h"
 #include "hccl-mlir/schedule/Verify.h"
 
 #include <gtest/gtest.h>
@@ -152,8 +152,10 @@ TEST(Plan, RejectsMalformedDocumentsWithTheirPath) {
       {"{\"format\": ", "plan: malformed JSON"},
       {edited([](J &j) { j["format"] = "nccl"; }),
        "format: expected \"hccl-plan\""},
-      {edited([](J &j) { j["version"] = 2; }), "version: unsupported version 2"},
-      {edited([](J &j) { j["extra"] = 1; }), "plan document.extra: unknown key"},
+      {edited([](J &j) { j["version"] = 2; }),
+       "version: unsupported version 2"},
+      {edited([](J &j) { j["extra"] = 1; }),
+       "plan document.extra: unknown key"},
       {edited([](J &j) { j["programs"] = J::array(); }),
        "programs: missing, empty or not an array"},
       {edited([](J &j) { j["programs"][0]["ranks"] = "4"; }),
@@ -166,32 +168,54 @@ TEST(Plan, RejectsMalformedDocumentsWithTheirPath) {
        "programs[0].dtype: unknown value 'fp8'"},
       {edited([](J &j) { j["programs"][0]["level0"] = "ring"; }),
        "programs[0].level0: only allowed when algorithm is hierarchical"},
-      {edited([](J &j) { j["programs"][0]["phases"][0]["ops"][0]["peer"] = "(r + 1) % q"; }),
+      {edited([](J &j) {
+         j["programs"][0]["phases"][0]["ops"][0]["peer"] = "(r + 1) % q";
+       }),
        "programs[0].phases[0].ops[0].peer: column 11: unknown name 'q'"},
-      {edited([](J &j) { j["programs"][0]["phases"][0]["ops"][0]["peer"] = "(r + 1 % p"; }),
+      {edited([](J &j) {
+         j["programs"][0]["phases"][0]["ops"][0]["peer"] = "(r + 1 % p";
+       }),
        "programs[0].phases[0].ops[0].peer: column 11: expected ')'"},
-      {edited([](J &j) { j["programs"][0]["phases"][0]["ops"][0]["src"]["buffer"] = "temp"; }),
+      {edited([](J &j) {
+         j["programs"][0]["phases"][0]["ops"][0]["src"]["buffer"] = "temp";
+       }),
        "programs[0].phases[0].ops[0].src.buffer: unknown buffer 'temp'"},
-      {edited([](J &j) { j["programs"][0]["phases"][0]["ops"][1]["dst"]["buffer"] = "input"; }),
+      {edited([](J &j) {
+         j["programs"][0]["phases"][0]["ops"][1]["dst"]["buffer"] = "input";
+       }),
        "programs[0].phases[0].ops[1].dst.buffer: ops may not write the input "
        "buffer"},
-      {edited([](J &j) { j["programs"][0]["phases"][0]["ops"][0]["dst"] = {{"buffer", "output"}, {"offset", "0"}}; }),
+      {edited([](J &j) {
+         j["programs"][0]["phases"][0]["ops"][0]["dst"] = {{"buffer", "output"},
+                                                           {"offset", "0"}};
+       }),
        "programs[0].phases[0].ops[0].dst: not allowed for send"},
-      {edited([](J &j) { j["programs"][0]["phases"][0]["ops"][0].erase("count"); }),
+      {edited([](J &j) {
+         j["programs"][0]["phases"][0]["ops"][0].erase("count");
+       }),
        "programs[0].phases[0].ops[0].count: missing"},
-      {edited([](J &j) { j["programs"][0]["phases"][0]["ops"][0]["kind"] = "put"; }),
+      {edited([](J &j) {
+         j["programs"][0]["phases"][0]["ops"][0]["kind"] = "put";
+       }),
        "programs[0].phases[0].ops[0].kind: unknown op kind 'put'"},
       {edited([](J &j) { j["programs"][0]["phases"][0]["steps"] = "r"; }),
        "programs[0].phases[0].steps: may not depend on r"},
-      {edited([](J &j) { j["programs"][0]["phases"][0]["ops"][0]["repeat"] = "t + 1"; }),
+      {edited([](J &j) {
+         j["programs"][0]["phases"][0]["ops"][0]["repeat"] = "t + 1";
+       }),
        "programs[0].phases[0].ops[0].repeat: may not depend on t"},
       {edited([](J &j) { j["programs"][0]["params"]["min"] = 3; }),
        "programs[0].params.min: not a valid parameter name"},
       {edited([](J &j) { j["programs"][0]["buffers"].erase("scratch"); }),
        "programs[0].buffers.scratch: missing"},
-      {edited([](J &j) { j["programs"][0].erase("phases"); j["programs"][0].erase("buffers"); }),
+      {edited([](J &j) {
+         j["programs"][0].erase("phases");
+         j["programs"][0].erase("buffers");
+       }),
        "programs[0]: needs \"phases\" (compact form), \"expanded\", or both"},
-      {edited([](J &j) { j["programs"][0]["group"] = {0, 1, 1, 2}; }),
+      {edited([](J &j) {
+         j["programs"][0]["group"] = {0, 1, 1, 2};
+       }),
        "programs[0].group: lists a rank twice"},
       {edited([](J &j) { j["programs"].push_back(j["programs"][0]); }),
        "programs[1].id: duplicate program id 'c0'"},
@@ -203,11 +227,17 @@ TEST(Plan, RejectsMalformedDocumentsWithTheirPath) {
        "plan.items[1].id: waits for collective 8, which is not in flight"},
       {edited([](J &j) { j["plan"]["items"][0]["kind"] = "sleep"; }),
        "plan.items[0].kind: unknown item kind 'sleep'"},
-      {edited([](J &j) { j["plan"]["group"] = {0, 1, 2}; }),
+      {edited([](J &j) {
+         j["plan"]["group"] = {0, 1, 2};
+       }),
        "runs on 4 ranks without a group, the plan's group has 3"},
-      {edited([](J &j) { j["topology"] = {{"servers", "two"}}; }),
+      {edited([](J &j) {
+         j["topology"] = {{"servers", "two"}};
+       }),
        "topology.servers: expected an integer, found string"},
-      {edited([](J &j) { j["topology"] = {{"intra", {{"ports", 99}}}}; }),
+      {edited([](J &j) {
+         j["topology"] = {{"intra", {{"ports", 99}}}};
+       }),
        "topology.intra.ports: 99 outside 1..64"},
   };
   for (auto &c : cases) {

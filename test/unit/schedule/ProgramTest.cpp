@@ -1,6 +1,6 @@
 //===- ProgramTest.cpp - Program building, validation and expansion -------===//
-#include "hccl-mlir/schedule/Generate.h"
 #include "hccl-mlir/schedule/Program.h"
+#include "hccl-mlir/schedule/Generate.h"
 
 #include <gtest/gtest.h>
 

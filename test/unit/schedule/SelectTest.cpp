@@ -1,7 +1,7 @@
 //===- SelectTest.cpp - HCCL_ALGO parsing and algorithm selection ---------===//
+#include "hccl-mlir/schedule/Select.h"
 #include "hccl-mlir/schedule/Cost.h"
 #include "hccl-mlir/schedule/Generate.h"
-#include "hccl-mlir/schedule/Select.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 //===- TopologyTest.cpp - Presets, rank tables, link parameters -----------===//
-#include "hccl-mlir/schedule/Plan.h"
 #include "hccl-mlir/schedule/Topology.h"
+#include "hccl-mlir/schedule/Plan.h"
 
 #include <gtest/gtest.h>
 
@@ -144,7 +144,8 @@ TEST(Topology, MalformedLinkParameters) {
       {R"({"intra": {"class": "nvlink"}})", "intra.class: unknown link class"},
       {R"({"intra": {"bandwidth_gbps": -1}})",
        "intra.bandwidth_gbps: expected a positive number"},
-      {R"({"inter": {"ports": 0}})", "inter.ports: expected an integer in 1..64"},
+      {R"({"inter": {"ports": 0}})",
+       "inter.ports: expected an integer in 1..64"},
       {R"({"inter": {"speed": 1}})", "inter.speed: unknown key"},
       {R"({"color": 1})", "link parameters: unknown key 'color'"},
       {R"({"intra_shape": "torus"})", "intra_shape: expected \"mesh\" or "

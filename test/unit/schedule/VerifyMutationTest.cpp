@@ -151,10 +151,11 @@ TEST(VerifyMutation, OffByOneOffsetIsCaught) {
     b.recvReduce(1 - r, BufferId::Output, b.c(0), BufferId::Input, b.c(1), n);
     VerifyOptions outOfPlace; // (not written to be safe in place)
     outOfPlace.inPlace = false;
-    expectRejected(b.take(), "rank 0, phase 0 'swap' step 0 (step 0), op 1 "
-                             "(recv_reduce from 1): reduces input element 1 "
-                             "of rank 0 with input element 0 of rank 1 "
-                             "(different elements)",
+    expectRejected(b.take(),
+                   "rank 0, phase 0 'swap' step 0 (step 0), op 1 "
+                   "(recv_reduce from 1): reduces input element 1 "
+                   "of rank 0 with input element 0 of rank 1 "
+                   "(different elements)",
                    outOfPlace);
   }
   // Broadcast chunk offset shifted: a received element lands in the wrong
@@ -263,8 +264,9 @@ TEST(VerifyMutation, SampledModeStillChecksPairing) {
   E peer(&prog.pool, snd.peer);
   snd.peer = select(eq(r, victim), (peer + 1) % 48, peer).id();
   // Its partner misses the data it expected from the victim.
-  expectRejected(prog, "elements from rank " + std::to_string(victim) +
-                           ", which sends nothing matching",
+  expectRejected(prog,
+                 "elements from rank " + std::to_string(victim) +
+                     ", which sends nothing matching",
                  o);
 }
 
