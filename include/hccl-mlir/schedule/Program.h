@@ -158,7 +158,8 @@ struct ExpandOptions {
 /// and the nodes that read t once per instance. Errors are carried as
 /// poison, so an untaken select branch or the fields of an op whose `when`
 /// is false never fail. Holds a reference to the program (keep it alive and
-/// unchanged); call Program::validate() first.
+/// unchanged); call Program::validate() first. Not thread-safe (it keeps
+/// scratch values): use one evaluator per thread.
 class ProgramEvaluator {
 public:
   explicit ProgramEvaluator(const Program &prog);
