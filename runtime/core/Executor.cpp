@@ -212,11 +212,17 @@ Status Communicator::waitFor(const CallId &call, const std::vector<SendOp *> &se
     touch(r->peer);
 
   const size_t es = std::max<size_t>(1, sched::dataTypeSize(b.dtype));
-  const int64_t spinUs = oversubscribed_ ? 0 : 50;
+  // With a core per rank, a peer is usually microseconds away and a futex
+  // wake-up costs far more (tens to hundreds of microseconds on a VM, and
+  // two sleeping ranks keep waking each other late): spin for up to a
+  // millisecond, yielding now and then. Oversubscribed hosts go to sleep
+  // after a short burst of yields instead.
+  const int64_t spinUs = oversubscribed_ ? 0 : 1000;
   const int64_t yieldUs = oversubscribed_ ? 200 : 100;
   Doorbell &bell = seg_->header()->bell;
   int64_t idleStart = -1;
   int64_t lastHealth = nowUs();
+  uint32_t spins = 0;
 
   auto allDone = [&]() {
     if (local.pending())
@@ -301,6 +307,8 @@ Status Communicator::waitFor(const CallId &call, const std::vector<SendOp *> &se
     if (idle < spinUs) {
       for (int i = 0; i < 16; ++i)
         cpuRelax();
+      if ((++spins & 63) == 0)
+        sched_yield(); // let another runnable thread in, if there is one
       continue;
     }
     if (idle < spinUs + yieldUs) {

@@ -334,9 +334,11 @@ bool TcpPair::writeSome(Status &failure, bool &completed) {
     if (w < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
         return true;
-      failure = Status(HCCL_E_TCP_TRANSFER, "connection to rank " + std::to_string(peer()) +
-                                                " failed while sending: " + std::strerror(errno) +
-                                                " (the peer died or aborted)");
+      // EPIPE/ECONNRESET: the peer process is gone (HCCL_E_REMOTE, as a
+      // dead peer is reported on every path).
+      failure = Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
+                                          " failed while sending: " + std::strerror(errno) +
+                                          " (the peer died or aborted)");
       return false;
     }
     op.sent += static_cast<size_t>(w);
