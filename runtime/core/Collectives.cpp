@@ -8,6 +8,7 @@
 #include "common/Log.h"
 #include "core/Communicator.h"
 #include "core/LocalWork.h"
+#include "common/SharedMem.h"
 #include "hccl-mlir/schedule/Select.h"
 #include "transport/shm/Segment.h"
 
@@ -157,6 +158,35 @@ Status Communicator::runCollective(sched::Collective coll, CallKind kind, uint64
   auto cp = programFor(key, req);
   if (!cp)
     return cp.status();
+  // HCCL_BUFFSIZE bounds the communicator's scratch (HCCL holds two such
+  // buffers): element-wise collectives whose program needs more run as
+  // consecutive pieces. Every rank splits the same way (the setting is
+  // checked to agree at init).
+  const size_t scratchCap = static_cast<size_t>(cfg_.buffSizeBytes()) * 2;
+  bool elementwise = coll == sched::Collective::AllReduce ||
+                     coll == sched::Collective::Broadcast || coll == sched::Collective::Reduce;
+  if (elementwise && (*cp)->bufferBytes[2] > scratchCap && count > 1 && !custom) {
+    // Scratch grows linearly with the count: pick pieces so that a piece's
+    // scratch, rounded to pages as it is allocated, fits.
+    const uint64_t need = (*cp)->bufferBytes[2];
+    uint64_t pieces = (need + scratchCap - 1) / scratchCap;
+    uint64_t per = (count + pieces - 1) / pieces;
+    auto pieceScratch = [&](uint64_t n) {
+      return roundUp(static_cast<size_t>(need / count * n + need % count), pageSize());
+    };
+    while (per > 1 && pieceScratch(per) > scratchCap) {
+      ++pieces;
+      per = (count + pieces - 1) / pieces;
+    }
+    size_t es = sched::dataTypeSize(dt);
+    for (uint64_t off = 0; off < count; off += per) {
+      uint64_t n = std::min(per, count - off);
+      const char *pin = in ? static_cast<const char *>(in) + off * es : nullptr;
+      char *pout = out ? static_cast<char *>(out) + off * es : nullptr;
+      HCCL_RT_TRY(runCollective(coll, kind, n, dt, op, root, pin, pout, extra, &req));
+    }
+    return Status::ok();
+  }
   // All-to-all-v counts and tables differ per rank; the wire id must not.
   bool perRank = kind == CallKind::AllToAllV;
   CallId call = nextCall(kind, perRank ? 0 : count, dt, op, static_cast<uint32_t>(root),

@@ -144,6 +144,8 @@ public:
 
   /// Peer regions mapped for zero-copy reads, over all shm pairs (tests).
   size_t mappedPeerRegions() const;
+  /// Bytes of the scratch buffer currently held (tests).
+  size_t scratchBytes() const;
   /// Listener address (tests).
   const SockAddr &listenAddr() const { return listener_->addr(); }
 

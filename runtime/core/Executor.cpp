@@ -36,6 +36,8 @@ constexpr int64_t kHealthEveryUs = 10000;
 constexpr int64_t kSleepMs = 10;
 } // namespace
 
+size_t Communicator::scratchBytes() const { return scratch_ ? scratch_->bytes() : 0; }
+
 Status Communicator::ensureScratch(size_t bytes) {
   if (scratch_ && scratch_->bytes() >= bytes)
     return Status::ok();

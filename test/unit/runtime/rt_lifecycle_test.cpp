@@ -682,3 +682,24 @@ TEST(ZeroCopy, SharedBuffersAreReadInPlaceByPeers) {
   o.env.push_back({"HCCL_ALGO", "level0:ring;level1:ring"});
   EXPECT_EQ(runRanks(3, body, o), "");
 }
+
+TEST(BufferSize, LargeCallsRunInPiecesWithinHcclBuffsize) {
+  // One-shot all-reduce needs p * n elements of scratch: 3 x 4 MiB here,
+  // above 2 x HCCL_BUFFSIZE = 2 MiB, so the call runs in pieces.
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    std::string e = checkedAllReduce(comm, c.rank, c.size, nullptr, 1 << 20);
+    if (!e.empty())
+      return e;
+    size_t scratch = static_cast<hccl::rt::Communicator *>(comm)->scratchBytes();
+    RT_CHECK(scratch > 0 && scratch <= (2u << 20),
+             "scratch " + std::to_string(scratch) + " bytes, cap 2 MiB");
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  RunOptions o = opts();
+  o.env.push_back({"HCCL_BUFFSIZE", "1"});
+  o.env.push_back({"HCCL_ALGO", "level0:mesh_oneshot;level1:mesh_oneshot"});
+  EXPECT_EQ(runRanks(3, body, o), "");
+}
