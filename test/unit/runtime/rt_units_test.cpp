@@ -1,0 +1,231 @@
+//===- rt_units_test.cpp - Pieces of the runtime, in process --------------===//
+#include "bootstrap/Launcher.h"
+#include "bootstrap/RootInfo.h"
+#include "common/Socket.h"
+#include "core/LocalWork.h"
+#include "core/ProgramCache.h"
+#include "hccl-mlir/schedule/Generate.h"
+#include "transport/Transport.h"
+#include "transport/shm/Regions.h"
+
+#include <gtest/gtest.h>
+#include <map>
+
+using namespace hccl::rt;
+namespace sched = hccl::sched;
+
+TEST(RootInfo, RoundTripsAndRejectsCorruption) {
+  RootInfoData d;
+  d.uid = Uid::random();
+  d.ip = "10.1.2.3";
+  d.port = 60123;
+  HcclRootInfo blob;
+  encodeRootInfo(d, blob.internal);
+  auto back = decodeRootInfo(blob.internal);
+  ASSERT_TRUE(back.isOk()) << back.status().message();
+  EXPECT_EQ(back->ip, "10.1.2.3");
+  EXPECT_EQ(back->port, 60123);
+  EXPECT_TRUE(back->uid == d.uid);
+  for (size_t i : {size_t(0), size_t(9), size_t(20), size_t(40), size_t(90)}) {
+    HcclRootInfo bad = blob;
+    bad.internal[i] ^= 0x10;
+    auto r = decodeRootInfo(bad.internal);
+    EXPECT_FALSE(r.isOk()) << "byte " << i;
+    EXPECT_EQ(r.status().code(), HCCL_E_PARA);
+  }
+}
+
+TEST(RootInfo, DerivedIdsAreDeterministicAndDistinct) {
+  Uid u = Uid::random();
+  EXPECT_TRUE(u.derive("split", 1, 2) == u.derive("split", 1, 2));
+  EXPECT_FALSE(u.derive("split", 1, 2) == u.derive("split", 1, 3));
+  EXPECT_FALSE(u.derive("split", 1, 2) == u.derive("sub", 1, 2));
+  EXPECT_FALSE(Uid::random() == Uid::random());
+  EXPECT_EQ(u.hex().size(), 32u);
+}
+
+TEST(Socket, IfnameMatchingFollowsHcclSyntax) {
+  EXPECT_TRUE(ifnameMatches("eth", "eth0"));
+  EXPECT_TRUE(ifnameMatches("eth,enp", "enp3s0"));
+  EXPECT_FALSE(ifnameMatches("eth,enp", "lo"));
+  EXPECT_FALSE(ifnameMatches("^eth", "eth1"));
+  EXPECT_TRUE(ifnameMatches("^eth", "ib0"));
+  EXPECT_TRUE(ifnameMatches("=eth0", "eth0"));
+  EXPECT_FALSE(ifnameMatches("=eth0", "eth01"));
+  EXPECT_FALSE(ifnameMatches("^=eth0", "eth0"));
+  EXPECT_TRUE(ifnameMatches("^=eth0", "eth01"));
+}
+
+TEST(Socket, AddressesAndInterfaceChoice) {
+  auto a = SockAddr::parse("127.0.0.1", 80);
+  ASSERT_TRUE(a.isOk());
+  EXPECT_EQ(a->str(), "127.0.0.1:80");
+  EXPECT_TRUE(a->isLoopback());
+  auto b = SockAddr::parse("::1", 81);
+  ASSERT_TRUE(b.isOk());
+  EXPECT_EQ(b->str(), "[::1]:81");
+  EXPECT_FALSE(SockAddr::parse("300.1.1.1", 1).isOk());
+  auto ip = chooseLocalIp("127.0.0.1", "");
+  ASSERT_TRUE(ip.isOk());
+  EXPECT_EQ(*ip, "127.0.0.1");
+  auto lo = chooseLocalIp("", "=lo");
+  ASSERT_TRUE(lo.isOk()) << lo.status().message();
+  EXPECT_EQ(*lo, "127.0.0.1");
+  auto none = chooseLocalIp("", "=nosuchif9");
+  EXPECT_FALSE(none.isOk());
+  EXPECT_NE(none.status().message().find("HCCL_SOCKET_IFNAME==nosuchif9: no interface matches"), std::string::npos)
+      << none.status().message();
+  EXPECT_FALSE(chooseLocalIp("not-an-ip", "").isOk());
+}
+
+TEST(Socket, ListenOnAPortRangeSkipsBusyPorts) {
+  auto first = listenOn("127.0.0.1", 0, 1);
+  ASSERT_TRUE(first.isOk());
+  uint16_t busy = first->second.port();
+  auto second = listenOn("127.0.0.1", busy, 16);
+  ASSERT_TRUE(second.isOk()) << second.status().message();
+  EXPECT_NE(second->second.port(), busy);
+  auto exact = listenOn("127.0.0.1", busy, 1);
+  EXPECT_FALSE(exact.isOk());
+}
+
+TEST(Launcher, ReadsEachLauncher) {
+  std::map<std::string, std::string> env;
+  auto get = [&env](const char *n) -> const char * {
+    auto it = env.find(n);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  env = {{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "4"},
+         {"MASTER_ADDR", "h0"}, {"MASTER_PORT", "29500"}, {"RANK", "0"}, {"WORLD_SIZE", "1"}};
+  auto e = readLaunchEnv(get);
+  ASSERT_TRUE(e.isOk()) << e.status().message();
+  EXPECT_EQ(e->source, "Open MPI"); // takes precedence over torchrun's
+  EXPECT_EQ(e->rank, 3);
+  EXPECT_EQ(e->size, 4);
+  EXPECT_EQ(e->masterPort, 29500);
+  env = {{"PMI_RANK", "1"}, {"PMI_SIZE", "2"}, {"HCCL_ROOT_INFO_FILE", "/tmp/x"}};
+  e = readLaunchEnv(get);
+  ASSERT_TRUE(e.isOk()) << e.status().message();
+  EXPECT_EQ(e->source, "PMI");
+  EXPECT_EQ(e->rootInfoFile, "/tmp/x");
+  env = {{"RANK", "0"}, {"WORLD_SIZE", "1"}};
+  EXPECT_TRUE(readLaunchEnv(get).isOk()); // one rank needs no rendezvous
+  for (auto bad : std::vector<std::map<std::string, std::string>>{
+           {{"RANK", "1"}},
+           {{"RANK", "-1"}, {"WORLD_SIZE", "2"}},
+           {{"RANK", "0"}, {"WORLD_SIZE", "0"}},
+           {{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "a"}, {"MASTER_PORT", "x"}},
+           {{"RANK", "0"}, {"WORLD_SIZE", "99999999999"}},
+       }) {
+    env = bad;
+    auto r = readLaunchEnv(get);
+    EXPECT_FALSE(r.isOk());
+    EXPECT_EQ(r.status().code(), HCCL_E_PARA);
+  }
+}
+
+TEST(Wire, MismatchMessagesNameBothCalls) {
+  WireHeader want, got;
+  want.call.kind = CallKind::AllReduce;
+  want.call.seq = 7;
+  want.call.count = 100;
+  want.call.dtype = static_cast<uint8_t>(sched::DataType::Fp32);
+  got = want;
+  got.call.count = 200;
+  std::string m = describeMismatch(3, want, got);
+  EXPECT_NE(m.find("allreduce #7 (count 100, fp32, sum"), std::string::npos) << m;
+  EXPECT_NE(m.find("rank 3 sent data for allreduce #7 (count 200"), std::string::npos) << m;
+  got = want;
+  got.bytes = 4;
+  EXPECT_NE(describeMismatch(1, want, got).find("4 bytes"), std::string::npos);
+  got.magic = 0;
+  EXPECT_NE(describeMismatch(1, want, got).find("bad magic"), std::string::npos);
+}
+
+TEST(Wire, ApplyIncomingCopiesOrReduces) {
+  float acc[4] = {1, 2, 3, 4}, dst[4] = {0}, in[2] = {10, 20};
+  RecvOp op;
+  op.dst = dst;
+  op.acc = acc;
+  op.dtype = sched::DataType::Fp32;
+  op.op = sched::ReduceOp::Max;
+  ASSERT_TRUE(applyIncoming(op, 8, in, 8));
+  EXPECT_EQ(dst[2], 10.0f);
+  EXPECT_EQ(dst[3], 20.0f);
+  EXPECT_EQ(dst[0], 0.0f);
+  op.acc = nullptr;
+  ASSERT_TRUE(applyIncoming(op, 0, in, 8));
+  EXPECT_EQ(dst[0], 10.0f);
+}
+
+TEST(LocalWork, PiecesGiveTheSameResultAsOneShot) {
+  const size_t n = 100003;
+  std::vector<int32_t> src(3 * n), dst(n), ref(n);
+  for (size_t i = 0; i < src.size(); ++i)
+    src[i] = static_cast<int32_t>(i * 2654435761u);
+  for (size_t i = 0; i < n; ++i)
+    ref[i] = src[i] + src[n + i] + src[2 * n + i];
+  LocalWork w;
+  w.items.push_back({sched::OpKind::Reduce, reinterpret_cast<char *>(dst.data()),
+                     reinterpret_cast<const char *>(src.data()), n * 4, n * 4, 3, 0});
+  int steps = 0;
+  while (w.pending()) {
+    ASSERT_TRUE(w.step(4096, 4, sched::DataType::Int32, sched::ReduceOp::Sum));
+    ++steps;
+  }
+  EXPECT_GT(steps, 50);
+  EXPECT_EQ(dst, ref);
+}
+
+TEST(ProgramCache, ValidatesAndEvicts) {
+  sched::GenerateRequest req;
+  req.collective = sched::Collective::AllReduce;
+  req.algorithm = sched::Algorithm::Ring;
+  req.ranks = 4;
+  req.count = 10;
+  auto prog = sched::generate(req);
+  ASSERT_TRUE(prog.isOk()) << prog.message();
+  auto rp = sched::expandRank(*prog, 1);
+  ASSERT_TRUE(rp.isOk());
+  EXPECT_TRUE(validateRankProgram(*rp, 4).isOk());
+  sched::RankProgram bad = *rp;
+  ASSERT_FALSE(bad.ops.empty());
+  bad.ops[0].count = 1000; // beyond the buffers
+  EXPECT_FALSE(validateRankProgram(bad, 4).isOk());
+  bad = *rp;
+  for (auto &op : bad.ops)
+    if (sched::opHasPeer(op.kind))
+      op.peer = 9;
+  EXPECT_FALSE(validateRankProgram(bad, 4).isOk());
+
+  ProgramCache cache(2);
+  auto cp = std::make_shared<CompiledProgram>();
+  ProgramKey k1, k2, k3;
+  k1.n = 1;
+  k2.n = 2;
+  k3.n = 3;
+  cache.put(k1, cp);
+  cache.put(k2, cp);
+  EXPECT_TRUE(cache.get(k1)); // k1 is now the most recent
+  cache.put(k3, cp);
+  EXPECT_TRUE(cache.get(k1));
+  EXPECT_FALSE(cache.get(k2));
+  EXPECT_TRUE(cache.get(k3));
+  EXPECT_EQ(cache.size(), 2u);
+}
+
+TEST(Regions, FindLocatesShareableMemory) {
+  auto r = RegionRegistry::instance().create(10000);
+  ASSERT_TRUE(r.isOk());
+  const char *base = static_cast<const char *>(r->get()->data());
+  RegionRef ref;
+  EXPECT_TRUE(RegionRegistry::instance().find(base + 100, 500, ref));
+  EXPECT_EQ(ref.offset, pageSize() + 100);
+  EXPECT_TRUE(RegionRegistry::instance().find(base, r->get()->bytes(), ref));
+  EXPECT_FALSE(RegionRegistry::instance().find(base + 100, r->get()->bytes(), ref));
+  int local = 0;
+  EXPECT_FALSE(RegionRegistry::instance().find(&local, sizeof(local), ref));
+  uint64_t id = r->get()->id();
+  r->reset();
+  EXPECT_FALSE(RegionRegistry::instance().find(base, 1, ref)) << "region " << id;
+}
