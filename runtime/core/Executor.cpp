@@ -219,7 +219,10 @@ Status Communicator::waitFor(const CallId &call, const std::vector<SendOp *> &se
   // two sleeping ranks keep waking each other late): spin for up to a
   // millisecond, yielding now and then. Oversubscribed hosts go to sleep
   // after a short burst of yields instead.
-  const int64_t spinUs = oversubscribed_ ? 0 : 1000;
+  bool callerMoves = false;
+  for (int peer : touched_)
+    callerMoves = callerMoves || pairs_[static_cast<size_t>(peer)]->needsCallerProgress();
+  const int64_t spinUs = oversubscribed_ ? 0 : (callerMoves ? 1000 : 20);
   const int64_t yieldUs = oversubscribed_ ? 200 : 100;
   Doorbell &bell = seg_->header()->bell;
   int64_t idleStart = -1;

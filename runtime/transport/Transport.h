@@ -133,6 +133,11 @@ public:
   virtual const char *kind() const = 0;
   /// True when the transport reads registered memory of the peer directly.
   virtual bool zeroCopyCapable() const { return false; }
+  /// True when data moves only while the executor calls progress() (shm);
+  /// false when a transport thread moves it and rings the doorbell (tcp).
+  /// The executor spins only for the former: spinning on the latter would
+  /// take the CPU from the thread doing the work.
+  virtual bool needsCallerProgress() const { return true; }
 
   /// Queue operations; they complete in posting order per direction.
   virtual Status postSend(SendOp &op) = 0;

@@ -41,6 +41,7 @@ public:
   ~TcpPair() override;
 
   const char *kind() const override { return "tcp"; }
+  bool needsCallerProgress() const override { return false; }
   Status postSend(SendOp &op) override;
   Status postRecv(RecvOp &op) override;
   Status progress(bool &moved) override;
