@@ -95,8 +95,8 @@ double hccl::bucket::evaluatePlan(const Problem &prob,
       bytes += prob.items[j].bytes;
     }
     const Item &first = prob.items[i];
-    double cost = first.key < 0 ? first.fixedSeconds
-                                : prob.pricers[first.key](bytes);
+    double cost =
+        first.key < 0 ? first.fixedSeconds : prob.pricers[first.key](bytes);
     finish = std::max(finish, ready) + cost;
     i = j + 1;
   }
@@ -130,8 +130,7 @@ Plan hccl::bucket::planThreshold(const Problem &prob, double thresholdBytes,
     if (head.key >= 0) {
       while (j + 1 < n) {
         const Item &next = prob.items[j + 1];
-        if (next.key != head.key ||
-            next.dependsOn >= static_cast<int64_t>(i) ||
+        if (next.key != head.key || next.dependsOn >= static_cast<int64_t>(i) ||
             bytes + next.bytes > limit ||
             (prob.caps.maxCount > 0 &&
              static_cast<int64_t>(j + 2 - i) > prob.caps.maxCount))
@@ -160,8 +159,8 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
     R[j] = std::max(prob.items[j].ready, j ? R[j - 1] : 0.0);
   }
 
-  int64_t idle = 0;     // largest i <= j with F[i] <= R[j]
-  int64_t bytesLo = 0;  // smallest start within the byte cap
+  int64_t idle = 0;    // largest i <= j with F[i] <= R[j]
+  int64_t bytesLo = 0; // smallest start within the byte cap
   int64_t runStart = -1, depLo = 0;
   int runKey = -1;
   std::vector<std::deque<int64_t>> windows;

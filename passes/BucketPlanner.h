@@ -52,7 +52,7 @@ struct BucketPricer {
 struct Item {
   double ready = 0; ///< seconds
   double bytes = 0;
-  int key = 0; ///< index into Problem::pricers; -1 = cannot fuse
+  int key = 0;             ///< index into Problem::pricers; -1 = cannot fuse
   double fixedSeconds = 0; ///< cost of a key -1 item
   int64_t dependsOn = -1;  ///< latest earlier item whose result it needs
 };

@@ -16,7 +16,6 @@
 
 #include "hccl-mlir/Passes/Passes.h"
 
-
 namespace mlir::comm {
 #define GEN_PASS_DEF_BUCKETSIZING
 #include "hccl-mlir/Passes/Passes.h.inc"
@@ -62,20 +61,22 @@ struct BucketSizingPass
     if (policy == "optimal")
       optimal = true;
     else if (policy != "threshold")
-      return emitError(root->getLoc()) << kPass << ": option policy='" << policy
-                               << "' is not valid: expected threshold or "
-                                  "optimal";
-    if (failed(parseBytes("threshold-bytes", thresholdBytes, false,
-                          threshold)) ||
+      return emitError(root->getLoc())
+             << kPass << ": option policy='" << policy
+             << "' is not valid: expected threshold or "
+                "optimal";
+    if (failed(
+            parseBytes("threshold-bytes", thresholdBytes, false, threshold)) ||
         failed(parseBytes("first-bucket-bytes", firstBucketBytes, true,
                           firstBucket)) ||
         failed(parseBytes("max-bucket-bytes", maxBucketBytes, true,
                           caps.maxBucketBytes)))
       return failure();
     if (maxCount < 0)
-      return emitError(root->getLoc()) << kPass << ": option max-count=" << static_cast<int64_t>(maxCount)
-                               << " is not valid: expected 0 (no limit) or "
-                                  "a positive count";
+      return emitError(root->getLoc())
+             << kPass << ": option max-count=" << static_cast<int64_t>(maxCount)
+             << " is not valid: expected 0 (no limit) or "
+                "a positive count";
     caps.maxCount = maxCount;
     computeOpts = {peakTflops, memoryGbps};
     if (failed(verifyComputeOptions(root, kPass, computeOpts)))
@@ -83,8 +84,9 @@ struct BucketSizingPass
     if (!algo.empty()) {
       sched::Result<sched::HcclAlgoSpec> spec = sched::parseHcclAlgo(algo);
       if (!spec)
-        return emitError(root->getLoc()) << kPass << ": option algo='" << algo
-                                 << "' is not valid: " << spec.message();
+        return emitError(root->getLoc())
+               << kPass << ": option algo='" << algo
+               << "' is not valid: " << spec.message();
       override = *spec;
     }
     return success();
@@ -93,9 +95,8 @@ struct BucketSizingPass
   /// The cost model, built on first use (only `optimal` needs it).
   FailureOr<CommCostModel *> getModel(Operation *at) {
     if (!model) {
-      FailureOr<CommCostModel> m =
-          CommCostModel::get(at, /*required=*/true,
-                             "comm-bucket-sizing with policy=optimal");
+      FailureOr<CommCostModel> m = CommCostModel::get(
+          at, /*required=*/true, "comm-bucket-sizing with policy=optimal");
       if (failed(m))
         return failure();
       model = std::move(*m);
@@ -130,9 +131,9 @@ struct BucketSizingPass
     if (failed(streams))
       return failure();
     for (BucketStream &s : *streams)
-      assign(s, optimal ? bucket::planOptimal(s.problem)
-                        : bucket::planThreshold(s.problem, threshold,
-                                                firstBucket));
+      assign(s, optimal
+                    ? bucket::planOptimal(s.problem)
+                    : bucket::planThreshold(s.problem, threshold, firstBucket));
     return success();
   }
 

@@ -114,9 +114,8 @@ double mlir::comm::computeCostUs(Operation *op,
     return sum;
   }
   // Producers that read no tensor (tensor.empty, ...) move nothing.
-  bool readsShaped = llvm::any_of(op->getOperandTypes(), [](Type t) {
-    return staticBytes(t) > 0;
-  });
+  bool readsShaped = llvm::any_of(op->getOperandTypes(),
+                                  [](Type t) { return staticBytes(t) > 0; });
   return readsShaped ? memUs : 0;
 }
 
@@ -194,8 +193,8 @@ FailureOr<GroupPlacement> CommCostModel::placement(Operation *op) {
     return op->emitOpError() << "is not a communication op";
   GroupOp g = lookupGroup(op, coll.getGroupAttr());
   if (!g)
-    return op->emitOpError() << "references unknown group "
-                             << coll.getGroupAttr();
+    return op->emitOpError()
+           << "references unknown group " << coll.getGroupAttr();
   auto it = placements.find(g);
   if (it != placements.end())
     return it->second;
@@ -204,8 +203,8 @@ FailureOr<GroupPlacement> CommCostModel::placement(Operation *op) {
                              << ": the module has no topology";
   int64_t p = g.getSize(), world = topo->worldSize();
   if (p <= 0)
-    return op->emitOpError() << "group " << coll.getGroupAttr()
-                             << " has no ranks";
+    return op->emitOpError()
+           << "group " << coll.getGroupAttr() << " has no ranks";
   GroupPlacement place;
   place.p = p;
   place.servers = 0;
@@ -279,8 +278,8 @@ CommCostModel::closedForm(const Choice &ch, sched::Collective c, double bytes,
   req.elemBytes = elemBytes;
   // lib/schedule prices a flat algorithm on the inter-server link only when
   // p exceeds a server; a smaller group can still cross servers.
-  return sched::closedFormCost(req, !hier && pl.servers > 1 ? *flatTopo
-                                                             : *topo);
+  return sched::closedFormCost(req,
+                               !hier && pl.servers > 1 ? *flatTopo : *topo);
 }
 
 sched::Result<std::vector<CommCostModel::Choice>>
@@ -324,8 +323,8 @@ CommCostModel::choices(sched::Collective c, double bytes, double elemBytes,
   return out;
 }
 
-FailureOr<CollectivePrice>
-CommCostModel::price(Operation *op, bool useAttr, std::optional<double> bytes) {
+FailureOr<CollectivePrice> CommCostModel::price(Operation *op, bool useAttr,
+                                                std::optional<double> bytes) {
   std::optional<sched::Collective> coll = getScheduleCollective(op);
   if (!coll)
     return op->emitOpError() << "is not a collective the cost model prices";
@@ -351,8 +350,8 @@ CommCostModel::price(Operation *op, bool useAttr, std::optional<double> bytes) {
                useAttr && attr ? attr.getAsOpaquePointer() : nullptr};
   if (auto hit = priceCache.find(key); hit != priceCache.end())
     return hit->second;
-  FailureOr<CollectivePrice> priced =
-      priceUncached(op, *coll, *bytes, elemBytes, *pl, useAttr ? attr : nullptr);
+  FailureOr<CollectivePrice> priced = priceUncached(
+      op, *coll, *bytes, elemBytes, *pl, useAttr ? attr : nullptr);
   if (succeeded(priced))
     priceCache.emplace(key, *priced);
   return priced;
@@ -387,13 +386,12 @@ CommCostModel::priceUncached(Operation *op, sched::Collective coll,
     return out;
   }
 
-  sched::Result<std::vector<Choice>> all =
-      choices(coll, bytes, elemBytes, *pl);
+  sched::Result<std::vector<Choice>> all = choices(coll, bytes, elemBytes, *pl);
   if (!all)
-    return op->emitOpError() << "no algorithm can serve "
-                             << sched::collectiveName(coll) << " on group @"
-                             << groupName(op) << " (p = " << pl->p
-                             << "): " << all.message();
+    return op->emitOpError()
+           << "no algorithm can serve " << sched::collectiveName(coll)
+           << " on group @" << groupName(op) << " (p = " << pl->p
+           << "): " << all.message();
   const Choice *best = &all->front();
   for (const Choice &ch : *all)
     if (ch.seconds < best->seconds)
@@ -455,7 +453,8 @@ CommCostModel::allReducePricer(Operation *op, AlgorithmAttr pinned) {
     }
     double beta = (*t2 - *t1) / (b2 - b1), alpha = *t1 - beta * b1;
     for (double check : {0.0, 65536.0, 4294967296.0}) {
-      sched::Result<double> t = closedForm(usable[i], ar, check, elemBytes, *pl);
+      sched::Result<double> t =
+          closedForm(usable[i], ar, check, elemBytes, *pl);
       double fit = alpha + beta * check;
       if (!t || std::fabs(*t - fit) > 1e-9 * std::max(std::fabs(*t), 1e-6))
         affine = false;
@@ -612,8 +611,7 @@ FailureOr<SmallVector<BucketStream>> mlir::comm::buildBucketStreams(
         item.bytes = *bytes;
         std::tuple<Attribute, Type, Attribute> key{
             ar.getKindAttr(),
-            cast<ShapedType>(ar.getInputs().front().getType())
-                .getElementType(),
+            cast<ShapedType>(ar.getInputs().front().getType()).getElementType(),
             ar.getAlgoAttr()};
         auto it = llvm::find(keys, key);
         item.key = static_cast<int>(it - keys.begin());
@@ -651,4 +649,3 @@ FailureOr<SmallVector<BucketStream>> mlir::comm::buildBucketStreams(
   }
   return out;
 }
-

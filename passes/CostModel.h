@@ -124,7 +124,7 @@ public:
   /// algorithms selection may pick (or just `pinned`) of their closed
   /// forms, with affine pieces when every closed form is affine in bytes.
   FailureOr<hccl::bucket::BucketPricer> allReducePricer(Operation *op,
-                                                     AlgorithmAttr pinned);
+                                                        AlgorithmAttr pinned);
 
   /// A priced option for a collective.
   struct Choice {
@@ -144,11 +144,9 @@ public:
                                          const GroupPlacement &pl) const;
 
 private:
-  FailureOr<CollectivePrice> priceUncached(Operation *op,
-                                           hccl::sched::Collective c,
-                                           double bytes, double elemBytes,
-                                           const GroupPlacement &pl,
-                                           AlgorithmAttr attr);
+  FailureOr<CollectivePrice>
+  priceUncached(Operation *op, hccl::sched::Collective c, double bytes,
+                double elemBytes, const GroupPlacement &pl, AlgorithmAttr attr);
   /// (collective, group, bytes, element bytes, algo attribute priced or
   /// null) of a successful price.
   using PriceKey = std::tuple<int, Operation *, double, double, const void *>;

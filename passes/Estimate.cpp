@@ -54,8 +54,7 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
   static std::string topologyName(const sched::Topology &t) {
     if (!t.name.empty())
       return t.name;
-    return std::to_string(t.servers) + "x" +
-           std::to_string(t.devicesPerServer);
+    return std::to_string(t.servers) + "x" + std::to_string(t.devicesPerServer);
   }
 
   void runOnOperation() override {
@@ -75,8 +74,8 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
     if (output != "-") {
       outFile = openOutputFile(output, &err);
       if (!outFile) {
-        emitError(root->getLoc()) << kPass << ": cannot open output file '" << output
-                          << "': " << err;
+        emitError(root->getLoc())
+            << kPass << ": cannot open output file '" << output << "': " << err;
         return signalPassFailure();
       }
     }
@@ -84,8 +83,8 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
     if (!trace.empty()) {
       traceFile = openOutputFile(trace, &err);
       if (!traceFile) {
-        emitError(root->getLoc()) << kPass << ": cannot open trace file '"
-                                  << trace << "': " << err;
+        emitError(root->getLoc())
+            << kPass << ": cannot open trace file '" << trace << "': " << err;
         return signalPassFailure();
       }
     }
@@ -177,21 +176,20 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
     for (int l = 1; l <= tl.lanes; ++l)
       meta("thread_name", l, "comm " + std::to_string(l));
     for (const ComputeEvent &ev : tl.compute)
-      events.push_back(llvm::json::Object{
-          {"name", opLabel(ev.op)},
-          {"cat", "compute"},
-          {"ph", "X"},
-          {"pid", pid},
-          {"tid", 0},
-          {"ts", ev.beginUs},
-          {"dur", ev.endUs - ev.beginUs}});
+      events.push_back(llvm::json::Object{{"name", opLabel(ev.op)},
+                                          {"cat", "compute"},
+                                          {"ph", "X"},
+                                          {"pid", pid},
+                                          {"tid", 0},
+                                          {"ts", ev.beginUs},
+                                          {"dur", ev.endUs - ev.beginUs}});
     for (const CollectiveEvent &ev : tl.collectives) {
       const CollectivePrice &p = ev.price;
       events.push_back(llvm::json::Object{
-          {"name", (ev.op->getName().stripDialect() + " @" +
-                    cast<CollectiveOpInterface>(ev.op).getGroupAttr()
-                        .getValue())
-                       .str()},
+          {"name",
+           (ev.op->getName().stripDialect() + " @" +
+            cast<CollectiveOpInterface>(ev.op).getGroupAttr().getValue())
+               .str()},
           {"cat", "comm"},
           {"ph", "X"},
           {"pid", pid},

@@ -37,8 +37,9 @@ struct GradientCompressionPass
     else if (dtype == "fp16")
       wire = Float16Type::get(ctx);
     else {
-      emitError(root->getLoc()) << "comm-gradient-compression: option dtype='"
-                        << dtype << "' is not valid: expected bf16 or fp16";
+      emitError(root->getLoc())
+          << "comm-gradient-compression: option dtype='" << dtype
+          << "' is not valid: expected bf16 or fp16";
       return signalPassFailure();
     }
 
@@ -75,8 +76,7 @@ struct GradientCompressionPass
             b.create<arith::TruncFOp>(loc, t.clone(wire), in).getResult());
       }
       auto reduced = b.create<AllReduceOp>(loc, ar.getKindAttr(), narrow,
-                                           ar.getGroupAttr(),
-                                           ar.getAlgoAttr());
+                                           ar.getGroupAttr(), ar.getAlgoAttr());
       // Discardable attributes (comm.bucket, ...) travel with the op.
       for (NamedAttribute a : ar->getDiscardableAttrs())
         reduced->setAttr(a.getName(), a.getValue());

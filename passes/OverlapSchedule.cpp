@@ -63,7 +63,7 @@ struct OverlapSchedulePass
 
   enum class Kind { Other, Start, Wait };
   struct Node {
-    Operation *op;     ///< the op; for Start/Wait of a sync collective: it
+    Operation *op; ///< the op; for Start/Wait of a sync collective: it
     Kind kind;
     int64_t index;     ///< original position
     int64_t coll = -1; ///< collective number for Start/Wait
@@ -74,8 +74,8 @@ struct OverlapSchedulePass
     int64_t firstUse = std::numeric_limits<int64_t>::max(); ///< Wait only
   };
   struct Coll {
-    Operation *op;  ///< the collective (or the existing comm.start)
-    bool existing;  ///< already a start/wait pair
+    Operation *op; ///< the collective (or the existing comm.start)
+    bool existing; ///< already a start/wait pair
     int64_t start, wait;
     double bytes = 0;
     double seconds = 0;
@@ -101,13 +101,14 @@ struct OverlapSchedulePass
   void runOnOperation() override {
     Operation *root = getOperation();
     if (maxInFlight < 0) {
-      emitError(root->getLoc()) << kPass << ": option max-in-flight=" << static_cast<int64_t>(maxInFlight)
-                        << " is not valid: expected 0 (no limit) or a "
-                           "positive count";
+      emitError(root->getLoc())
+          << kPass
+          << ": option max-in-flight=" << static_cast<int64_t>(maxInFlight)
+          << " is not valid: expected 0 (no limit) or a "
+             "positive count";
       return signalPassFailure();
     }
-    if (failed(parseBytes("max-bytes-in-flight", maxBytesInFlight,
-                          maxBytes)) ||
+    if (failed(parseBytes("max-bytes-in-flight", maxBytesInFlight, maxBytes)) ||
         failed(parseBytes("memory-cap", memoryCap, memCap)))
       return signalPassFailure();
     computeOpts = {peakTflops, memoryGbps};
@@ -218,9 +219,9 @@ struct OverlapSchedulePass
         c.op = &op;
         c.existing = static_cast<bool>(startOp);
         Operation *inner = startOp ? startOp.getCollective() : &op;
-        c.group = inner ? Attribute(cast<CollectiveOpInterface>(inner)
-                                        .getGroupAttr())
-                        : Attribute();
+        c.group =
+            inner ? Attribute(cast<CollectiveOpInterface>(inner).getGroupAttr())
+                  : Attribute();
         if (inner)
           if (auto pb = getPayloadBytes(cast<CollectiveOpInterface>(inner)))
             c.bytes = static_cast<double>(*pb);
@@ -344,7 +345,7 @@ struct OverlapSchedulePass
     // List scheduling.
     std::vector<int64_t> order;
     order.reserve(nodes.size());
-    std::set<std::pair<int64_t, int64_t>> readyOther; // (index, node)
+    std::set<std::pair<int64_t, int64_t>> readyOther;          // (index, node)
     std::set<std::tuple<int64_t, int64_t, int64_t>> readyWait; // (use, idx, n)
     int64_t readyStart = -1;
     auto makeReady = [&](int64_t n) {

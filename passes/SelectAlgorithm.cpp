@@ -31,8 +31,9 @@ struct SelectAlgorithmPass
   void runOnOperation() override {
     Operation *root = getOperation();
     if (slices < 1 || slices > 4096) {
-      emitError(root->getLoc()) << kPass << ": option slices=" << static_cast<int64_t>(slices)
-                        << " is not valid: expected 1..4096";
+      emitError(root->getLoc())
+          << kPass << ": option slices=" << static_cast<int64_t>(slices)
+          << " is not valid: expected 1..4096";
       return signalPassFailure();
     }
     std::optional<sched::HcclAlgoSpec> spec;
@@ -40,7 +41,7 @@ struct SelectAlgorithmPass
       sched::Result<sched::HcclAlgoSpec> parsed = sched::parseHcclAlgo(algo);
       if (!parsed) {
         emitError(root->getLoc()) << kPass << ": option algo='" << algo
-                          << "' is not valid: " << parsed.message();
+                                  << "' is not valid: " << parsed.message();
         return signalPassFailure();
       }
       spec = *parsed;
@@ -64,8 +65,7 @@ struct SelectAlgorithmPass
       // A recorded choice stands unless algo= speaks for this collective.
       bool overridden =
           spec && spec->forCollective(*getScheduleCollective(op)).set;
-      bool keep =
-          !overridden && cast<CollectiveOpInterface>(op).getAlgorithm();
+      bool keep = !overridden && cast<CollectiveOpInterface>(op).getAlgorithm();
       FailureOr<CollectivePrice> price = model->price(op, /*useAttr=*/keep);
       if (failed(price)) {
         failedAny = true;

@@ -41,8 +41,8 @@ private:
   static bool holdsComm(Operation *op) {
     bool found = false;
     op->walk([&](Operation *inner) {
-      if (inner != op && (isa<CollectiveOpInterface>(inner) ||
-                          isa<StartOp, WaitOp>(inner))) {
+      if (inner != op &&
+          (isa<CollectiveOpInterface>(inner) || isa<StartOp, WaitOp>(inner))) {
         found = true;
         return WalkResult::interrupt();
       }
@@ -59,8 +59,7 @@ private:
     ev.op = coll;
     ev.price = *price;
     ev.issueUs = clock;
-    double &free =
-        streamFree[cast<CollectiveOpInterface>(coll).getGroupAttr()];
+    double &free = streamFree[cast<CollectiveOpInterface>(coll).getGroupAttr()];
     ev.beginUs = std::max(clock, free);
     ev.endUs = ev.beginUs + price->seconds * 1e6;
     free = ev.endUs;

@@ -32,8 +32,8 @@ struct CollectiveEvent {
   double issueUs = 0; ///< reached by the compute stream
   double beginUs = 0; ///< its group's stream took it
   double endUs = 0;
-  double waitUs = 0;  ///< the compute stream asked for its result
-  int lane = 0;       ///< in-flight lane (1-based), for traces
+  double waitUs = 0; ///< the compute stream asked for its result
+  int lane = 0;      ///< in-flight lane (1-based), for traces
 };
 
 struct ComputeEvent {
@@ -53,8 +53,7 @@ struct IterationTimeline {
 
 /// Simulates `body` (a function body). Emits at the op and fails if a
 /// collective cannot be priced.
-FailureOr<IterationTimeline> simulateRegion(Region &body,
-                                            CommCostModel &model,
+FailureOr<IterationTimeline> simulateRegion(Region &body, CommCostModel &model,
                                             const ComputeCostOptions &opts);
 
 } // namespace mlir::comm

@@ -74,8 +74,8 @@ public:
     for (int64_t r = 0; r < topo->worldSize(); ++r)
       ranks.push_back(r);
     b.create<GroupOp>(loc, "dp", ranks, topo->worldSize(), FlatSymbolRefAttr());
-    auto fn = b.create<func::FuncOp>(loc, "gpt_backward",
-                                     b.getFunctionType({}, {}));
+    auto fn =
+        b.create<func::FuncOp>(loc, "gpt_backward", b.getFunctionType({}, {}));
     b.setInsertionPointToEnd(fn.addEntryBlock());
 
     int64_t T = tokens, d = hidden;
@@ -83,7 +83,8 @@ public:
     for (int l = layers - 1; l >= 0; --l) {
       std::string p = "layer" + std::to_string(l) + ".";
       // MLP: fc2 (4d -> d), fc1 (d -> 4d).
-      grad(p + "fc2.w", matmul(p + "fc2.dw", empty({4 * d, T}), dY, {4 * d, d}));
+      grad(p + "fc2.w",
+           matmul(p + "fc2.dw", empty({4 * d, T}), dY, {4 * d, d}));
       grad(p + "fc2.b", matmul(p + "fc2.db", empty({1, T}), dY, {1, d}));
       Value dH = matmul(p + "fc2.dx", dY, empty({d, 4 * d}), {T, 4 * d});
       grad(p + "fc1.w", matmul(p + "fc1.dw", empty({d, T}), dH, {d, 4 * d}));
@@ -104,11 +105,11 @@ public:
       dY = dX;
     }
     // Embeddings: a scatter-add in practice; priced by the bytes it moves.
-    for (auto [name, rows] : {std::pair<const char *, int64_t>{"wpe", positions},
-                              {"wte", vocab}}) {
+    for (auto [name, rows] :
+         {std::pair<const char *, int64_t>{"wpe", positions}, {"wte", vocab}}) {
       Value e = empty({rows, d});
-      auto add = b.create<arith::AddFOp>(NameLoc::get(b.getStringAttr(name)),
-                                         e, e);
+      auto add =
+          b.create<arith::AddFOp>(NameLoc::get(b.getStringAttr(name)), e, e);
       grad(name, add);
     }
     b.create<func::ReturnOp>(loc);
@@ -201,7 +202,8 @@ int main(int argc, char **argv) {
   ctx.loadAllAvailableDialects();
   registerCommPasses();
 
-  std::string peak = "peak-tflops=" + llvm::utostr(static_cast<unsigned>(peakTflops));
+  std::string peak =
+      "peak-tflops=" + llvm::utostr(static_cast<unsigned>(peakTflops));
   struct Strategy {
     const char *name, *sizing;
   };
@@ -225,8 +227,9 @@ int main(int argc, char **argv) {
       if (failed(row))
         return 1;
       if (first) {
-        llvm::outs() << "GPT-style backward: " << layers << " layers, d = "
-                     << hidden << ", " << tokens << " tokens per device, "
+        llvm::outs() << "GPT-style backward: " << layers
+                     << " layers, d = " << hidden << ", " << tokens
+                     << " tokens per device, "
                      << llvm::format("%.3f", params / 1e9)
                      << " B parameters (f32 gradients, "
                      << llvm::format("%.2f", params * 4 / 1e9)

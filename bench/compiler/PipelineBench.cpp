@@ -55,8 +55,8 @@ std::string graphText(int n) {
   for (int i = 0; i < n; ++i) {
     int k = i % 5;
     int64_t size = kSizes[k];
-    std::string prev = i < 5 ? "%a" + std::to_string(k)
-                             : "%g" + std::to_string(i - 5);
+    std::string prev =
+        i < 5 ? "%a" + std::to_string(k) : "%g" + std::to_string(i - 5);
     os << "    %g" << i << " = arith.addf " << prev << ", %a" << k
        << " {comm.cost_us = " << (i * 37) % 200 << ".0} : tensor<" << size
        << "xf32>\n"
@@ -146,20 +146,28 @@ void BM_Full(benchmark::State &state) {
 }
 
 BENCHMARK(BM_ParsePrint)
-    ->Arg(1000)->Arg(10000)->Arg(100000)
-    ->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Passes)
-    ->Arg(1000)->Arg(10000)->Arg(100000)
-    ->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Passes)->Arg(1000)->Arg(10000)->Arg(100000)->UseManualTime()->Unit(
+    benchmark::kMillisecond);
 BENCHMARK(BM_Full)
-    ->Arg(1000)->Arg(10000)->Arg(100000)
-    ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 void printSummary() {
   std::printf("\n%-8s %14s %14s %8s %14s %8s\n", "n", "parse+print s",
               "passes s", "ratio", "full s", "ratio");
   for (auto &[n, f] : figures) {
-    auto ratio = [&](double x) { return f.parsePrint > 0 ? x / f.parsePrint : 0; };
+    auto ratio = [&](double x) {
+      return f.parsePrint > 0 ? x / f.parsePrint : 0;
+    };
     std::printf("%-8d %14.4f %14.4f %8.2f %14.4f %8.2f\n", n, f.parsePrint,
                 f.passes, ratio(f.passes), f.full, ratio(f.full));
   }

@@ -183,7 +183,7 @@ TEST(BucketPlanner, ThresholdRespectsKeysCapsAndDependences) {
   EXPECT_FALSE(isValidBucket(prob, 4, 5)); // 5 cannot fuse
   EXPECT_FALSE(isValidBucket(prob, 6, 9)); // 4 > max-count
   EXPECT_TRUE(isValidBucket(prob, 5, 5));
-  prob.caps.maxBucketBytes = 15;           // bytes cap: pairs no longer fit
+  prob.caps.maxBucketBytes = 15; // bytes cap: pairs no longer fit
   EXPECT_FALSE(isValidBucket(prob, 6, 7));
   EXPECT_TRUE(isValidBucket(prob, 6, 6));
 }

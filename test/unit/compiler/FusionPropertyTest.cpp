@@ -67,8 +67,7 @@ ReducedSet reducedTensors(ModuleOp m, ValueNames &names) {
   ReducedSet out;
   m.walk([&](AllReduceOp ar) {
     for (Value v : ar.getInputs())
-      ++out[{names.of(v), ar.getGroup().str(),
-             static_cast<int>(ar.getKind())}];
+      ++out[{names.of(v), ar.getGroup().str(), static_cast<int>(ar.getKind())}];
   });
   return out;
 }
@@ -114,8 +113,7 @@ TEST_P(FusionProperty, NoCycleSameReducedTensors) {
   int64_t opsBefore = countAllReduces(*m);
 
   std::string diags;
-  ASSERT_TRUE(succeeded(runPipeline(*m, "comm-gradient-fusion",
-                                    &diags)))
+  ASSERT_TRUE(succeeded(runPipeline(*m, "comm-gradient-fusion", &diags)))
       << diags;
   ASSERT_TRUE(succeeded(verify(*m))) << "fusion broke dominance / made a cycle";
   names.resetValues();

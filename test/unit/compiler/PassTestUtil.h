@@ -1,4 +1,5 @@
-//===- PassTestUtil.h - Running passes in property tests ---------*- C++ -*-===//
+//===- PassTestUtil.h - Running passes in property tests ---------*- C++
+//-*-===//
 #ifndef HCCL_TEST_UNIT_COMPILER_PASSTESTUTIL_H
 #define HCCL_TEST_UNIT_COMPILER_PASSTESTUTIL_H
 
@@ -18,7 +19,8 @@ namespace hccl::testing {
 
 /// Runs a textual pipeline on `m` (passes on the module, without the
 /// `builtin.module(...)` anchor); diagnostics are collected into `diags`.
-inline mlir::LogicalResult runPipeline(mlir::ModuleOp m, llvm::StringRef pipeline,
+inline mlir::LogicalResult runPipeline(mlir::ModuleOp m,
+                                       llvm::StringRef pipeline,
                                        std::string *diags = nullptr) {
   mlir::comm::registerCommPasses();
   mlir::MLIRContext *ctx = m->getContext();

@@ -50,10 +50,12 @@ OwningOpRef<ModuleOp> hccl::testing::makeRandomGraph(MLIRContext &ctx,
 
   // Element shapes: gradients from 1 KiB to 4 MiB, two element types.
   Type f32 = b.getF32Type(), bf16 = b.getBF16Type();
-  SmallVector<RankedTensorType> types = {
-      RankedTensorType::get({256}, f32),    RankedTensorType::get({4096}, f32),
-      RankedTensorType::get({65536}, f32),  RankedTensorType::get({1 << 20}, f32),
-      RankedTensorType::get({2048}, bf16),  RankedTensorType::get({262144}, bf16)};
+  SmallVector<RankedTensorType> types = {RankedTensorType::get({256}, f32),
+                                         RankedTensorType::get({4096}, f32),
+                                         RankedTensorType::get({65536}, f32),
+                                         RankedTensorType::get({1 << 20}, f32),
+                                         RankedTensorType::get({2048}, bf16),
+                                         RankedTensorType::get({262144}, bf16)};
   SmallVector<Type> argTypes(types.begin(), types.end());
   auto sinkTy = b.getFunctionType({types[0]}, {});
   auto sink = b.create<func::FuncOp>(loc, "sink", sinkTy);
@@ -75,7 +77,9 @@ OwningOpRef<ModuleOp> hccl::testing::makeRandomGraph(MLIRContext &ctx,
   FlatSymbolRefAttr dp = FlatSymbolRefAttr::get(&ctx, "dp"),
                     tp = FlatSymbolRefAttr::get(&ctx, "tp");
   int64_t tid = 0;
-  auto tag = [&](Operation *op) { op->setAttr("tid", b.getI64IntegerAttr(tid++)); };
+  auto tag = [&](Operation *op) {
+    op->setAttr("tid", b.getI64IntegerAttr(tid++));
+  };
 
   for (int i = 0; i < spec.ops; ++i) {
     size_t t = pick(types.size());
@@ -86,9 +90,9 @@ OwningOpRef<ModuleOp> hccl::testing::makeRandomGraph(MLIRContext &ctx,
       if (uniform(0, 1) < 0.1)
         ins.push_back(recent(t));
       auto kind = uniform(0, 1) < 0.9 ? ReductionKind::sum : ReductionKind::max;
-      auto ar = b.create<AllReduceOp>(
-          loc, ReductionKindAttr::get(&ctx, kind), ins,
-          uniform(0, 1) < 0.75 ? dp : tp, AlgorithmAttr());
+      auto ar = b.create<AllReduceOp>(loc, ReductionKindAttr::get(&ctx, kind),
+                                      ins, uniform(0, 1) < 0.75 ? dp : tp,
+                                      AlgorithmAttr());
       tag(ar);
       if (spec.consumers)
         for (Value r : ar.getResults())
@@ -99,9 +103,8 @@ OwningOpRef<ModuleOp> hccl::testing::makeRandomGraph(MLIRContext &ctx,
       if (uniform(0, 1) < 0.5) {
         tag(b.create<func::CallOp>(loc, sink, ValueRange{recent(0)}));
       } else {
-        auto bc = b.create<BroadcastOp>(loc, recent(t), dp,
-                                        b.getI64IntegerAttr(0),
-                                        AlgorithmAttr());
+        auto bc = b.create<BroadcastOp>(
+            loc, recent(t), dp, b.getI64IntegerAttr(0), AlgorithmAttr());
         tag(bc);
         if (spec.consumers)
           pool[t].push_back(bc.getResult());

@@ -1,4 +1,5 @@
-//===- RandomGraph.h - Random training graphs for property tests -*- C++ -*-===//
+//===- RandomGraph.h - Random training graphs for property tests -*- C++
+//-*-===//
 //
 // A function of compute ops (arith on tensors, with comm.cost_us), gradient
 // all-reduces on two groups, now and then another collective or an opaque
@@ -21,10 +22,10 @@
 namespace hccl::testing {
 
 struct GraphSpec {
-  int ops = 1000;      ///< ops generated in the function body
+  int ops = 1000; ///< ops generated in the function body
   uint64_t seed = 1;
   std::string topology = "910b-8x2";
-  double commShare = 0.4; ///< fraction of ops that are all-reduces
+  double commShare = 0.4;  ///< fraction of ops that are all-reduces
   bool sideEffects = true; ///< opaque calls and non-all-reduce collectives
   bool consumers = true;   ///< compute that reads reduced values
 };

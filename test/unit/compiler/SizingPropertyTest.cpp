@@ -39,8 +39,8 @@ std::vector<int64_t> planOf(ModuleOp sized, const BucketStream &stream) {
   llvm::DenseMap<int64_t, int64_t> idOfTid;
   sized.walk([&](Operation *op) {
     if (auto tid = op->getAttrOfType<IntegerAttr>("tid"))
-      if (auto b = op->getAttrOfType<IntegerAttr>(
-              CommDialect::getBucketAttrName()))
+      if (auto b =
+              op->getAttrOfType<IntegerAttr>(CommDialect::getBucketAttrName()))
         idOfTid[tid.getInt()] = b.getInt();
   });
   std::vector<int64_t> out;
@@ -61,8 +61,8 @@ double sizedFinish(ModuleOp m, const BucketStream &s, StringRef options,
                    std::vector<int64_t> *plan = nullptr) {
   OwningOpRef<ModuleOp> c = cloneModule(m);
   std::string diags;
-  EXPECT_TRUE(succeeded(runPipeline(
-      *c, ("comm-bucket-sizing{" + options + "}").str(), &diags)))
+  EXPECT_TRUE(succeeded(
+      runPipeline(*c, ("comm-bucket-sizing{" + options + "}").str(), &diags)))
       << diags;
   std::vector<int64_t> p = planOf(*c, s);
   EXPECT_TRUE(bucket::isValidPlan(s.problem, p)) << options.str();
@@ -87,14 +87,13 @@ TEST_P(SizingProperty, OptimalNeverPredictedSlower) {
   for (const BucketStream &s : streams) {
     double opt = sizedFinish(*m, s, "policy=optimal");
     // The pass wrote the planner's optimum.
-    EXPECT_NEAR(opt, bucket::planOptimal(s.problem).finishSeconds,
-                1e-9 * opt);
+    EXPECT_NEAR(opt, bucket::planOptimal(s.problem).finishSeconds, 1e-9 * opt);
     double slack = 1e-9 * opt;
     EXPECT_LE(opt, bucket::planSingletons(s.problem).finishSeconds + slack);
     double bestOther = bucket::planSingletons(s.problem).finishSeconds;
-    for (const char *t : {"threshold-bytes=1M", "threshold-bytes=25M",
-                          "threshold-bytes=64M", "threshold-bytes=1G",
-                          "threshold-bytes=25M first-bucket-bytes=1M"}) {
+    for (const char *t :
+         {"threshold-bytes=1M", "threshold-bytes=25M", "threshold-bytes=64M",
+          "threshold-bytes=1G", "threshold-bytes=25M first-bucket-bytes=1M"}) {
       double thr = sizedFinish(*m, s, t);
       EXPECT_LE(opt, thr + slack) << t;
       bestOther = std::min(bestOther, thr);
@@ -123,8 +122,9 @@ TEST_P(SizingProperty, CapsHold) {
       std::string opts =
           std::string(policy) + " max-count=3 max-bucket-bytes=8M";
       sizedFinish(*m, s, opts, &plan); // validity is checked with the caps
-      EXPECT_NEAR(sizedFinish(*m, s, "policy=optimal max-count=3 "
-                                     "max-bucket-bytes=8M"),
+      EXPECT_NEAR(sizedFinish(*m, s,
+                              "policy=optimal max-count=3 "
+                              "max-bucket-bytes=8M"),
                   bucket::planOptimal(s.problem).finishSeconds, 1e-12);
     }
 }
