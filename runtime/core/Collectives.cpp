@@ -197,6 +197,7 @@ Status Communicator::runCollective(sched::Collective coll, CallKind kind, uint64
   b.dtype = dt;
   b.op = op;
   b.keepEmpty = kind == CallKind::AllToAllV;
+  lastAlgo_ = (*cp)->prog.algorithm;
   return execute(**cp, b, call);
 }
 

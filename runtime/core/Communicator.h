@@ -144,6 +144,8 @@ public:
 
   /// Peer regions mapped for zero-copy reads, over all shm pairs (tests).
   size_t mappedPeerRegions() const;
+  /// Algorithm of the last collective run (tests, diagnostics).
+  sched::Algorithm lastAlgorithm() const { return lastAlgo_; }
   /// Bytes of the scratch buffer currently held (tests).
   size_t scratchBytes() const;
   /// Listener address (tests).
@@ -211,6 +213,7 @@ private:
   std::vector<uint32_t> sendOrd_, recvOrd_;
   std::map<uint64_t, uint64_t> planSeq_; ///< per group of a plan program
   uint64_t splitCount_ = 0;
+  sched::Algorithm lastAlgo_ = sched::Algorithm::Ring;
   std::vector<int> touched_;
 
   // Failure state.

@@ -703,3 +703,33 @@ TEST(BufferSize, LargeCallsRunInPiecesWithinHcclBuffsize) {
   o.env.push_back({"HCCL_ALGO", "level0:mesh_oneshot;level1:mesh_oneshot"});
   EXPECT_EQ(runRanks(3, body, o), "");
 }
+
+TEST(Selection, HcclAlgoOverridesTheAutomaticChoice) {
+  // HCCL names (H-D_R = recursive halving-doubling) and per-collective
+  // sections; a section that cannot serve a collective falls back to the
+  // automatic choice.
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    auto *cc = static_cast<hccl::rt::Communicator *>(comm);
+    std::string e = checkedAllReduce(comm, c.rank, c.size, nullptr, 1 << 16);
+    if (!e.empty())
+      return e;
+    RT_CHECK(cc->lastAlgorithm() == hccl::sched::Algorithm::RHD,
+             std::string("all-reduce used ") + hccl::sched::algorithmName(cc->lastAlgorithm()));
+    std::vector<int32_t> in(64, 1), out(64 * c.size);
+    RT_OK(HcclAllGather(in.data(), out.data(), 64, HCCL_DATA_TYPE_INT32, comm, nullptr));
+    RT_CHECK(cc->lastAlgorithm() == hccl::sched::Algorithm::Ring,
+             std::string("all-gather used ") + hccl::sched::algorithmName(cc->lastAlgorithm()));
+    RT_OK(HcclBroadcast(in.data(), 64, HCCL_DATA_TYPE_INT32, 1, comm, nullptr));
+    RT_CHECK(cc->lastAlgorithm() != hccl::sched::Algorithm::RHD,
+             "broadcast cannot use rhd: automatic choice expected");
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  RunOptions o = opts();
+  o.env.push_back({"HCCL_ALGO", "allreduce=level0:H-D_R;level1:H-D_R/allgather=level0:ring;"
+                                "level1:ring/broadcast=level0:H-D_R;level1:H-D_R"});
+  o.env.push_back({"HCCL_LOG_LEVEL", "error"});
+  EXPECT_EQ(runRanks(3, body, o), "");
+}
