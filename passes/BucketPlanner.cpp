@@ -159,6 +159,7 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
     R[j] = std::max(prob.items[j].ready, j ? R[j - 1] : 0.0);
   }
 
+  int64_t work = 0;
   int64_t idle = 0;    // largest i <= j with F[i] <= R[j]
   int64_t bytesLo = 0; // smallest start within the byte cap
   int64_t runStart = -1, depLo = 0;
@@ -198,6 +199,7 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
     double best = inf;
     int64_t bestStart = j;
     auto consider = [&](double v, int64_t i) {
+      ++work;
       if (v < best) {
         best = v;
         bestStart = i;
@@ -215,11 +217,16 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
         const AffinePiece &pc = price.pieces[a];
         auto key = [&](int64_t i) { return F[i] - pc.beta * S[i]; };
         std::deque<int64_t> &w = windows[a];
-        while (!w.empty() && key(w.back()) >= key(j))
+        while (!w.empty() && key(w.back()) >= key(j)) {
           w.pop_back();
+          ++work;
+        }
         w.push_back(j);
-        while (!w.empty() && w.front() < busyLo)
+        ++work;
+        while (!w.empty() && w.front() < busyLo) {
           w.pop_front();
+          ++work;
+        }
         if (!w.empty())
           consider(pc.alpha + pc.beta * S[j + 1] + key(w.front()), w.front());
       }
@@ -240,5 +247,6 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
       plan.bucketOf[i] = static_cast<int64_t>(b);
   }
   plan.finishSeconds = evaluatePlan(prob, plan.bucketOf);
+  plan.work = work;
   return plan;
 }

@@ -72,6 +72,9 @@ struct Problem {
 struct Plan {
   std::vector<int64_t> bucketOf;
   double finishSeconds = 0;
+  /// planOptimal: candidate starts priced plus window pushes and pops, the
+  /// unit of its running time (a test holds it to O(n * A)).
+  int64_t work = 0;
 };
 
 /// Whether items [i..j] may form one bucket.

@@ -205,6 +205,23 @@ TEST(BucketPlanner, LargeStreamsNeverLose) {
   }
 }
 
+TEST(BucketPlanner, WorkIsLinear) {
+  // Communication-bound streams with no caps are the worst case for a
+  // scan of every start (O(n^2)): the comm stream never idles. The sliding
+  // windows keep the work within a constant of n * A.
+  for (int64_t n : {1000, 10000, 100000}) {
+    Gen g(16 + n);
+    Problem prob;
+    prob.pricers.push_back(g.affinePricer());
+    for (int64_t i = 0; i < n; ++i)
+      prob.items.push_back({1e-7 * static_cast<double>(i), 4e6, 0, 0, -1});
+    Plan plan = planOptimal(prob);
+    int64_t pieces = static_cast<int64_t>(prob.pricers[0].pieces.size());
+    EXPECT_LE(plan.work, 4 * n * (pieces + 1)) << "n = " << n;
+    EXPECT_GE(plan.work, n); // it did price every item
+  }
+}
+
 TEST(BucketPlanner, AffineAndGeneralPathsAgree) {
   // The same cost function given as pieces (sliding windows) and as a
   // function (scan of every valid start).
