@@ -16,7 +16,6 @@ Two assignments, as torch 1.13's DDP makes them:
 Buckets are listed in the order DDP reduces them.
 """
 
-import json
 import os
 import tempfile
 from dataclasses import dataclass

@@ -13,12 +13,14 @@ from dataclasses import dataclass
 import torch
 from torch.utils._pytree import tree_flatten
 
-# Ascend 910B class NPU. Huawei does not publish one figure for the 910B;
-# public reports give about 280-376 TFLOPS dense FP16/BF16 depending on the
-# SKU (910B4 .. 910B1) and 1.6 TB/s of HBM2e (64 GB). 320 TFLOPS and
-# 1600 GB/s are the values our cost model (passes/CostModel.h) uses, so the
-# exporter and comm-estimate price compute alike. Gradients stay fp32 (mixed
-# precision keeps fp32 master weights); compute runs at the FP16 cube peak.
+# Ascend 910B class NPU. Huawei announced the first Ascend 910 (2019) at
+# 256 TFLOPS dense FP16; for the 910B it publishes no single figure, and the
+# values commonly cited for its SKUs are around 300 TFLOPS FP16/BF16 with
+# 64 GB of HBM2e at about 1.6 TB/s. 320 TFLOPS and 1600 GB/s are the
+# approximate figures our cost model uses (passes/CostModel.h), so the
+# exporter and comm-estimate price compute alike; pass measured values for a
+# real device. Gradients stay fp32 (mixed precision keeps fp32 master
+# weights) while compute runs at the FP16 peak.
 DEFAULT_PEAK_TFLOPS = 320.0
 DEFAULT_MEMORY_GBPS = 1600.0
 # Sustained fraction of peak: large-model training reaches roughly 40-55 %
