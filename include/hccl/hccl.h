@@ -56,8 +56,7 @@ HcclResult HcclCommInitRootInfoConfig(uint32_t nRanks,
 /// address; `rank` is this process's rank_id.
 HcclResult HcclCommInitClusterInfo(const char *clusterInfo, uint32_t rank,
                                    HcclComm *comm);
-HcclResult HcclCommInitClusterInfoConfig(const char *clusterInfo,
-                                         uint32_t rank,
+HcclResult HcclCommInitClusterInfoConfig(const char *clusterInfo, uint32_t rank,
                                          HcclCommConfig *config,
                                          HcclComm *comm);
 

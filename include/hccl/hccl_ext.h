@@ -27,7 +27,8 @@ typedef struct HcclPlanDef *HcclPlan;
 /// HCCL_E_PARA when it is not a valid plan).
 HcclResult HcclPlanLoad(const char *path, HcclPlan *plan);
 /// Same, from text in memory.
-HcclResult HcclPlanLoadFromString(const char *json, uint64_t length, HcclPlan *plan);
+HcclResult HcclPlanLoadFromString(const char *json, uint64_t length,
+                                  HcclPlan *plan);
 HcclResult HcclPlanFree(HcclPlan plan);
 
 /// Number of programs and the id of program `index` (valid while the plan
@@ -45,14 +46,16 @@ typedef struct {
   uint64_t inputBytes;
   uint64_t outputBytes;
 } HcclPlanProgramInfo;
-HcclResult HcclPlanGetProgramInfo(HcclPlan plan, const char *programId, uint32_t groupRank,
+HcclResult HcclPlanGetProgramInfo(HcclPlan plan, const char *programId,
+                                  uint32_t groupRank,
                                   HcclPlanProgramInfo *info);
 
 /// Runs program `programId` of `plan` on `comm` (this rank must be in the
 /// program's group). Like a collective: NULL stream = synchronous, else
 /// queued on the host stream in issue order.
-HcclResult HcclRunPlanCollective(HcclComm comm, HcclPlan plan, const char *programId,
-                                 const void *sendBuf, void *recvBuf, aclrtStream stream);
+HcclResult HcclRunPlanCollective(HcclComm comm, HcclPlan plan,
+                                 const char *programId, const void *sendBuf,
+                                 void *recvBuf, aclrtStream stream);
 
 #ifdef __cplusplus
 } // extern "C"

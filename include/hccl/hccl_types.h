@@ -118,8 +118,8 @@ typedef struct HcclRootInfoDef {
 /// HcclCommConfigInit; fields left at *_NOT_SET take the environment's value.
 typedef struct HcclCommConfigDef {
   char reserved[HCCL_COMM_CONFIG_INFO_BYTES]; /**< size, magic, version */
-  uint32_t hcclBufferSize;    /**< MB, like HCCL_BUFFSIZE */
-  uint32_t hcclDeterministic; /**< 0 off, 1 on, 2 strict */
+  uint32_t hcclBufferSize;                    /**< MB, like HCCL_BUFFSIZE */
+  uint32_t hcclDeterministic;                 /**< 0 off, 1 on, 2 strict */
   char hcclCommName[COMM_NAME_MAX_LENGTH];
   char hcclUdi[UDI_MAX_LENGTH];
   uint32_t hcclOpExpansionMode;  /**< accepted and ignored (host only) */

@@ -1,4 +1,5 @@
-//===- Launcher.h - Ranks and rendezvous from launcher variables -*- C++ -*-===//
+//===- Launcher.h - Ranks and rendezvous from launcher variables -*- C++
+//-*-===//
 //
 // HcclCommInitFromEnv reads what the usual launchers export:
 //   Open MPI   OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE
@@ -30,7 +31,8 @@ struct LaunchEnv {
 };
 
 /// Reads and validates the variables; errors name the variable and value.
-StatusOr<LaunchEnv> readLaunchEnv(const std::function<const char *(const char *)> &getenv);
+StatusOr<LaunchEnv>
+readLaunchEnv(const std::function<const char *(const char *)> &getenv);
 
 /// Parses a non-negative decimal integer that fits in int ("" or junk fail).
 bool parseNonNegativeInt(const std::string &s, int &out);

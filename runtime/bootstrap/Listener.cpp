@@ -4,8 +4,8 @@
 
 namespace hccl::rt {
 
-StatusOr<std::shared_ptr<Listener>> Listener::open(const std::string &ip, uint16_t basePort,
-                                                   int span) {
+StatusOr<std::shared_ptr<Listener>>
+Listener::open(const std::string &ip, uint16_t basePort, int span) {
   auto l = listenOn(ip, basePort, span);
   if (!l)
     return l.status();
@@ -16,7 +16,8 @@ StatusOr<Accepted> Listener::acceptFor(const Uid &uid, ConnPurpose purpose,
                                        const Deadline &deadline) {
   std::lock_guard<std::mutex> g(mu_);
   for (auto it = parked_.begin(); it != parked_.end(); ++it)
-    if (it->hello.uid == uid && it->hello.purpose == static_cast<uint32_t>(purpose)) {
+    if (it->hello.uid == uid &&
+        it->hello.purpose == static_cast<uint32_t>(purpose)) {
       Accepted a = std::move(*it);
       parked_.erase(it);
       return a;
@@ -40,7 +41,8 @@ StatusOr<Accepted> Listener::acceptFor(const Uid &uid, ConnPurpose purpose,
       st = recvAll(a.fd.get(), a.payload.data(), a.payload.size(), helloDl);
     }
     if (!st.isOk()) {
-      HCCL_LOG(Warn, "listener " + addr_.str() + ": dropped a connection: " + st.message());
+      HCCL_LOG(Warn, "listener " + addr_.str() +
+                         ": dropped a connection: " + st.message());
       continue;
     }
     if (a.hello.uid == uid && a.hello.purpose == static_cast<uint32_t>(purpose))
@@ -52,7 +54,8 @@ StatusOr<Accepted> Listener::acceptFor(const Uid &uid, ConnPurpose purpose,
 }
 
 StatusOr<Fd> connectWithHello(const SockAddr &addr, const Hello &hello,
-                              const std::string &payload, const Deadline &deadline) {
+                              const std::string &payload,
+                              const Deadline &deadline) {
   auto fd = connectTo(addr, deadline);
   if (!fd)
     return fd.status();

@@ -1,4 +1,5 @@
-//===- Listener.h - A rank's listening socket with demultiplexing -*- C++ -*-===//
+//===- Listener.h - A rank's listening socket with demultiplexing -*- C++
+//-*-===//
 //
 // Every communicator keeps one listening socket. Peers connect to it for the
 // rendezvous of child communicators (split, sub-communicators) and to open
@@ -41,14 +42,15 @@ struct Accepted {
 class Listener {
 public:
   /// Listens on `ip`, ports base..base+span-1 (base 0: any port).
-  static StatusOr<std::shared_ptr<Listener>> open(const std::string &ip, uint16_t basePort,
-                                                  int span);
+  static StatusOr<std::shared_ptr<Listener>> open(const std::string &ip,
+                                                  uint16_t basePort, int span);
   /// Wraps an already bound socket.
   Listener(Fd fd, SockAddr addr) : fd_(std::move(fd)), addr_(addr) {}
 
   const SockAddr &addr() const { return addr_; }
   /// Next connection whose hello has this id and purpose.
-  StatusOr<Accepted> acceptFor(const Uid &uid, ConnPurpose purpose, const Deadline &deadline);
+  StatusOr<Accepted> acceptFor(const Uid &uid, ConnPurpose purpose,
+                               const Deadline &deadline);
 
 private:
   Fd fd_;
@@ -59,7 +61,8 @@ private:
 
 /// Connects to `addr` and sends the hello (+ payload).
 StatusOr<Fd> connectWithHello(const SockAddr &addr, const Hello &hello,
-                              const std::string &payload, const Deadline &deadline);
+                              const std::string &payload,
+                              const Deadline &deadline);
 
 } // namespace hccl::rt
 

@@ -26,7 +26,8 @@ std::string encodeError(const Status &st) {
   return out + st.message();
 }
 
-StatusOr<std::vector<std::string>> decodeReply(const std::string &s, int nRanks) {
+StatusOr<std::vector<std::string>> decodeReply(const std::string &s,
+                                               int nRanks) {
   if (s.size() >= 5 && s[0] == 'E') {
     int32_t c;
     std::memcpy(&c, s.data() + 1, 4);
@@ -37,8 +38,8 @@ StatusOr<std::vector<std::string>> decodeReply(const std::string &s, int nRanks)
   uint32_t n;
   std::memcpy(&n, s.data() + 1, 4);
   if (n != static_cast<uint32_t>(nRanks))
-    return errInternal("rendezvous reply has " + std::to_string(n) + " entries, expected " +
-                       std::to_string(nRanks));
+    return errInternal("rendezvous reply has " + std::to_string(n) +
+                       " entries, expected " + std::to_string(nRanks));
   std::vector<std::string> out;
   size_t pos = 5;
   for (uint32_t i = 0; i < n; ++i) {
@@ -66,10 +67,10 @@ std::string formatRankList(const std::vector<int> &ranks) {
   return s;
 }
 
-StatusOr<std::vector<std::string>> rendezvousRoot(Listener &listener, const Uid &uid,
-                                                  int nRanks, const std::string &myInfo,
-                                                  const Deadline &deadline,
-                                                  const std::string &timeoutName) {
+StatusOr<std::vector<std::string>>
+rendezvousRoot(Listener &listener, const Uid &uid, int nRanks,
+               const std::string &myInfo, const Deadline &deadline,
+               const std::string &timeoutName) {
   std::vector<std::string> infos(static_cast<size_t>(nRanks));
   std::vector<Fd> conns(static_cast<size_t>(nRanks));
   infos[0] = myInfo;
@@ -83,10 +84,12 @@ StatusOr<std::vector<std::string>> rendezvousRoot(Listener &listener, const Uid 
       for (int r = 1; r < nRanks; ++r)
         if (!conns[static_cast<size_t>(r)].valid())
           missing.push_back(r);
-      Status st(HCCL_E_TIMEOUT,
-                "communicator init timed out after " + timeoutName + ": " +
-                    std::to_string(missing.size()) + " of " + std::to_string(nRanks) +
-                    " ranks never arrived (missing ranks: " + formatRankList(missing) + ")");
+      Status st(HCCL_E_TIMEOUT, "communicator init timed out after " +
+                                    timeoutName + ": " +
+                                    std::to_string(missing.size()) + " of " +
+                                    std::to_string(nRanks) +
+                                    " ranks never arrived (missing ranks: " +
+                                    formatRankList(missing) + ")");
       for (auto &c : conns)
         if (c.valid())
           (void)sendFrame(c.get(), encodeError(st), Deadline::afterMs(1000));
@@ -95,9 +98,9 @@ StatusOr<std::vector<std::string>> rendezvousRoot(Listener &listener, const Uid 
     const Hello &h = a->hello;
     Status bad;
     if (h.nRanks != nRanks)
-      bad = errPara("rank " + std::to_string(h.rank) + " says the communicator has " +
-                    std::to_string(h.nRanks) + " ranks, the root says " +
-                    std::to_string(nRanks));
+      bad = errPara("rank " + std::to_string(h.rank) +
+                    " says the communicator has " + std::to_string(h.nRanks) +
+                    " ranks, the root says " + std::to_string(nRanks));
     else if (h.rank <= 0 || h.rank >= nRanks)
       bad = errPara("rank " + std::to_string(h.rank) + " is out of range 1.." +
                     std::to_string(nRanks - 1) + " (rank 0 is the root)");
@@ -115,7 +118,8 @@ StatusOr<std::vector<std::string>> rendezvousRoot(Listener &listener, const Uid 
   for (int r = 1; r < nRanks; ++r) {
     Status st = sendFrame(conns[static_cast<size_t>(r)].get(), table, deadline);
     if (!st.isOk())
-      return st.withContext("sending the rank table to rank " + std::to_string(r));
+      return st.withContext("sending the rank table to rank " +
+                            std::to_string(r));
   }
   // Wait for every rank to confirm, so that a rank that died meanwhile is
   // noticed here and not in the first collective.
@@ -130,38 +134,43 @@ StatusOr<std::vector<std::string>> rendezvousRoot(Listener &listener, const Uid 
   return infos;
 }
 
-StatusOr<std::vector<std::string>> rendezvousJoin(const SockAddr &root, const Uid &uid,
-                                                  int nRanks, int rank,
-                                                  const std::string &myInfo,
-                                                  const Deadline &deadline,
-                                                  const std::string &timeoutName,
-                                                  const Deadline *connectDeadline) {
+StatusOr<std::vector<std::string>>
+rendezvousJoin(const SockAddr &root, const Uid &uid, int nRanks, int rank,
+               const std::string &myInfo, const Deadline &deadline,
+               const std::string &timeoutName,
+               const Deadline *connectDeadline) {
   Hello h;
   h.uid = uid;
   h.purpose = static_cast<uint32_t>(ConnPurpose::Rendezvous);
   h.rank = rank;
   h.nRanks = nRanks;
   auto fd = connectWithHello(root, h, myInfo,
-                             connectDeadline ? deadline.min(*connectDeadline) : deadline);
+                             connectDeadline ? deadline.min(*connectDeadline)
+                                             : deadline);
   if (!fd) {
     if (fd.status().code() == HCCL_E_TIMEOUT)
-      return Status(HCCL_E_TIMEOUT, "communicator init timed out after " + timeoutName +
-                                        ": cannot reach the root (rank 0) at " + root.str() +
-                                        " (missing ranks: 0)");
+      return Status(HCCL_E_TIMEOUT, "communicator init timed out after " +
+                                        timeoutName +
+                                        ": cannot reach the root (rank 0) at " +
+                                        root.str() + " (missing ranks: 0)");
     return fd.status().withContext("connecting to the root at " + root.str());
   }
   // The root times out at about the same moment and then sends its verdict
   // (which ranks are missing); allow a little longer to hear it.
   Deadline replyDl =
-      deadline.infinite() ? deadline : Deadline::afterMs(deadline.remainingMs(1ll << 40) + 2000);
+      deadline.infinite()
+          ? deadline
+          : Deadline::afterMs(deadline.remainingMs(1ll << 40) + 2000);
   auto reply = recvFrame(fd->get(), replyDl);
   if (!reply) {
     if (reply.status().code() == HCCL_E_TIMEOUT)
-      return Status(HCCL_E_TIMEOUT, "communicator init timed out after " + timeoutName +
-                                        " waiting for the root at " + root.str() +
-                                        " to hear from every rank");
-    return Status(HCCL_E_TCP_CONNECT, "lost the connection to the root at " + root.str() +
-                                          " during init: " + reply.status().message());
+      return Status(HCCL_E_TIMEOUT,
+                    "communicator init timed out after " + timeoutName +
+                        " waiting for the root at " + root.str() +
+                        " to hear from every rank");
+    return Status(HCCL_E_TCP_CONNECT,
+                  "lost the connection to the root at " + root.str() +
+                      " during init: " + reply.status().message());
   }
   auto table = decodeReply(*reply, nRanks);
   if (!table)

@@ -18,19 +18,18 @@
 namespace hccl::rt {
 
 /// Root side: `myInfo` is rank 0's entry. Returns all entries by rank.
-StatusOr<std::vector<std::string>> rendezvousRoot(Listener &listener, const Uid &uid,
-                                                  int nRanks, const std::string &myInfo,
-                                                  const Deadline &deadline,
-                                                  const std::string &timeoutName);
+StatusOr<std::vector<std::string>>
+rendezvousRoot(Listener &listener, const Uid &uid, int nRanks,
+               const std::string &myInfo, const Deadline &deadline,
+               const std::string &timeoutName);
 
 /// Other ranks. `connectDeadline` (optional, earlier) bounds reaching the
 /// root: the caller may then retry with a fresher address.
-StatusOr<std::vector<std::string>> rendezvousJoin(const SockAddr &root, const Uid &uid,
-                                                  int nRanks, int rank,
-                                                  const std::string &myInfo,
-                                                  const Deadline &deadline,
-                                                  const std::string &timeoutName,
-                                                  const Deadline *connectDeadline = nullptr);
+StatusOr<std::vector<std::string>>
+rendezvousJoin(const SockAddr &root, const Uid &uid, int nRanks, int rank,
+               const std::string &myInfo, const Deadline &deadline,
+               const std::string &timeoutName,
+               const Deadline *connectDeadline = nullptr);
 
 /// "1, 4, 7" (at most 32 listed, then "... (N in total)").
 std::string formatRankList(const std::vector<int> &ranks);

@@ -44,9 +44,10 @@ Uid Uid::random() {
   }
   if (!ok) {
     std::random_device rd;
-    uint64_t seed = (uint64_t(rd()) << 32) ^ rd() ^
-                    uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-                    uint64_t(::getpid());
+    uint64_t seed =
+        (uint64_t(rd()) << 32) ^ rd() ^
+        uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+        uint64_t(::getpid());
     std::mt19937_64 g(seed);
     for (auto &x : u.b)
       x = static_cast<uint8_t>(g());
@@ -92,11 +93,12 @@ StatusOr<RootInfoData> decodeRootInfo(const char *blob) {
   Wire w;
   std::memcpy(&w, blob, sizeof(w));
   if (std::memcmp(w.magic, kMagic, sizeof(kMagic)) != 0)
-    return errPara("root info is not valid (bad magic): pass the blob HcclGetRootInfo "
-                   "filled on the root rank");
+    return errPara(
+        "root info is not valid (bad magic): pass the blob HcclGetRootInfo "
+        "filled on the root rank");
   if (w.version != kVersion)
-    return errPara("root info has version " + std::to_string(w.version) + ", expected " +
-                   std::to_string(kVersion));
+    return errPara("root info has version " + std::to_string(w.version) +
+                   ", expected " + std::to_string(kVersion));
   if (w.checksum != fnv1a(&w, offsetof(Wire, checksum)))
     return errPara("root info is corrupt (checksum mismatch)");
   if (w.ip[sizeof(w.ip) - 1] != '\0')

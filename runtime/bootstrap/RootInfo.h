@@ -42,7 +42,8 @@ void encodeRootInfo(const RootInfoData &d, char *out);
 StatusOr<RootInfoData> decodeRootInfo(const char *blob);
 
 /// 64-bit FNV-1a, for ids and checksums.
-uint64_t fnv1a(const void *data, size_t len, uint64_t h = 1469598103934665603ull);
+uint64_t fnv1a(const void *data, size_t len,
+               uint64_t h = 1469598103934665603ull);
 
 } // namespace hccl::rt
 

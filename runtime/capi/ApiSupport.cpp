@@ -41,7 +41,8 @@ HcclResult guarded(const char *fn, const std::function<HcclResult()> &body) {
   } catch (const std::bad_alloc &) {
     return report(fn, Status(HCCL_E_MEMORY, "out of memory"));
   } catch (const std::exception &e) {
-    return report(fn, Status(HCCL_E_INTERNAL, std::string("internal error: ") + e.what()));
+    return report(fn, Status(HCCL_E_INTERNAL,
+                             std::string("internal error: ") + e.what()));
   } catch (...) {
     return report(fn, Status(HCCL_E_INTERNAL, "internal error"));
   }
@@ -63,7 +64,8 @@ Status resolveComm(HcclComm comm, Communicator **out) {
   auto *c = static_cast<Communicator *>(comm);
   std::lock_guard<std::mutex> g(registry().mu);
   if (!registry().comms.count(c))
-    return errPara("comm is not a live communicator (destroyed, or not from HcclCommInit*)");
+    return errPara("comm is not a live communicator (destroyed, or not from "
+                   "HcclCommInit*)");
   *out = c;
   return Status::ok();
 }
@@ -85,7 +87,8 @@ Status resolveStream(aclrtStream stream, HostStream **out) {
   auto *s = static_cast<HostStream *>(stream);
   std::lock_guard<std::mutex> g(registry().mu);
   if (!registry().streams.count(s))
-    return errPara("stream is not a live host stream (create it with HcclStreamCreate)");
+    return errPara(
+        "stream is not a live host stream (create it with HcclStreamCreate)");
   *out = s;
   return Status::ok();
 }
@@ -115,23 +118,28 @@ StatusOr<Config> applyCommConfig(Config base, const HcclCommConfig *cfg) {
   Info info;
   std::memcpy(&info, cfg, sizeof(info));
   if (info.magic != HCCL_COMM_CONFIG_MAGIC_WORD)
-    return errPara("config was not initialised with HcclCommConfigInit (bad magic word)");
+    return errPara(
+        "config was not initialised with HcclCommConfigInit (bad magic word)");
   if (info.size < offsetof(HcclCommConfig, hcclCommName))
-    return errPara("config size " + std::to_string(info.size) + " is too small");
+    return errPara("config size " + std::to_string(info.size) +
+                   " is too small");
   if (cfg->hcclBufferSize != HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET) {
     if (cfg->hcclBufferSize < 1)
-      return errPara("config.hcclBufferSize=" + std::to_string(cfg->hcclBufferSize) +
-                     ": expected an integer >= 1 (MB)");
+      return errPara(
+          "config.hcclBufferSize=" + std::to_string(cfg->hcclBufferSize) +
+          ": expected an integer >= 1 (MB)");
     base.buffSizeMB = cfg->hcclBufferSize;
   }
   if (cfg->hcclDeterministic != HCCL_COMM_DETERMINISTIC_CONFIG_NOT_SET) {
     if (cfg->hcclDeterministic > 2)
-      return errPara("config.hcclDeterministic=" + std::to_string(cfg->hcclDeterministic) +
-                     ": expected 0 (false), 1 (true) or 2 (strict)");
+      return errPara(
+          "config.hcclDeterministic=" + std::to_string(cfg->hcclDeterministic) +
+          ": expected 0 (false), 1 (true) or 2 (strict)");
     base.deterministic = static_cast<Deterministic>(cfg->hcclDeterministic);
   }
   if (info.size >= offsetof(HcclCommConfig, hcclUdi) &&
-      std::memchr(cfg->hcclCommName, '\0', sizeof(cfg->hcclCommName)) == nullptr)
+      std::memchr(cfg->hcclCommName, '\0', sizeof(cfg->hcclCommName)) ==
+          nullptr)
     return errPara("config.hcclCommName is not NUL-terminated");
   return base;
 }
@@ -140,13 +148,14 @@ Status checkDataType(HcclDataType t) {
   int v = static_cast<int>(t);
   if (v >= 0 && v <= 11)
     return Status::ok();
-  if (v == HCCL_DATA_TYPE_INT128 || (v >= HCCL_DATA_TYPE_HIF8 && v <= HCCL_DATA_TYPE_FP8E8M0))
+  if (v == HCCL_DATA_TYPE_INT128 ||
+      (v >= HCCL_DATA_TYPE_HIF8 && v <= HCCL_DATA_TYPE_FP8E8M0))
     return Status(HCCL_E_NOT_SUPPORT,
                   "data type " + std::to_string(v) +
                       " is not supported by the host runtime (supported: " +
                       sched::dataTypeNameList() + ")");
-  return errPara("unknown data type " + std::to_string(v) + " (supported: " +
-                 sched::dataTypeNameList() + ")");
+  return errPara("unknown data type " + std::to_string(v) +
+                 " (supported: " + sched::dataTypeNameList() + ")");
 }
 
 Status checkReduceOp(HcclReduceOp op) {
@@ -157,7 +166,8 @@ Status checkReduceOp(HcclReduceOp op) {
                  " (expected HCCL_REDUCE_SUM, _PROD, _MAX or _MIN)");
 }
 
-Status checkBytes(uint64_t count, HcclDataType t, uint64_t factor, const char *what) {
+Status checkBytes(uint64_t count, HcclDataType t, uint64_t factor,
+                  const char *what) {
   uint64_t es = sched::dataTypeSize(static_cast<sched::DataType>(t));
   const uint64_t limit = uint64_t(1) << 62;
   if (count > sched::kMaxCount || (factor && count > limit / es / factor))

@@ -1,4 +1,5 @@
-//===- ApiSupport.h - Shared plumbing of the C API ---------------*- C++ -*-===//
+//===- ApiSupport.h - Shared plumbing of the C API ---------------*- C++
+//-*-===//
 //
 // Handle registries (a bad HcclComm or stream pointer is an error, not a
 // crash), error reporting (the result code, the thread's last message and a
@@ -45,7 +46,8 @@ StatusOr<Config> applyCommConfig(Config base, const HcclCommConfig *cfg);
 Status checkDataType(HcclDataType t);
 Status checkReduceOp(HcclReduceOp op);
 /// count * elemSize * factor must fit (and stay below 2^62 bytes).
-Status checkBytes(uint64_t count, HcclDataType t, uint64_t factor, const char *what);
+Status checkBytes(uint64_t count, HcclDataType t, uint64_t factor,
+                  const char *what);
 /// Two byte ranges overlap without being the allowed in-place alias.
 bool overlaps(const void *a, uint64_t aBytes, const void *b, uint64_t bBytes);
 

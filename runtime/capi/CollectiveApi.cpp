@@ -38,14 +38,17 @@ Status checkRoot(uint32_t root, const Communicator *c) {
 
 Status checkPeer(uint32_t peer, const Communicator *c, const char *what) {
   if (peer >= static_cast<uint32_t>(c->size()))
-    return errPara(std::string(what) + " " + std::to_string(peer) + " is outside 0.." +
-                   std::to_string(c->size() - 1));
+    return errPara(std::string(what) + " " + std::to_string(peer) +
+                   " is outside 0.." + std::to_string(c->size() - 1));
   if (peer == static_cast<uint32_t>(c->rank()))
-    return errPara(std::string(what) + " " + std::to_string(peer) + " is this rank itself");
+    return errPara(std::string(what) + " " + std::to_string(peer) +
+                   " is this rank itself");
   return Status::ok();
 }
 
-size_t elemSize(HcclDataType t) { return sched::dataTypeSize(static_cast<sched::DataType>(t)); }
+size_t elemSize(HcclDataType t) {
+  return sched::dataTypeSize(static_cast<sched::DataType>(t));
+}
 
 #define API_TRY(fn, expr)                                                      \
   do {                                                                         \
@@ -58,8 +61,9 @@ size_t elemSize(HcclDataType t) { return sched::dataTypeSize(static_cast<sched::
 
 extern "C" {
 
-HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataType dataType,
-                         HcclReduceOp op, HcclComm comm, aclrtStream stream) {
+HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count,
+                         HcclDataType dataType, HcclReduceOp op, HcclComm comm,
+                         aclrtStream stream) {
   const char *fn = "HcclAllReduce";
   return guarded(fn, [&]() -> HcclResult {
     Ctx x;
@@ -71,18 +75,21 @@ HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataT
     API_TRY(fn, needPtr(recvBuf, "recvBuf", count));
     uint64_t bytes = count * elemSize(dataType);
     if (sendBuf != recvBuf && overlaps(sendBuf, bytes, recvBuf, bytes))
-      return report(fn, errPara("sendBuf and recvBuf overlap (an in-place call passes the "
-                                "same pointer twice)"));
+      return report(
+          fn,
+          errPara("sendBuf and recvBuf overlap (an in-place call passes the "
+                  "same pointer twice)"));
     auto dt = static_cast<sched::DataType>(dataType);
     auto rop = static_cast<sched::ReduceOp>(op);
     Communicator *c = x.comm;
-    return dispatch(fn, c, x.stream,
-                    [=] { return c->allReduce(sendBuf, recvBuf, count, dt, rop); });
+    return dispatch(fn, c, x.stream, [=] {
+      return c->allReduce(sendBuf, recvBuf, count, dt, rop);
+    });
   });
 }
 
-HcclResult HcclBroadcast(void *buf, uint64_t count, HcclDataType dataType, uint32_t root,
-                         HcclComm comm, aclrtStream stream) {
+HcclResult HcclBroadcast(void *buf, uint64_t count, HcclDataType dataType,
+                         uint32_t root, HcclComm comm, aclrtStream stream) {
   const char *fn = "HcclBroadcast";
   return guarded(fn, [&]() -> HcclResult {
     Ctx x;
@@ -93,21 +100,22 @@ HcclResult HcclBroadcast(void *buf, uint64_t count, HcclDataType dataType, uint3
     API_TRY(fn, checkRoot(root, x.comm));
     auto dt = static_cast<sched::DataType>(dataType);
     Communicator *c = x.comm;
-    return dispatch(fn, c, x.stream, [=] { return c->broadcast(buf, count, dt, root); });
+    return dispatch(fn, c, x.stream,
+                    [=] { return c->broadcast(buf, count, dt, root); });
   });
 }
 
 HcclResult HcclReduceScatter(void *sendBuf, void *recvBuf, uint64_t recvCount,
-                             HcclDataType dataType, HcclReduceOp op, HcclComm comm,
-                             aclrtStream stream) {
+                             HcclDataType dataType, HcclReduceOp op,
+                             HcclComm comm, aclrtStream stream) {
   const char *fn = "HcclReduceScatter";
   return guarded(fn, [&]() -> HcclResult {
     Ctx x;
     API_TRY(fn, resolve(comm, stream, x));
     API_TRY(fn, checkDataType(dataType));
     API_TRY(fn, checkReduceOp(op));
-    API_TRY(fn, checkBytes(recvCount, dataType, static_cast<uint64_t>(x.comm->size()),
-                           "recvCount"));
+    API_TRY(fn, checkBytes(recvCount, dataType,
+                           static_cast<uint64_t>(x.comm->size()), "recvCount"));
     API_TRY(fn, needPtr(sendBuf, "sendBuf", recvCount));
     API_TRY(fn, needPtr(recvBuf, "recvBuf", recvCount));
     uint64_t chunk = recvCount * elemSize(dataType);
@@ -115,25 +123,28 @@ HcclResult HcclReduceScatter(void *sendBuf, void *recvBuf, uint64_t recvCount,
     const char *inPlace = static_cast<const char *>(sendBuf) +
                           static_cast<uint64_t>(x.comm->rank()) * chunk;
     if (recvBuf != inPlace && overlaps(sendBuf, total, recvBuf, chunk))
-      return report(fn, errPara("recvBuf overlaps sendBuf (in place, recvBuf must be "
-                                "sendBuf + rank * recvCount elements)"));
+      return report(
+          fn, errPara("recvBuf overlaps sendBuf (in place, recvBuf must be "
+                      "sendBuf + rank * recvCount elements)"));
     auto dt = static_cast<sched::DataType>(dataType);
     auto rop = static_cast<sched::ReduceOp>(op);
     Communicator *c = x.comm;
-    return dispatch(fn, c, x.stream,
-                    [=] { return c->reduceScatter(sendBuf, recvBuf, recvCount, dt, rop); });
+    return dispatch(fn, c, x.stream, [=] {
+      return c->reduceScatter(sendBuf, recvBuf, recvCount, dt, rop);
+    });
   });
 }
 
 HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount,
-                         HcclDataType dataType, HcclComm comm, aclrtStream stream) {
+                         HcclDataType dataType, HcclComm comm,
+                         aclrtStream stream) {
   const char *fn = "HcclAllGather";
   return guarded(fn, [&]() -> HcclResult {
     Ctx x;
     API_TRY(fn, resolve(comm, stream, x));
     API_TRY(fn, checkDataType(dataType));
-    API_TRY(fn, checkBytes(sendCount, dataType, static_cast<uint64_t>(x.comm->size()),
-                           "sendCount"));
+    API_TRY(fn, checkBytes(sendCount, dataType,
+                           static_cast<uint64_t>(x.comm->size()), "sendCount"));
     API_TRY(fn, needPtr(sendBuf, "sendBuf", sendCount));
     API_TRY(fn, needPtr(recvBuf, "recvBuf", sendCount));
     uint64_t chunk = sendCount * elemSize(dataType);
@@ -141,17 +152,20 @@ HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount,
     const char *inPlace = static_cast<const char *>(recvBuf) +
                           static_cast<uint64_t>(x.comm->rank()) * chunk;
     if (sendBuf != inPlace && overlaps(sendBuf, chunk, recvBuf, total))
-      return report(fn, errPara("sendBuf overlaps recvBuf (in place, sendBuf must be "
-                                "recvBuf + rank * sendCount elements)"));
+      return report(
+          fn, errPara("sendBuf overlaps recvBuf (in place, sendBuf must be "
+                      "recvBuf + rank * sendCount elements)"));
     auto dt = static_cast<sched::DataType>(dataType);
     Communicator *c = x.comm;
-    return dispatch(fn, c, x.stream,
-                    [=] { return c->allGather(sendBuf, recvBuf, sendCount, dt); });
+    return dispatch(fn, c, x.stream, [=] {
+      return c->allGather(sendBuf, recvBuf, sendCount, dt);
+    });
   });
 }
 
-HcclResult HcclReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataType dataType,
-                      HcclReduceOp op, uint32_t root, HcclComm comm, aclrtStream stream) {
+HcclResult HcclReduce(void *sendBuf, void *recvBuf, uint64_t count,
+                      HcclDataType dataType, HcclReduceOp op, uint32_t root,
+                      HcclComm comm, aclrtStream stream) {
   const char *fn = "HcclReduce";
   return guarded(fn, [&]() -> HcclResult {
     Ctx x;
@@ -165,19 +179,22 @@ HcclResult HcclReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataType
     if (isRoot)
       API_TRY(fn, needPtr(recvBuf, "recvBuf (on the root)", count));
     uint64_t bytes = count * elemSize(dataType);
-    if (recvBuf && sendBuf != recvBuf && overlaps(sendBuf, bytes, recvBuf, bytes))
+    if (recvBuf && sendBuf != recvBuf &&
+        overlaps(sendBuf, bytes, recvBuf, bytes))
       return report(fn, errPara("sendBuf and recvBuf overlap"));
     auto dt = static_cast<sched::DataType>(dataType);
     auto rop = static_cast<sched::ReduceOp>(op);
     Communicator *c = x.comm;
     void *out = isRoot ? recvBuf : nullptr;
-    return dispatch(fn, c, x.stream,
-                    [=] { return c->reduce(sendBuf, out, count, dt, rop, root); });
+    return dispatch(fn, c, x.stream, [=] {
+      return c->reduce(sendBuf, out, count, dt, rop, root);
+    });
   });
 }
 
-HcclResult HcclAlltoAll(const void *sendBuf, uint64_t sendCount, HcclDataType sendType,
-                        const void *recvBuf, uint64_t recvCount, HcclDataType recvType,
+HcclResult HcclAlltoAll(const void *sendBuf, uint64_t sendCount,
+                        HcclDataType sendType, const void *recvBuf,
+                        uint64_t recvCount, HcclDataType recvType,
                         HcclComm comm, aclrtStream stream) {
   const char *fn = "HcclAlltoAll";
   return guarded(fn, [&]() -> HcclResult {
@@ -186,19 +203,24 @@ HcclResult HcclAlltoAll(const void *sendBuf, uint64_t sendCount, HcclDataType se
     API_TRY(fn, checkDataType(sendType));
     API_TRY(fn, checkDataType(recvType));
     if (sendType != recvType)
-      return report(fn, errPara("sendType and recvType differ (" +
-                                std::to_string(static_cast<int>(sendType)) + " vs " +
-                                std::to_string(static_cast<int>(recvType)) + ")"));
+      return report(
+          fn, errPara("sendType and recvType differ (" +
+                      std::to_string(static_cast<int>(sendType)) + " vs " +
+                      std::to_string(static_cast<int>(recvType)) + ")"));
     if (sendCount != recvCount)
       return report(fn, errPara("sendCount " + std::to_string(sendCount) +
-                                " differs from recvCount " + std::to_string(recvCount)));
-    API_TRY(fn, checkBytes(sendCount, sendType, static_cast<uint64_t>(x.comm->size()),
-                           "sendCount"));
+                                " differs from recvCount " +
+                                std::to_string(recvCount)));
+    API_TRY(fn, checkBytes(sendCount, sendType,
+                           static_cast<uint64_t>(x.comm->size()), "sendCount"));
     API_TRY(fn, needPtr(sendBuf, "sendBuf", sendCount));
     API_TRY(fn, needPtr(recvBuf, "recvBuf", recvCount));
-    uint64_t total = sendCount * elemSize(sendType) * static_cast<uint64_t>(x.comm->size());
+    uint64_t total =
+        sendCount * elemSize(sendType) * static_cast<uint64_t>(x.comm->size());
     if (overlaps(sendBuf, total, recvBuf, total))
-      return report(fn, errPara("sendBuf and recvBuf overlap (all-to-all is not in place)"));
+      return report(
+          fn,
+          errPara("sendBuf and recvBuf overlap (all-to-all is not in place)"));
     auto dt = static_cast<sched::DataType>(sendType);
     Communicator *c = x.comm;
     void *out = const_cast<void *>(recvBuf);
@@ -207,20 +229,22 @@ HcclResult HcclAlltoAll(const void *sendBuf, uint64_t sendCount, HcclDataType se
   });
 }
 
-HcclResult HcclAlltoAllV(const void *sendBuf, const void *sendCounts, const void *sdispls,
-                         HcclDataType sendType, const void *recvBuf, const void *recvCounts,
-                         const void *rdispls, HcclDataType recvType, HcclComm comm,
-                         aclrtStream stream) {
+HcclResult HcclAlltoAllV(const void *sendBuf, const void *sendCounts,
+                         const void *sdispls, HcclDataType sendType,
+                         const void *recvBuf, const void *recvCounts,
+                         const void *rdispls, HcclDataType recvType,
+                         HcclComm comm, aclrtStream stream) {
   const char *fn = "HcclAlltoAllV";
   return guarded(fn, [&]() -> HcclResult {
     Ctx x;
     API_TRY(fn, resolve(comm, stream, x));
     if (!sendCounts || !sdispls || !recvCounts || !rdispls)
-      return report(fn, Status(HCCL_E_PTR, std::string(!sendCounts  ? "sendCounts"
-                                                       : !sdispls   ? "sdispls"
-                                                       : !recvCounts ? "recvCounts"
-                                                                     : "rdispls") +
-                                               " is NULL"));
+      return report(fn,
+                    Status(HCCL_E_PTR, std::string(!sendCounts   ? "sendCounts"
+                                                   : !sdispls    ? "sdispls"
+                                                   : !recvCounts ? "recvCounts"
+                                                                 : "rdispls") +
+                                           " is NULL"));
     API_TRY(fn, checkDataType(sendType));
     API_TRY(fn, checkDataType(recvType));
     if (sendType != recvType)
@@ -233,9 +257,13 @@ HcclResult HcclAlltoAllV(const void *sendBuf, const void *sendCounts, const void
     uint64_t sendExtent = 0, recvExtent = 0, sendTotal = 0, recvTotal = 0;
     for (size_t j = 0; j < p; ++j) {
       std::string at = "[" + std::to_string(j) + "]";
-      for (auto [v, name] : {std::pair<uint64_t, const char *>{sc[j], "sendCounts"},
-                             {sd[j], "sdispls"}, {rc[j], "recvCounts"}, {rd[j], "rdispls"}})
-        API_TRY(fn, checkBytes(v, sendType, 2, (std::string(name) + at).c_str()));
+      for (auto [v, name] :
+           {std::pair<uint64_t, const char *>{sc[j], "sendCounts"},
+            {sd[j], "sdispls"},
+            {rc[j], "recvCounts"},
+            {rd[j], "rdispls"}})
+        API_TRY(fn,
+                checkBytes(v, sendType, 2, (std::string(name) + at).c_str()));
       sendExtent = std::max(sendExtent, sd[j] + sc[j]);
       recvExtent = std::max(recvExtent, rd[j] + rc[j]);
       sendTotal += sc[j];
@@ -247,19 +275,24 @@ HcclResult HcclAlltoAllV(const void *sendBuf, const void *sendCounts, const void
     API_TRY(fn, needPtr(recvBuf, "recvBuf", recvTotal));
     size_t es = elemSize(sendType);
     if (overlaps(sendBuf, sendExtent * es, recvBuf, recvExtent * es))
-      return report(fn, errPara("sendBuf and recvBuf overlap (all-to-all-v is not in place)"));
-    std::vector<uint64_t> a(sc, sc + p), b(sd, sd + p), cc(rc, rc + p), d(rd, rd + p);
+      return report(
+          fn,
+          errPara(
+              "sendBuf and recvBuf overlap (all-to-all-v is not in place)"));
+    std::vector<uint64_t> a(sc, sc + p), b(sd, sd + p), cc(rc, rc + p),
+        d(rd, rd + p);
     auto dt = static_cast<sched::DataType>(sendType);
     Communicator *c = x.comm;
     void *out = const_cast<void *>(recvBuf);
     return dispatch(fn, c, x.stream, [=] {
-      return c->allToAllV(sendBuf, a.data(), b.data(), out, cc.data(), d.data(), dt);
+      return c->allToAllV(sendBuf, a.data(), b.data(), out, cc.data(), d.data(),
+                          dt);
     });
   });
 }
 
-HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank,
-                    HcclComm comm, aclrtStream stream) {
+HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType,
+                    uint32_t destRank, HcclComm comm, aclrtStream stream) {
   const char *fn = "HcclSend";
   return guarded(fn, [&]() -> HcclResult {
     Ctx x;
@@ -270,13 +303,14 @@ HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType, uint32
     API_TRY(fn, needPtr(sendBuf, "sendBuf", count));
     auto dt = static_cast<sched::DataType>(dataType);
     Communicator *c = x.comm;
-    return dispatch(fn, c, x.stream,
-                    [=] { return c->send(sendBuf, count, dt, static_cast<int>(destRank)); });
+    return dispatch(fn, c, x.stream, [=] {
+      return c->send(sendBuf, count, dt, static_cast<int>(destRank));
+    });
   });
 }
 
-HcclResult HcclRecv(void *recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank,
-                    HcclComm comm, aclrtStream stream) {
+HcclResult HcclRecv(void *recvBuf, uint64_t count, HcclDataType dataType,
+                    uint32_t srcRank, HcclComm comm, aclrtStream stream) {
   const char *fn = "HcclRecv";
   return guarded(fn, [&]() -> HcclResult {
     Ctx x;
@@ -287,8 +321,9 @@ HcclResult HcclRecv(void *recvBuf, uint64_t count, HcclDataType dataType, uint32
     API_TRY(fn, needPtr(recvBuf, "recvBuf", count));
     auto dt = static_cast<sched::DataType>(dataType);
     Communicator *c = x.comm;
-    return dispatch(fn, c, x.stream,
-                    [=] { return c->recv(recvBuf, count, dt, static_cast<int>(srcRank)); });
+    return dispatch(fn, c, x.stream, [=] {
+      return c->recv(recvBuf, count, dt, static_cast<int>(srcRank));
+    });
   });
 }
 

@@ -27,7 +27,8 @@ PendingRoots &pendingRoots() {
   return *p;
 }
 
-HcclResult publish(const char *fn, StatusOr<std::unique_ptr<Communicator>> c, HcclComm *out) {
+HcclResult publish(const char *fn, StatusOr<std::unique_ptr<Communicator>> c,
+                   HcclComm *out) {
   if (!c)
     return report(fn, c.status());
   Communicator *raw = c->release();
@@ -43,15 +44,18 @@ StatusOr<std::shared_ptr<Listener>> openRootListener(const Config &cfg) {
   return Listener::open(*ip, static_cast<uint16_t>(cfg.ifBasePort), 4096);
 }
 
-HcclResult initRootInfo(const char *fn, uint32_t nRanks, const HcclRootInfo *rootInfo,
-                        uint32_t rank, const HcclCommConfig *config, HcclComm *comm) {
+HcclResult initRootInfo(const char *fn, uint32_t nRanks,
+                        const HcclRootInfo *rootInfo, uint32_t rank,
+                        const HcclCommConfig *config, HcclComm *comm) {
   if (rootInfo == nullptr || comm == nullptr)
-    return report(fn, Status(HCCL_E_PTR, rootInfo ? "comm is NULL" : "rootInfo is NULL"));
+    return report(
+        fn, Status(HCCL_E_PTR, rootInfo ? "comm is NULL" : "rootInfo is NULL"));
   if (nRanks == 0 || nRanks > (1u << 20))
-    return report(fn, errPara("nRanks=" + std::to_string(nRanks) + " is outside 1..1048576"));
+    return report(fn, errPara("nRanks=" + std::to_string(nRanks) +
+                              " is outside 1..1048576"));
   if (rank >= nRanks)
-    return report(fn, errPara("rank " + std::to_string(rank) + " is outside 0.." +
-                              std::to_string(nRanks - 1)));
+    return report(fn, errPara("rank " + std::to_string(rank) +
+                              " is outside 0.." + std::to_string(nRanks - 1)));
   auto env = loadEnvConfig();
   if (!env)
     return report(fn, env.status());
@@ -84,8 +88,10 @@ HcclResult initRootInfo(const char *fn, uint32_t nRanks, const HcclRootInfo *roo
   }
   if (rank == 0) {
     if (!mine && nRanks > 1)
-      return report(fn, errPara("rank 0 must call HcclCommInitRootInfo in the process that "
-                                "called HcclGetRootInfo (this root info is not from here)"));
+      return report(
+          fn,
+          errPara("rank 0 must call HcclCommInitRootInfo in the process that "
+                  "called HcclGetRootInfo (this root info is not from here)"));
     in.rendezvous = mine;
     in.listener = mine;
   }
@@ -103,10 +109,12 @@ StatusOr<std::string> readTextFile(const std::string &path) {
   return ss.str();
 }
 
-HcclResult initClusterInfo(const char *fn, const char *clusterInfo, uint32_t rank,
-                           const HcclCommConfig *config, HcclComm *comm) {
+HcclResult initClusterInfo(const char *fn, const char *clusterInfo,
+                           uint32_t rank, const HcclCommConfig *config,
+                           HcclComm *comm) {
   if (clusterInfo == nullptr || comm == nullptr)
-    return report(fn, Status(HCCL_E_PTR, clusterInfo ? "comm is NULL" : "clusterInfo is NULL"));
+    return report(fn, Status(HCCL_E_PTR, clusterInfo ? "comm is NULL"
+                                                     : "clusterInfo is NULL"));
   auto env = loadEnvConfig();
   if (!env)
     return report(fn, env.status());
@@ -118,10 +126,12 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo, uint32_t ran
     return report(fn, text.status());
   auto topo = hccl::sched::Topology::fromRankTable(*text);
   if (!topo)
-    return report(fn, errPara(std::string(clusterInfo) + ": " + topo.message()));
+    return report(fn,
+                  errPara(std::string(clusterInfo) + ": " + topo.message()));
   int world = topo->worldSize();
   if (static_cast<int64_t>(rank) >= world)
-    return report(fn, errPara("rank " + std::to_string(rank) + " is not in the rank table " +
+    return report(fn, errPara("rank " + std::to_string(rank) +
+                              " is not in the rank table " +
                               std::string(clusterInfo) + " (ranks 0.." +
                               std::to_string(world - 1) + ")"));
   // HCCL rank tables name servers by their host IP; rank 0's server hosts
@@ -131,8 +141,9 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo, uint32_t ran
   uint16_t port = static_cast<uint16_t>(cfg->ifBasePort);
   auto root = SockAddr::resolve(rootServer, port);
   if (!root)
-    return report(fn, errPara(std::string(clusterInfo) + ": server_id '" + rootServer +
-                              "' of rank 0 is not an address: " + root.status().message()));
+    return report(fn, errPara(std::string(clusterInfo) + ": server_id '" +
+                              rootServer + "' of rank 0 is not an address: " +
+                              root.status().message()));
   CommInit in;
   in.nRanks = world;
   in.rank = static_cast<int>(rank);
@@ -141,7 +152,8 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo, uint32_t ran
   in.uid = base.derive("ranktable", h, port);
   in.root = *root;
   in.cfg = cfg.take();
-  in.server = topo->serverIds[static_cast<size_t>(topo->serverOf(static_cast<int>(rank)))];
+  in.server = topo->serverIds[static_cast<size_t>(
+      topo->serverOf(static_cast<int>(rank)))];
   in.rankTable = topo.take();
   if (config && config->hcclCommName[0])
     in.name = config->hcclCommName;
@@ -205,13 +217,14 @@ HcclResult initFromEnv(HcclComm *comm) {
         f.write(blob.data(), static_cast<std::streamsize>(blob.size()));
         if (!f)
           return report(fn, Status(HCCL_E_OPEN_FILE_FAILURE,
-                                   "HCCL_ROOT_INFO_FILE=" + path + ": cannot write '" + tmp +
-                                       "'"));
+                                   "HCCL_ROOT_INFO_FILE=" + path +
+                                       ": cannot write '" + tmp + "'"));
       }
       if (std::rename(tmp.c_str(), path.c_str()) != 0) {
         std::remove(tmp.c_str());
-        return report(fn, Status(HCCL_E_OPEN_FILE_FAILURE,
-                                 "HCCL_ROOT_INFO_FILE=" + path + ": cannot create it"));
+        return report(
+            fn, Status(HCCL_E_OPEN_FILE_FAILURE,
+                       "HCCL_ROOT_INFO_FILE=" + path + ": cannot create it"));
       }
       in.uid = d.uid;
       in.rendezvous = *l;
@@ -222,9 +235,10 @@ HcclResult initFromEnv(HcclComm *comm) {
     }
     // Others: wait for the file; a stale file from an earlier job points at
     // a dead address, so retry with a fresh read until the deadline.
-    Status last = Status(HCCL_E_TIMEOUT, "communicator init timed out after "
-                                         "HCCL_CONNECT_TIMEOUT: HCCL_ROOT_INFO_FILE=" +
-                                             path + " never appeared (missing ranks: 0)");
+    Status last =
+        Status(HCCL_E_TIMEOUT, "communicator init timed out after "
+                               "HCCL_CONNECT_TIMEOUT: HCCL_ROOT_INFO_FILE=" +
+                                   path + " never appeared (missing ranks: 0)");
     while (!dl.expired()) {
       auto text = readTextFile(path);
       if (!text || text->size() != HCCL_ROOT_INFO_BYTES) {
@@ -233,7 +247,8 @@ HcclResult initFromEnv(HcclComm *comm) {
       }
       auto d = decodeRootInfo(text->data());
       if (!d)
-        return report(fn, d.status().withContext("HCCL_ROOT_INFO_FILE=" + path));
+        return report(fn,
+                      d.status().withContext("HCCL_ROOT_INFO_FILE=" + path));
       CommInit attempt = in;
       attempt.uid = d->uid;
       auto addr = SockAddr::parse(d->ip, d->port);
@@ -253,9 +268,11 @@ HcclResult initFromEnv(HcclComm *comm) {
   // MASTER_ADDR / MASTER_PORT: rank 0 listens on MASTER_PORT for the whole
   // life of the process and hosts every env communicator's rendezvous there.
   Uid base;
-  in.uid = base.derive("env:" + launch->masterAddr + ":" + std::to_string(launch->masterPort),
+  in.uid = base.derive("env:" + launch->masterAddr + ":" +
+                           std::to_string(launch->masterPort),
                        fnv1a(jobKey.data(), jobKey.size()), gen);
-  auto root = SockAddr::resolve(launch->masterAddr, static_cast<uint16_t>(launch->masterPort));
+  auto root = SockAddr::resolve(launch->masterAddr,
+                                static_cast<uint16_t>(launch->masterPort));
   if (!root)
     return report(fn, errPara("MASTER_ADDR=" + launch->masterAddr + ": " +
                               root.status().message()));
@@ -265,8 +282,9 @@ HcclResult initFromEnv(HcclComm *comm) {
       auto l = Listener::open(root->ss.ss_family == AF_INET6 ? "::" : "0.0.0.0",
                               static_cast<uint16_t>(launch->masterPort), 1);
       if (!l)
-        return report(fn, l.status().withContext("rank 0 listens on MASTER_PORT=" +
-                                                 std::to_string(launch->masterPort)));
+        return report(
+            fn, l.status().withContext("rank 0 listens on MASTER_PORT=" +
+                                       std::to_string(launch->masterPort)));
       envMasterListener = l.take();
     }
     in.rendezvous = envMasterListener;
@@ -300,31 +318,39 @@ HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo) {
   });
 }
 
-HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo, uint32_t rank,
-                                HcclComm *comm) {
+HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo,
+                                uint32_t rank, HcclComm *comm) {
   return guarded("HcclCommInitRootInfo", [&] {
-    return initRootInfo("HcclCommInitRootInfo", nRanks, rootInfo, rank, nullptr, comm);
+    return initRootInfo("HcclCommInitRootInfo", nRanks, rootInfo, rank, nullptr,
+                        comm);
   });
 }
 
-HcclResult HcclCommInitRootInfoConfig(uint32_t nRanks, const HcclRootInfo *rootInfo,
-                                      uint32_t rank, const HcclCommConfig *config,
+HcclResult HcclCommInitRootInfoConfig(uint32_t nRanks,
+                                      const HcclRootInfo *rootInfo,
+                                      uint32_t rank,
+                                      const HcclCommConfig *config,
                                       HcclComm *comm) {
   return guarded("HcclCommInitRootInfoConfig", [&] {
-    return initRootInfo("HcclCommInitRootInfoConfig", nRanks, rootInfo, rank, config, comm);
+    return initRootInfo("HcclCommInitRootInfoConfig", nRanks, rootInfo, rank,
+                        config, comm);
   });
 }
 
-HcclResult HcclCommInitClusterInfo(const char *clusterInfo, uint32_t rank, HcclComm *comm) {
+HcclResult HcclCommInitClusterInfo(const char *clusterInfo, uint32_t rank,
+                                   HcclComm *comm) {
   return guarded("HcclCommInitClusterInfo", [&] {
-    return initClusterInfo("HcclCommInitClusterInfo", clusterInfo, rank, nullptr, comm);
+    return initClusterInfo("HcclCommInitClusterInfo", clusterInfo, rank,
+                           nullptr, comm);
   });
 }
 
 HcclResult HcclCommInitClusterInfoConfig(const char *clusterInfo, uint32_t rank,
-                                         HcclCommConfig *config, HcclComm *comm) {
+                                         HcclCommConfig *config,
+                                         HcclComm *comm) {
   return guarded("HcclCommInitClusterInfoConfig", [&] {
-    return initClusterInfo("HcclCommInitClusterInfoConfig", clusterInfo, rank, config, comm);
+    return initClusterInfo("HcclCommInitClusterInfoConfig", clusterInfo, rank,
+                           config, comm);
   });
 }
 
@@ -332,32 +358,36 @@ HcclResult HcclCommInitFromEnv(HcclComm *comm) {
   return guarded("HcclCommInitFromEnv", [&] { return initFromEnv(comm); });
 }
 
-HcclResult HcclCreateSubCommConfig(HcclComm *comm, uint32_t rankNum, uint32_t *rankIds,
-                                   uint64_t subCommId, uint32_t subCommRankId,
+HcclResult HcclCreateSubCommConfig(HcclComm *comm, uint32_t rankNum,
+                                   uint32_t *rankIds, uint64_t subCommId,
+                                   uint32_t subCommRankId,
                                    HcclCommConfig *config, HcclComm *subComm) {
   const char *fn = "HcclCreateSubCommConfig";
   return guarded(fn, [&]() -> HcclResult {
     if (comm == nullptr || rankIds == nullptr || subComm == nullptr)
-      return report(fn, Status(HCCL_E_PTR, comm == nullptr      ? "comm is NULL"
-                                           : rankIds == nullptr ? "rankIds is NULL"
-                                                                : "subComm is NULL"));
+      return report(fn, Status(HCCL_E_PTR, comm == nullptr ? "comm is NULL"
+                                           : rankIds == nullptr
+                                               ? "rankIds is NULL"
+                                               : "subComm is NULL"));
     Communicator *c;
     if (Status st = resolveComm(*comm, &c); !st.isOk())
       return report(fn, st);
     if (rankNum == 0 || rankNum > static_cast<uint32_t>(c->size()))
-      return report(fn, errPara("rankNum=" + std::to_string(rankNum) + " is outside 1.." +
-                                std::to_string(c->size())));
+      return report(fn, errPara("rankNum=" + std::to_string(rankNum) +
+                                " is outside 1.." + std::to_string(c->size())));
     auto cfg = applyCommConfig(c->config(), config);
     if (!cfg)
       return report(fn, cfg.status());
     std::vector<int> ranks;
     for (uint32_t i = 0; i < rankNum; ++i)
-      ranks.push_back(rankIds[i] > static_cast<uint32_t>(INT32_MAX) ? -1
-                                                                    : static_cast<int>(rankIds[i]));
+      ranks.push_back(rankIds[i] > static_cast<uint32_t>(INT32_MAX)
+                          ? -1
+                          : static_cast<int>(rankIds[i]));
     // Creation talks to other members only; it does not use the parent's
     // call order, so it needs no ticket.
-    return publish(fn, c->subComm(ranks, subCommId, static_cast<int>(subCommRankId), *cfg),
-                   subComm);
+    return publish(
+        fn, c->subComm(ranks, subCommId, static_cast<int>(subCommRankId), *cfg),
+        subComm);
   });
 }
 

@@ -60,6 +60,8 @@ const char *HcclGetErrorString(HcclResult code) {
   }
 }
 
-const char *HcclGetLastErrorMessage(void) { return hccl::rt::capi::lastErrorMessage(); }
+const char *HcclGetLastErrorMessage(void) {
+  return hccl::rt::capi::lastErrorMessage();
+}
 
 } // extern "C"

@@ -30,7 +30,8 @@ Status resolvePlan(HcclPlan plan, const sched::Plan **out) {
   return Status::ok();
 }
 
-Status findProgram(const sched::Plan &p, const char *id, const sched::PlanProgram **out) {
+Status findProgram(const sched::Plan &p, const char *id,
+                   const sched::PlanProgram **out) {
   if (id == nullptr)
     return Status(HCCL_E_PTR, "programId is NULL");
   const sched::PlanProgram *pp = p.find(id);
@@ -38,14 +39,16 @@ Status findProgram(const sched::Plan &p, const char *id, const sched::PlanProgra
     std::string ids;
     for (const auto &x : p.programs)
       ids += (ids.empty() ? "" : ", ") + x.id;
-    return errPara("plan has no program '" + std::string(id) + "' (it has: " + ids + ")");
+    return errPara("plan has no program '" + std::string(id) +
+                   "' (it has: " + ids + ")");
   }
   *out = pp;
   return Status::ok();
 }
 
 /// The program's group as communicator ranks.
-std::vector<int64_t> groupOf(const sched::Plan &p, const sched::PlanProgram &pp) {
+std::vector<int64_t> groupOf(const sched::Plan &p,
+                             const sched::PlanProgram &pp) {
   if (!pp.group.empty())
     return pp.group;
   if (static_cast<int64_t>(p.groupRanks.size()) == pp.program.p)
@@ -53,7 +56,8 @@ std::vector<int64_t> groupOf(const sched::Plan &p, const sched::PlanProgram &pp)
   return {};
 }
 
-HcclResult publish(const char *fn, sched::Result<sched::Plan> r, HcclPlan *out) {
+HcclResult publish(const char *fn, sched::Result<sched::Plan> r,
+                   HcclPlan *out) {
   if (!r)
     return report(fn, errPara(r.message()));
   auto *h = new HcclPlanDef{std::make_shared<const sched::Plan>(r.take())};
@@ -71,21 +75,24 @@ HcclResult HcclPlanLoad(const char *path, HcclPlan *plan) {
   const char *fn = "HcclPlanLoad";
   return guarded(fn, [&]() -> HcclResult {
     if (path == nullptr || plan == nullptr)
-      return report(fn, Status(HCCL_E_PTR, path ? "plan is NULL" : "path is NULL"));
+      return report(fn,
+                    Status(HCCL_E_PTR, path ? "plan is NULL" : "path is NULL"));
     FILE *f = std::fopen(path, "rb");
     if (!f)
-      return report(fn, Status(HCCL_E_OPEN_FILE_FAILURE, "cannot open '" + std::string(path) +
-                                                             "'"));
+      return report(fn, Status(HCCL_E_OPEN_FILE_FAILURE,
+                               "cannot open '" + std::string(path) + "'"));
     std::fclose(f);
     return publish(fn, sched::readPlanFile(path), plan);
   });
 }
 
-HcclResult HcclPlanLoadFromString(const char *json, uint64_t length, HcclPlan *plan) {
+HcclResult HcclPlanLoadFromString(const char *json, uint64_t length,
+                                  HcclPlan *plan) {
   const char *fn = "HcclPlanLoadFromString";
   return guarded(fn, [&]() -> HcclResult {
     if (json == nullptr || plan == nullptr)
-      return report(fn, Status(HCCL_E_PTR, json ? "plan is NULL" : "json is NULL"));
+      return report(fn,
+                    Status(HCCL_E_PTR, json ? "plan is NULL" : "json is NULL"));
     return publish(fn, sched::readPlan(std::string_view(json, length)), plan);
   });
 }
@@ -116,7 +123,8 @@ HcclResult HcclPlanGetProgramCount(HcclPlan plan, uint32_t *count) {
   });
 }
 
-HcclResult HcclPlanGetProgramId(HcclPlan plan, uint32_t index, const char **id) {
+HcclResult HcclPlanGetProgramId(HcclPlan plan, uint32_t index,
+                                const char **id) {
   const char *fn = "HcclPlanGetProgramId";
   return guarded(fn, [&]() -> HcclResult {
     const sched::Plan *p;
@@ -125,14 +133,16 @@ HcclResult HcclPlanGetProgramId(HcclPlan plan, uint32_t index, const char **id) 
     if (id == nullptr)
       return report(fn, Status(HCCL_E_PTR, "id is NULL"));
     if (index >= p->programs.size())
-      return report(fn, errPara("index " + std::to_string(index) + " is outside 0.." +
+      return report(fn, errPara("index " + std::to_string(index) +
+                                " is outside 0.." +
                                 std::to_string(p->programs.size() - 1)));
     *id = p->programs[index].id.c_str();
     return HCCL_SUCCESS;
   });
 }
 
-HcclResult HcclPlanGetProgramInfo(HcclPlan plan, const char *programId, uint32_t groupRank,
+HcclResult HcclPlanGetProgramInfo(HcclPlan plan, const char *programId,
+                                  uint32_t groupRank,
                                   HcclPlanProgramInfo *info) {
   const char *fn = "HcclPlanGetProgramInfo";
   return guarded(fn, [&]() -> HcclResult {
@@ -146,11 +156,13 @@ HcclResult HcclPlanGetProgramInfo(HcclPlan plan, const char *programId, uint32_t
       return report(fn, Status(HCCL_E_PTR, "info is NULL"));
     const sched::Program &prog = pp->program;
     if (static_cast<int64_t>(groupRank) >= prog.p)
-      return report(fn, errPara("groupRank " + std::to_string(groupRank) + " is outside 0.." +
-                                std::to_string(prog.p - 1)));
+      return report(fn,
+                    errPara("groupRank " + std::to_string(groupRank) +
+                            " is outside 0.." + std::to_string(prog.p - 1)));
     std::array<int64_t, sched::kNumBuffers> sizes{};
     auto params = prog.paramValues();
-    sched::Status st = sched::evalBufferSizes(prog, params.data(), groupRank, sizes);
+    sched::Status st =
+        sched::evalBufferSizes(prog, params.data(), groupRank, sizes);
     if (!st)
       return report(fn, errPara(st.message()));
     size_t es = sched::dataTypeSize(prog.dtype);
@@ -163,8 +175,9 @@ HcclResult HcclPlanGetProgramInfo(HcclPlan plan, const char *programId, uint32_t
   });
 }
 
-HcclResult HcclRunPlanCollective(HcclComm comm, HcclPlan plan, const char *programId,
-                                 const void *sendBuf, void *recvBuf, aclrtStream stream) {
+HcclResult HcclRunPlanCollective(HcclComm comm, HcclPlan plan,
+                                 const char *programId, const void *sendBuf,
+                                 void *recvBuf, aclrtStream stream) {
   const char *fn = "HcclRunPlanCollective";
   return guarded(fn, [&]() -> HcclResult {
     Communicator *c;
@@ -179,7 +192,8 @@ HcclResult HcclRunPlanCollective(HcclComm comm, HcclPlan plan, const char *progr
     const sched::PlanProgram *pp;
     if (Status st = findProgram(*p, programId, &pp); !st.isOk())
       return report(fn, st);
-    std::shared_ptr<const sched::Plan> keep = plan->plan; // outlives HcclPlanFree
+    std::shared_ptr<const sched::Plan> keep =
+        plan->plan; // outlives HcclPlanFree
     std::vector<int64_t> group = groupOf(*p, *pp);
     const sched::Program *prog = &pp->program;
     return dispatch(fn, c, s, [c, keep, group, prog, sendBuf, recvBuf] {

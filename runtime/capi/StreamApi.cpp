@@ -46,7 +46,8 @@ HcclResult HcclStreamQuery(aclrtStream stream) {
   });
 }
 
-HcclResult HcclStreamLaunchHostFunc(aclrtStream stream, void (*func)(void *), void *userData) {
+HcclResult HcclStreamLaunchHostFunc(aclrtStream stream, void (*func)(void *),
+                                    void *userData) {
   const char *fn = "HcclStreamLaunchHostFunc";
   return guarded(fn, [&]() -> HcclResult {
     if (func == nullptr)

@@ -35,7 +35,9 @@ public:
   int64_t remainingMs(int64_t cap) const {
     if (infinite_)
       return cap;
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(at_ - Clock::now()).count();
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    at_ - Clock::now())
+                    .count();
     return left < 0 ? 0 : (left > cap ? cap : left);
   }
   /// The earlier of two deadlines.
@@ -53,7 +55,8 @@ private:
 };
 
 inline int64_t nowUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             Clock::now().time_since_epoch())
       .count();
 }
 

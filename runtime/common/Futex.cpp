@@ -9,7 +9,8 @@
 
 namespace hccl::rt {
 
-void futexWait(std::atomic<uint32_t> *word, uint32_t expected, int64_t timeoutMs) {
+void futexWait(std::atomic<uint32_t> *word, uint32_t expected,
+               int64_t timeoutMs) {
   struct timespec ts;
   struct timespec *tsp = nullptr;
   if (timeoutMs >= 0) {
@@ -19,13 +20,13 @@ void futexWait(std::atomic<uint32_t> *word, uint32_t expected, int64_t timeoutMs
   }
   // Relative timeout with FUTEX_WAIT; EINTR/EAGAIN/ETIMEDOUT all just return:
   // callers re-check their condition.
-  ::syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAIT, expected, tsp,
-            nullptr, 0);
+  ::syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAIT, expected,
+            tsp, nullptr, 0);
 }
 
 void futexWakeAll(std::atomic<uint32_t> *word) {
-  ::syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAKE, INT_MAX, nullptr,
-            nullptr, 0);
+  ::syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAKE, INT_MAX,
+            nullptr, nullptr, 0);
 }
 
 } // namespace hccl::rt

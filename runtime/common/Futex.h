@@ -21,7 +21,8 @@ namespace hccl::rt {
 
 /// Sleeps while *word == expected, at most `timeoutMs` ms (<0: no limit).
 /// Shared (not FUTEX_PRIVATE) so the word may live in a shared mapping.
-void futexWait(std::atomic<uint32_t> *word, uint32_t expected, int64_t timeoutMs);
+void futexWait(std::atomic<uint32_t> *word, uint32_t expected,
+               int64_t timeoutMs);
 void futexWakeAll(std::atomic<uint32_t> *word);
 
 /// Lives inside shared memory; trivially constructible (zeroed is valid).

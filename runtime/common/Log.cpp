@@ -11,7 +11,9 @@ namespace hccl::rt {
 
 static std::atomic<int> gLevel{static_cast<int>(LogLevel::Warn)};
 
-LogLevel logLevel() { return static_cast<LogLevel>(gLevel.load(std::memory_order_relaxed)); }
+LogLevel logLevel() {
+  return static_cast<LogLevel>(gLevel.load(std::memory_order_relaxed));
+}
 void setLogLevel(LogLevel level) { gLevel.store(static_cast<int>(level)); }
 
 void logLine(LogLevel level, const std::string &msg) {

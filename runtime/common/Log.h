@@ -17,7 +17,9 @@ enum class LogLevel : int { Error = 0, Warn = 1, Info = 2, Debug = 3 };
 /// Current level; set once by setLogLevel (from the config) and read lock-free.
 LogLevel logLevel();
 void setLogLevel(LogLevel level);
-inline bool logEnabled(LogLevel l) { return static_cast<int>(l) <= static_cast<int>(logLevel()); }
+inline bool logEnabled(LogLevel l) {
+  return static_cast<int>(l) <= static_cast<int>(logLevel());
+}
 
 /// Writes one line (a trailing newline is added).
 void logLine(LogLevel level, const std::string &msg);

@@ -24,8 +24,8 @@ size_t pageSize() {
   return ps;
 }
 
-StatusOr<std::unique_ptr<SharedMapping>> SharedMapping::create(size_t bytes,
-                                                               const char *name) {
+StatusOr<std::unique_ptr<SharedMapping>>
+SharedMapping::create(size_t bytes, const char *name) {
   size_t size = roundUp(bytes == 0 ? 1 : bytes, pageSize());
   int fd = static_cast<int>(::syscall(SYS_memfd_create, name, MFD_CLOEXEC));
   if (fd < 0)
@@ -33,14 +33,15 @@ StatusOr<std::unique_ptr<SharedMapping>> SharedMapping::create(size_t bytes,
   if (::ftruncate(fd, static_cast<off_t>(size)) != 0) {
     int e = errno;
     ::close(fd);
-    return Status(HCCL_E_MEMORY, "cannot size shared memory of " + std::to_string(size) +
-                                     " bytes: " + errSyscall("ftruncate", e).message());
+    return Status(HCCL_E_MEMORY,
+                  "cannot size shared memory of " + std::to_string(size) +
+                      " bytes: " + errSyscall("ftruncate", e).message());
   }
   return map(fd, size, true);
 }
 
-StatusOr<std::unique_ptr<SharedMapping>> SharedMapping::map(int fd, size_t bytes,
-                                                            bool writable) {
+StatusOr<std::unique_ptr<SharedMapping>>
+SharedMapping::map(int fd, size_t bytes, bool writable) {
   int prot = PROT_READ | (writable ? PROT_WRITE : 0);
   void *p = ::mmap(nullptr, bytes, prot, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) {

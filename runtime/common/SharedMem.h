@@ -24,9 +24,11 @@ namespace hccl::rt {
 class SharedMapping {
 public:
   /// Creates a zero-filled memfd of `bytes` (rounded up to pages) and maps it.
-  static StatusOr<std::unique_ptr<SharedMapping>> create(size_t bytes, const char *name);
+  static StatusOr<std::unique_ptr<SharedMapping>> create(size_t bytes,
+                                                         const char *name);
   /// Maps `bytes` of an already open memfd (takes ownership of fd).
-  static StatusOr<std::unique_ptr<SharedMapping>> map(int fd, size_t bytes, bool writable);
+  static StatusOr<std::unique_ptr<SharedMapping>> map(int fd, size_t bytes,
+                                                      bool writable);
   ~SharedMapping();
   SharedMapping(const SharedMapping &) = delete;
   SharedMapping &operator=(const SharedMapping &) = delete;
@@ -36,7 +38,8 @@ public:
   int fd() const { return fd_; }
 
 private:
-  SharedMapping(int fd, void *base, size_t size) : fd_(fd), base_(base), size_(size) {}
+  SharedMapping(int fd, void *base, size_t size)
+      : fd_(fd), base_(base), size_(size) {}
   int fd_;
   void *base_;
   size_t size_;

@@ -70,10 +70,11 @@ StatusOr<SockAddr> SockAddr::resolve(const std::string &host, uint16_t port) {
 std::string SockAddr::ip() const {
   char buf[INET6_ADDRSTRLEN] = {0};
   if (ss.ss_family == AF_INET)
-    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in *>(&ss)->sin_addr, buf,
-                sizeof(buf));
+    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in *>(&ss)->sin_addr,
+                buf, sizeof(buf));
   else if (ss.ss_family == AF_INET6)
-    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6 *>(&ss)->sin6_addr, buf,
+    ::inet_ntop(AF_INET6,
+                &reinterpret_cast<const sockaddr_in6 *>(&ss)->sin6_addr, buf,
                 sizeof(buf));
   return buf;
 }
@@ -101,9 +102,12 @@ std::string SockAddr::str() const {
 
 bool SockAddr::isLoopback() const {
   if (ss.ss_family == AF_INET)
-    return (ntohl(reinterpret_cast<const sockaddr_in *>(&ss)->sin_addr.s_addr) >> 24) == 127;
+    return (ntohl(
+                reinterpret_cast<const sockaddr_in *>(&ss)->sin_addr.s_addr) >>
+            24) == 127;
   if (ss.ss_family == AF_INET6)
-    return IN6_IS_ADDR_LOOPBACK(&reinterpret_cast<const sockaddr_in6 *>(&ss)->sin6_addr);
+    return IN6_IS_ADDR_LOOPBACK(
+        &reinterpret_cast<const sockaddr_in6 *>(&ss)->sin6_addr);
   return false;
 }
 
@@ -139,8 +143,8 @@ void setNoDelay(int fd) {
 // Listen / connect / accept
 //===----------------------------------------------------------------------===//
 
-StatusOr<std::pair<Fd, SockAddr>> listenOn(const std::string &ip, uint16_t basePort,
-                                           int span) {
+StatusOr<std::pair<Fd, SockAddr>> listenOn(const std::string &ip,
+                                           uint16_t basePort, int span) {
   auto addr = SockAddr::parse(ip, basePort);
   if (!addr)
     return addr.status();
@@ -160,7 +164,8 @@ StatusOr<std::pair<Fd, SockAddr>> listenOn(const std::string &ip, uint16_t baseP
     ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
     SockAddr a = *addr;
     a.setPort(static_cast<uint16_t>(port));
-    if (::bind(fd.get(), reinterpret_cast<const sockaddr *>(&a.ss), a.len) != 0) {
+    if (::bind(fd.get(), reinterpret_cast<const sockaddr *>(&a.ss), a.len) !=
+        0) {
       lastErr = errno;
       if (lastErr == EADDRINUSE || lastErr == EACCES)
         continue;
@@ -183,19 +188,23 @@ StatusOr<std::pair<Fd, SockAddr>> listenOn(const std::string &ip, uint16_t baseP
     out.len = blen;
     return std::make_pair(std::move(fd), out);
   }
-  return Status(HCCL_E_TCP_CONNECT,
-                "no free port to listen on " + ip + " in " + std::to_string(basePort) + ".." +
-                    std::to_string(std::min<uint32_t>(65535, basePort + span - 1)) +
-                    " (HCCL_IF_BASE_PORT): " + std::strerror(lastErr));
+  return Status(
+      HCCL_E_TCP_CONNECT,
+      "no free port to listen on " + ip + " in " + std::to_string(basePort) +
+          ".." +
+          std::to_string(std::min<uint32_t>(65535, basePort + span - 1)) +
+          " (HCCL_IF_BASE_PORT): " + std::strerror(lastErr));
 }
 
 StatusOr<Fd> connectTo(const SockAddr &addr, const Deadline &deadline) {
   int backoffMs = 1;
   for (;;) {
-    Fd fd(::socket(addr.ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    Fd fd(::socket(addr.ss.ss_family,
+                   SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
     if (!fd.valid())
       return errSyscall("socket", errno);
-    int rc = ::connect(fd.get(), reinterpret_cast<const sockaddr *>(&addr.ss), addr.len);
+    int rc = ::connect(fd.get(), reinterpret_cast<const sockaddr *>(&addr.ss),
+                       addr.len);
     int err = rc == 0 ? 0 : errno;
     if (err == EINPROGRESS) {
       struct pollfd p = {fd.get(), POLLOUT, 0};
@@ -211,16 +220,18 @@ StatusOr<Fd> connectTo(const SockAddr &addr, const Deadline &deadline) {
       setNoDelay(fd.get());
       return fd;
     }
-    bool retry = err == ECONNREFUSED || err == ETIMEDOUT || err == ENETUNREACH ||
-                 err == EHOSTUNREACH || err == ECONNRESET || err == EAGAIN;
+    bool retry = err == ECONNREFUSED || err == ETIMEDOUT ||
+                 err == ENETUNREACH || err == EHOSTUNREACH ||
+                 err == ECONNRESET || err == EAGAIN;
     if (!retry)
-      return Status(HCCL_E_TCP_CONNECT,
-                    "cannot connect to " + addr.str() + ": " + std::strerror(err));
+      return Status(HCCL_E_TCP_CONNECT, "cannot connect to " + addr.str() +
+                                            ": " + std::strerror(err));
     if (deadline.expired())
-      return Status(HCCL_E_TIMEOUT, "timed out connecting to " + addr.str() + " (last error: " +
-                                        std::strerror(err) + ")");
-    std::this_thread::sleep_for(
-        std::chrono::milliseconds(std::min<int64_t>(backoffMs, deadline.remainingMs(100))));
+      return Status(HCCL_E_TIMEOUT, "timed out connecting to " + addr.str() +
+                                        " (last error: " + std::strerror(err) +
+                                        ")");
+    std::this_thread::sleep_for(std::chrono::milliseconds(
+        std::min<int64_t>(backoffMs, deadline.remainingMs(100))));
     backoffMs = std::min(backoffMs * 2, 100);
   }
 }
@@ -260,7 +271,8 @@ Status sendAll(int fd, const void *buf, size_t len, const Deadline &deadline) {
       continue;
     }
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-      return Status(HCCL_E_TCP_TRANSFER, std::string("send failed: ") + std::strerror(errno));
+      return Status(HCCL_E_TCP_TRANSFER,
+                    std::string("send failed: ") + std::strerror(errno));
     if (deadline.expired())
       return Status(HCCL_E_TIMEOUT, "timed out sending");
     struct pollfd pf = {fd, POLLOUT, 0};
@@ -281,7 +293,8 @@ Status recvAll(int fd, void *buf, size_t len, const Deadline &deadline) {
     if (n == 0)
       return Status(HCCL_E_TCP_TRANSFER, "connection closed by peer");
     if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-      return Status(HCCL_E_TCP_TRANSFER, std::string("recv failed: ") + std::strerror(errno));
+      return Status(HCCL_E_TCP_TRANSFER,
+                    std::string("recv failed: ") + std::strerror(errno));
     if (deadline.expired())
       return Status(HCCL_E_TIMEOUT, "timed out receiving");
     struct pollfd pf = {fd, POLLIN, 0};
@@ -300,8 +313,9 @@ StatusOr<std::string> recvFrame(int fd, const Deadline &deadline) {
   uint32_t len = 0;
   HCCL_RT_TRY(recvAll(fd, &len, sizeof(len), deadline));
   if (len > (64u << 20))
-    return Status(HCCL_E_TCP_TRANSFER,
-                  "bootstrap frame of " + std::to_string(len) + " bytes is too large");
+    return Status(HCCL_E_TCP_TRANSFER, "bootstrap frame of " +
+                                           std::to_string(len) +
+                                           " bytes is too large");
   std::string s(len, '\0');
   HCCL_RT_TRY(recvAll(fd, s.data(), len, deadline));
   return s;
@@ -327,7 +341,8 @@ std::vector<IfAddr> listInterfaces() {
                 fam == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6));
     a.len = fam == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
     if (fam == AF_INET6 &&
-        IN6_IS_ADDR_LINKLOCAL(&reinterpret_cast<sockaddr_in6 *>(&a.ss)->sin6_addr))
+        IN6_IS_ADDR_LINKLOCAL(
+            &reinterpret_cast<sockaddr_in6 *>(&a.ss)->sin6_addr))
       continue; // link-local needs a scope id; not worth advertising
     IfAddr ia;
     ia.name = i->ifa_name;
@@ -355,8 +370,8 @@ bool ifnameMatches(const std::string &specIn, const std::string &name) {
   size_t pos = 0;
   while (pos <= spec.size()) {
     size_t comma = spec.find(',', pos);
-    std::string item = spec.substr(pos, comma == std::string::npos ? std::string::npos
-                                                                    : comma - pos);
+    std::string item = spec.substr(
+        pos, comma == std::string::npos ? std::string::npos : comma - pos);
     if (!item.empty() &&
         (exact ? name == item : name.compare(0, item.size(), item) == 0))
       hit = true;
@@ -367,7 +382,8 @@ bool ifnameMatches(const std::string &specIn, const std::string &name) {
   return exclude ? !hit : hit;
 }
 
-StatusOr<std::string> chooseLocalIp(const std::string &ifIp, const std::string &ifnameSpec) {
+StatusOr<std::string> chooseLocalIp(const std::string &ifIp,
+                                    const std::string &ifnameSpec) {
   if (!ifIp.empty()) {
     auto a = SockAddr::parse(ifIp, 0);
     if (!a)
@@ -384,8 +400,8 @@ StatusOr<std::string> chooseLocalIp(const std::string &ifIp, const std::string &
     std::string names;
     for (const auto &i : ifs)
       names += (names.empty() ? "" : ",") + i.name;
-    return errPara("HCCL_SOCKET_IFNAME=" + ifnameSpec + ": no interface matches (have: " +
-                   names + ")");
+    return errPara("HCCL_SOCKET_IFNAME=" + ifnameSpec +
+                   ": no interface matches (have: " + names + ")");
   }
   for (const auto &i : ifs)
     if (!i.loopback && !i.ipv6)

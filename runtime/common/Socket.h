@@ -1,4 +1,5 @@
-//===- Socket.h - TCP sockets for bootstrap and the tcp transport -*- C++ -*-===//
+//===- Socket.h - TCP sockets for bootstrap and the tcp transport -*- C++
+//-*-===//
 //
 // Thin RAII and deadline-aware helpers over BSD sockets (IPv4 and IPv6):
 // listening on a chosen interface and port range, connecting with retries
@@ -59,8 +60,8 @@ private:
 
 /// Binds and listens on `ip`, trying ports base, base+1, ... base+span-1
 /// (base 0: any free port). Returns the socket and the bound address.
-StatusOr<std::pair<Fd, SockAddr>> listenOn(const std::string &ip, uint16_t basePort,
-                                           int span);
+StatusOr<std::pair<Fd, SockAddr>> listenOn(const std::string &ip,
+                                           uint16_t basePort, int span);
 
 /// Connects, retrying refused/unreachable attempts until `deadline`.
 StatusOr<Fd> connectTo(const SockAddr &addr, const Deadline &deadline);
@@ -95,7 +96,8 @@ bool ifnameMatches(const std::string &spec, const std::string &name);
 /// The IP this process advertises to peers: HCCL_IF_IP if given, else the
 /// first interface matching HCCL_SOCKET_IFNAME, else the first non-loopback
 /// IPv4 interface, else 127.0.0.1.
-StatusOr<std::string> chooseLocalIp(const std::string &ifIp, const std::string &ifnameSpec);
+StatusOr<std::string> chooseLocalIp(const std::string &ifIp,
+                                    const std::string &ifnameSpec);
 
 } // namespace hccl::rt
 

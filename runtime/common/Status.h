@@ -20,7 +20,8 @@ namespace hccl::rt {
 class [[nodiscard]] Status {
 public:
   Status() = default;
-  Status(HcclResult code, std::string msg) : code_(code), msg_(std::move(msg)) {}
+  Status(HcclResult code, std::string msg)
+      : code_(code), msg_(std::move(msg)) {}
   static Status ok() { return Status(); }
   bool isOk() const { return code_ == HCCL_SUCCESS; }
   explicit operator bool() const { return isOk(); }
@@ -54,7 +55,9 @@ private:
   Status status_;
 };
 
-inline Status errPara(std::string msg) { return Status(HCCL_E_PARA, std::move(msg)); }
+inline Status errPara(std::string msg) {
+  return Status(HCCL_E_PARA, std::move(msg));
+}
 inline Status errInternal(std::string msg) {
   return Status(HCCL_E_INTERNAL, std::move(msg));
 }

@@ -8,6 +8,7 @@
 #include "config/Config.h"
 #include "EnvParse.h"
 
+#include <cctype>
 #include <cstring>
 #include <sstream>
 
@@ -165,6 +166,42 @@ std::string parseIbLib(std::string_view v, Config &c) {
   return "";
 }
 
+// Device names as rdma-core reports them, with an optional ":port".
+std::string parseIbHca(std::string_view v, Config &c) {
+  const std::string want =
+      " (expected e.g. mlx5_0:1,mlx5_1 | ^mlx5_2 | =mlx5_0)";
+  std::string_view s = v;
+  if (!s.empty() && s[0] == '^')
+    s.remove_prefix(1);
+  if (!s.empty() && s[0] == '=')
+    s.remove_prefix(1);
+  size_t start = 0;
+  for (;;) {
+    size_t comma = s.find(',', start);
+    std::string_view item = s.substr(start, comma == std::string_view::npos
+                                                ? std::string_view::npos
+                                                : comma - start);
+    size_t colon = item.find(':');
+    std::string_view name = item.substr(0, colon);
+    if (name.empty() || name.size() > 63)
+      return "empty or over-long device name" + want;
+    for (char ch : name)
+      if (!(isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' ||
+            ch == '.'))
+        return "'" + std::string(name) + "' is not a device name" + want;
+    if (colon != std::string_view::npos) {
+      std::optional<uint64_t> port = env::parseUnsigned(item.substr(colon + 1));
+      if (!port || *port < 1 || *port > 255)
+        return "'" + std::string(item) + "': the port must be 1..255" + want;
+    }
+    if (comma == std::string_view::npos)
+      break;
+    start = comma + 1;
+  }
+  c.ibHca = std::string(v);
+  return "";
+}
+
 std::string parseLogLevel(std::string_view v, Config &c) {
   std::string l = env::lower(v);
   if (l == "error")
@@ -218,6 +255,7 @@ const Variable kVariables[] = {
     {"HCCL_RDMA_QPS_PER_CONNECTION", parseRdmaQps},
     {"HCCL_RDMA_GID_INDEX", parseGidIndex},
     {"HCCL_IB_LIB", parseIbLib},
+    {"HCCL_IB_HCA", parseIbHca},
     {"HCCL_LOG_LEVEL", parseLogLevel},
     {"HCCL_TRANSPORT", parseTransport},
 };
@@ -339,6 +377,7 @@ std::string formatConfig(const Config &c) {
      << " HCCL_RDMA_GID_INDEX="
      << (c.rdmaGidIndex ? std::to_string(*c.rdmaGidIndex) : "auto")
      << " HCCL_IB_LIB=" << (c.ibLib.empty() ? "libibverbs.so.1" : c.ibLib)
+     << " HCCL_IB_HCA=" << (c.ibHca.empty() ? "any" : c.ibHca)
      << " HCCL_LOG_LEVEL=" << logLevelName(c.logLevel)
      << " HCCL_TRANSPORT=" << transportKindName(c.transport);
   return os.str();
@@ -356,7 +395,8 @@ const std::vector<std::string> &configVariableNames() {
 
 std::vector<std::string> unknownHcclVariables(const char *const *envp) {
   // Variables the runtime reads elsewhere (bootstrap) are known too.
-  static const char *const kOther[] = {"HCCL_ROOT_INFO_FILE"};
+  static const char *const kOther[] = {"HCCL_ROOT_INFO_FILE",
+                                       "HCCL_FAKE_HOST_ID"};
   std::vector<std::string> unknown;
   for (; envp && *envp; ++envp) {
     std::string_view entry(*envp);

@@ -67,6 +67,9 @@ struct Config {
   std::optional<uint32_t> rdmaGidIndex;
   /// HCCL_IB_LIB: libibverbs to dlopen ("" = "libibverbs.so.1").
   std::string ibLib;
+  /// HCCL_IB_HCA: RDMA devices/ports the verbs transport may use, e.g.
+  /// "mlx5_0:1,mlx5_1", "^mlx5_2", "=mlx5_0" ("" = any).
+  std::string ibHca;
   /// HCCL_LOG_LEVEL (ours): error | warn | info | debug.
   LogLevel logLevel = LogLevel::Warn;
   /// HCCL_TRANSPORT (ours): auto | shm | tcp | verbs.

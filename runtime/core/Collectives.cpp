@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "common/Log.h"
+#include "common/SharedMem.h"
 #include "core/Communicator.h"
 #include "core/LocalWork.h"
-#include "common/SharedMem.h"
 #include "hccl-mlir/schedule/Select.h"
 #include "transport/shm/Segment.h"
 
@@ -17,8 +17,8 @@
 namespace hccl::rt {
 
 CallId Communicator::nextCall(CallKind kind, uint64_t count, sched::DataType dt,
-                              sched::ReduceOp op, uint32_t root, sched::Algorithm algo,
-                              uint64_t extra) {
+                              sched::ReduceOp op, uint32_t root,
+                              sched::Algorithm algo, uint64_t extra) {
   CallId c;
   c.seq = ++collSeq_;
   c.count = count;
@@ -31,8 +31,10 @@ CallId Communicator::nextCall(CallKind kind, uint64_t count, sched::DataType dt,
   return c;
 }
 
-sched::Algorithm Communicator::chooseAlgorithm(sched::Collective c, uint64_t bytes,
-                                               sched::Algorithm &l0, sched::Algorithm &l1,
+sched::Algorithm Communicator::chooseAlgorithm(sched::Collective c,
+                                               uint64_t bytes,
+                                               sched::Algorithm &l0,
+                                               sched::Algorithm &l1,
                                                Status &err) {
   sched::SelectRequest req;
   req.collective = c;
@@ -40,7 +42,8 @@ sched::Algorithm Communicator::chooseAlgorithm(sched::Collective c, uint64_t byt
   // size: these generators reduce every element in rank order 0..p-1.
   if (cfg_.deterministic == Deterministic::Strict) {
     l0 = l1 = sched::Algorithm::Ring;
-    if (c == sched::Collective::AllReduce || c == sched::Collective::ReduceScatter)
+    if (c == sched::Collective::AllReduce ||
+        c == sched::Collective::ReduceScatter)
       return sched::Algorithm::MeshTwoShot;
     if (c == sched::Collective::Reduce)
       return sched::Algorithm::Star;
@@ -52,7 +55,8 @@ sched::Algorithm Communicator::chooseAlgorithm(sched::Collective c, uint64_t byt
     l0 = l1 = sched::Algorithm::Pairwise;
     return sched::Algorithm::Pairwise;
   }
-  req.bytes = c == sched::Collective::AllToAllV ? 0.0 : static_cast<double>(bytes);
+  req.bytes =
+      c == sched::Collective::AllToAllV ? 0.0 : static_cast<double>(bytes);
   req.p = size_;
   req.ranksPerServer = ranksPerServer_ > 0 ? ranksPerServer_ : size_;
   req.override = cfg_.algoSpec ? &*cfg_.algoSpec : nullptr;
@@ -78,14 +82,16 @@ sched::Algorithm Communicator::chooseAlgorithm(sched::Collective c, uint64_t byt
 }
 
 StatusOr<std::shared_ptr<const CompiledProgram>>
-Communicator::programFor(const ProgramKey &key, const sched::GenerateRequest &reqIn) {
+Communicator::programFor(const ProgramKey &key,
+                         const sched::GenerateRequest &reqIn) {
   if (auto hit = cache_.get(key))
     return hit;
   sched::GenerateRequest req = reqIn;
   Status err;
   size_t es = sched::dataTypeSize(req.dtype);
   uint64_t bytes = static_cast<uint64_t>(req.count) * es;
-  req.algorithm = chooseAlgorithm(req.collective, bytes, req.level0, req.level1, err);
+  req.algorithm =
+      chooseAlgorithm(req.collective, bytes, req.level0, req.level1, err);
   HCCL_RT_TRY(err);
   req.ranksPerServer = ranksPerServer_ > 0 ? ranksPerServer_ : size_;
   req.slices = 1;
@@ -108,17 +114,19 @@ Communicator::programFor(const ProgramKey &key, const sched::GenerateRequest &re
     if (!prog)
       return errInternal(std::string("cannot generate a program for ") +
                          sched::collectiveName(req.collective) + ": " + first);
-    HCCL_LOG(Debug, "generator refused the selected algorithm (" + first + "); using " +
-                        sched::algorithmName(req.algorithm));
+    HCCL_LOG(Debug, "generator refused the selected algorithm (" + first +
+                        "); using " + sched::algorithmName(req.algorithm));
   }
   if (!prog)
     return errInternal(std::string("cannot generate a program for ") +
-                       sched::collectiveName(req.collective) + ": " + prog.message());
+                       sched::collectiveName(req.collective) + ": " +
+                       prog.message());
   auto cp = std::make_shared<CompiledProgram>();
   cp->prog = prog.take();
   auto rp = sched::expandRank(cp->prog, rank_);
   if (!rp)
-    return errInternal("expanding the " + std::string(sched::collectiveName(req.collective)) +
+    return errInternal("expanding the " +
+                       std::string(sched::collectiveName(req.collective)) +
                        " program: " + rp.message());
   cp->rp = rp.take();
   HCCL_RT_TRY(validateRankProgram(cp->rp, size_));
@@ -131,8 +139,9 @@ Communicator::programFor(const ProgramKey &key, const sched::GenerateRequest &re
   return out;
 }
 
-Status Communicator::runCollective(sched::Collective coll, CallKind kind, uint64_t count,
-                                   sched::DataType dt, sched::ReduceOp op, int64_t root,
+Status Communicator::runCollective(sched::Collective coll, CallKind kind,
+                                   uint64_t count, sched::DataType dt,
+                                   sched::ReduceOp op, int64_t root,
                                    const void *in, void *out, uint64_t extra,
                                    const sched::GenerateRequest *custom) {
   HCCL_RT_TRY(guard());
@@ -164,15 +173,18 @@ Status Communicator::runCollective(sched::Collective coll, CallKind kind, uint64
   // checked to agree at init).
   const size_t scratchCap = static_cast<size_t>(cfg_.buffSizeBytes()) * 2;
   bool elementwise = coll == sched::Collective::AllReduce ||
-                     coll == sched::Collective::Broadcast || coll == sched::Collective::Reduce;
-  if (elementwise && (*cp)->bufferBytes[2] > scratchCap && count > 1 && !custom) {
+                     coll == sched::Collective::Broadcast ||
+                     coll == sched::Collective::Reduce;
+  if (elementwise && (*cp)->bufferBytes[2] > scratchCap && count > 1 &&
+      !custom) {
     // Scratch grows linearly with the count: pick pieces so that a piece's
     // scratch, rounded to pages as it is allocated, fits.
     const uint64_t need = (*cp)->bufferBytes[2];
     uint64_t pieces = (need + scratchCap - 1) / scratchCap;
     uint64_t per = (count + pieces - 1) / pieces;
     auto pieceScratch = [&](uint64_t n) {
-      return roundUp(static_cast<size_t>(need / count * n + need % count), pageSize());
+      return roundUp(static_cast<size_t>(need / count * n + need % count),
+                     pageSize());
     };
     while (per > 1 && pieceScratch(per) > scratchCap) {
       ++pieces;
@@ -183,14 +195,16 @@ Status Communicator::runCollective(sched::Collective coll, CallKind kind, uint64
       uint64_t n = std::min(per, count - off);
       const char *pin = in ? static_cast<const char *>(in) + off * es : nullptr;
       char *pout = out ? static_cast<char *>(out) + off * es : nullptr;
-      HCCL_RT_TRY(runCollective(coll, kind, n, dt, op, root, pin, pout, extra, &req));
+      HCCL_RT_TRY(
+          runCollective(coll, kind, n, dt, op, root, pin, pout, extra, &req));
     }
     return Status::ok();
   }
   // All-to-all-v counts and tables differ per rank; the wire id must not.
   bool perRank = kind == CallKind::AllToAllV;
-  CallId call = nextCall(kind, perRank ? 0 : count, dt, op, static_cast<uint32_t>(root),
-                         (*cp)->prog.algorithm, perRank ? 0 : extra);
+  CallId call =
+      nextCall(kind, perRank ? 0 : count, dt, op, static_cast<uint32_t>(root),
+               (*cp)->prog.algorithm, perRank ? 0 : extra);
   Binding b;
   b.input = in;
   b.output = out;
@@ -201,44 +215,49 @@ Status Communicator::runCollective(sched::Collective coll, CallKind kind, uint64
   return execute(**cp, b, call);
 }
 
-Status Communicator::allReduce(const void *in, void *out, uint64_t count, sched::DataType dt,
-                               sched::ReduceOp op) {
-  return runCollective(sched::Collective::AllReduce, CallKind::AllReduce, count, dt, op, 0, in,
-                       out);
+Status Communicator::allReduce(const void *in, void *out, uint64_t count,
+                               sched::DataType dt, sched::ReduceOp op) {
+  return runCollective(sched::Collective::AllReduce, CallKind::AllReduce, count,
+                       dt, op, 0, in, out);
 }
 
-Status Communicator::reduceScatter(const void *in, void *out, uint64_t recvCount,
-                                   sched::DataType dt, sched::ReduceOp op) {
-  return runCollective(sched::Collective::ReduceScatter, CallKind::ReduceScatter, recvCount, dt,
-                       op, 0, in, out);
+Status Communicator::reduceScatter(const void *in, void *out,
+                                   uint64_t recvCount, sched::DataType dt,
+                                   sched::ReduceOp op) {
+  return runCollective(sched::Collective::ReduceScatter,
+                       CallKind::ReduceScatter, recvCount, dt, op, 0, in, out);
 }
 
 Status Communicator::allGather(const void *in, void *out, uint64_t sendCount,
                                sched::DataType dt) {
-  return runCollective(sched::Collective::AllGather, CallKind::AllGather, sendCount, dt,
-                       sched::ReduceOp::Sum, 0, in, out);
+  return runCollective(sched::Collective::AllGather, CallKind::AllGather,
+                       sendCount, dt, sched::ReduceOp::Sum, 0, in, out);
 }
 
-Status Communicator::broadcast(void *buf, uint64_t count, sched::DataType dt, uint32_t root) {
+Status Communicator::broadcast(void *buf, uint64_t count, sched::DataType dt,
+                               uint32_t root) {
   // HCCL's broadcast is in place: the root's buffer is the input, every
   // rank's buffer the output.
-  return runCollective(sched::Collective::Broadcast, CallKind::Broadcast, count, dt,
-                       sched::ReduceOp::Sum, root, buf, buf);
+  return runCollective(sched::Collective::Broadcast, CallKind::Broadcast, count,
+                       dt, sched::ReduceOp::Sum, root, buf, buf);
 }
 
-Status Communicator::reduce(const void *in, void *out, uint64_t count, sched::DataType dt,
-                            sched::ReduceOp op, uint32_t root) {
-  return runCollective(sched::Collective::Reduce, CallKind::Reduce, count, dt, op, root, in,
-                       out);
+Status Communicator::reduce(const void *in, void *out, uint64_t count,
+                            sched::DataType dt, sched::ReduceOp op,
+                            uint32_t root) {
+  return runCollective(sched::Collective::Reduce, CallKind::Reduce, count, dt,
+                       op, root, in, out);
 }
 
-Status Communicator::allToAll(const void *in, void *out, uint64_t count, sched::DataType dt) {
-  return runCollective(sched::Collective::AllToAll, CallKind::AllToAll, count, dt,
-                       sched::ReduceOp::Sum, 0, in, out);
+Status Communicator::allToAll(const void *in, void *out, uint64_t count,
+                              sched::DataType dt) {
+  return runCollective(sched::Collective::AllToAll, CallKind::AllToAll, count,
+                       dt, sched::ReduceOp::Sum, 0, in, out);
 }
 
 Status Communicator::allToAllV(const void *in, const uint64_t *sendCounts,
-                               const uint64_t *sdispls, void *out, const uint64_t *recvCounts,
+                               const uint64_t *sdispls, void *out,
+                               const uint64_t *recvCounts,
                                const uint64_t *rdispls, sched::DataType dt) {
   // Only this rank's row (what it sends) and column (what it receives) of
   // the p x p tables are known here, and only they are read when the
@@ -261,13 +280,14 @@ Status Communicator::allToAllV(const void *in, const uint64_t *sendCounts,
   // The diagonal holds both what this rank sends and receives to itself.
   if (sendCounts[r] != recvCounts[r])
     return errPara("HcclAlltoAllV: rank " + std::to_string(rank_) + " sends " +
-                   std::to_string(sendCounts[r]) + " elements to itself but expects " +
+                   std::to_string(sendCounts[r]) +
+                   " elements to itself but expects " +
                    std::to_string(recvCounts[r]));
   uint64_t total = 0;
   for (size_t j = 0; j < p; ++j)
     total += sendCounts[j];
-  return runCollective(sched::Collective::AllToAllV, CallKind::AllToAllV, total, dt,
-                       sched::ReduceOp::Sum, 0, in, out, h, &req);
+  return runCollective(sched::Collective::AllToAllV, CallKind::AllToAllV, total,
+                       dt, sched::ReduceOp::Sum, 0, in, out, h, &req);
 }
 
 Status Communicator::barrier() {
@@ -276,10 +296,12 @@ Status Communicator::barrier() {
     return Status::ok();
   int32_t in = 1, out = 0;
   return runCollective(sched::Collective::AllReduce, CallKind::Barrier, 1,
-                       sched::DataType::Int32, sched::ReduceOp::Sum, 0, &in, &out);
+                       sched::DataType::Int32, sched::ReduceOp::Sum, 0, &in,
+                       &out);
 }
 
-Status Communicator::send(const void *buf, uint64_t count, sched::DataType dt, int peer) {
+Status Communicator::send(const void *buf, uint64_t count, sched::DataType dt,
+                          int peer) {
   HCCL_RT_TRY(guard());
   if (count == 0)
     return Status::ok();
@@ -300,11 +322,13 @@ Status Communicator::send(const void *buf, uint64_t count, sched::DataType dt, i
   LocalWork none;
   Binding b;
   b.dtype = dt;
-  Deadline dl = Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
+  Deadline dl =
+      Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
   return waitFor(c, {&op}, {}, none, b, dl, 0);
 }
 
-Status Communicator::recv(void *buf, uint64_t count, sched::DataType dt, int peer) {
+Status Communicator::recv(void *buf, uint64_t count, sched::DataType dt,
+                          int peer) {
   HCCL_RT_TRY(guard());
   if (count == 0)
     return Status::ok();
@@ -326,11 +350,13 @@ Status Communicator::recv(void *buf, uint64_t count, sched::DataType dt, int pee
   LocalWork none;
   Binding b;
   b.dtype = dt;
-  Deadline dl = Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
+  Deadline dl =
+      Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
   return waitFor(c, {}, {&op}, none, b, dl, 0);
 }
 
-Status Communicator::runProgram(const sched::Program &prog, const std::vector<int64_t> &group,
+Status Communicator::runProgram(const sched::Program &prog,
+                                const std::vector<int64_t> &group,
                                 const void *in, void *out) {
   HCCL_RT_TRY(guard());
   int64_t local = rank_;
@@ -341,12 +367,14 @@ Status Communicator::runProgram(const sched::Program &prog, const std::vector<in
                      ") is not in the program's group");
     local = it - group.begin();
     if (static_cast<int64_t>(group.size()) != prog.p)
-      return errPara("program has p = " + std::to_string(prog.p) + " but its group lists " +
-                     std::to_string(group.size()) + " ranks");
+      return errPara("program has p = " + std::to_string(prog.p) +
+                     " but its group lists " + std::to_string(group.size()) +
+                     " ranks");
     for (int64_t g : group)
       if (g < 0 || g >= size_)
         return errPara("program group names rank " + std::to_string(g) +
-                       ", outside the communicator (size " + std::to_string(size_) + ")");
+                       ", outside the communicator (size " +
+                       std::to_string(size_) + ")");
   } else if (prog.p != size_) {
     return errPara("program is for p = " + std::to_string(prog.p) +
                    " ranks but the communicator has " + std::to_string(size_));
@@ -354,8 +382,8 @@ Status Communicator::runProgram(const sched::Program &prog, const std::vector<in
   auto cp = std::make_shared<CompiledProgram>();
   auto rp = sched::expandRank(prog, local);
   if (!rp)
-    return errPara("cannot expand the program for rank " + std::to_string(local) + ": " +
-                   rp.message());
+    return errPara("cannot expand the program for rank " +
+                   std::to_string(local) + ": " + rp.message());
   cp->rp = rp.take();
   HCCL_RT_TRY(validateRankProgram(cp->rp, prog.p));
   cp->elemBytes = sched::dataTypeSize(prog.dtype);
@@ -363,7 +391,8 @@ Status Communicator::runProgram(const sched::Program &prog, const std::vector<in
     return errPara("program has an unknown data type");
   for (int b = 0; b < sched::kNumBuffers; ++b)
     cp->bufferBytes[static_cast<size_t>(b)] =
-        static_cast<size_t>(cp->rp.bufferSize[static_cast<size_t>(b)]) * cp->elemBytes;
+        static_cast<size_t>(cp->rp.bufferSize[static_cast<size_t>(b)]) *
+        cp->elemBytes;
   // Sub-group programs are numbered per group, so ranks outside the group
   // keep their own call numbering in step.
   uint64_t gh = fnv1a(group.data(), group.size() * sizeof(int64_t));

@@ -28,14 +28,15 @@ constexpr size_t kTcpChunkBytes = 512 * 1024;
 constexpr int kTcpChunks = 4;
 
 std::string settingsOf(const Config &c) {
-  return "HCCL_ALGO=" + c.algo + ";HCCL_DETERMINISTIC=" + deterministicName(c.deterministic) +
+  return "HCCL_ALGO=" + c.algo +
+         ";HCCL_DETERMINISTIC=" + deterministicName(c.deterministic) +
          ";HCCL_BUFFSIZE=" + std::to_string(c.buffSizeMB) +
          ";HCCL_TRANSPORT=" + transportKindName(c.transport);
 }
 
 std::string timeoutName(const Config &c) {
-  return "HCCL_CONNECT_TIMEOUT (" + std::to_string(c.connectTimeoutMs / 1000.0).substr(0, 6) +
-         " s)";
+  return "HCCL_CONNECT_TIMEOUT (" +
+         std::to_string(c.connectTimeoutMs / 1000.0).substr(0, 6) + " s)";
 }
 } // namespace
 
@@ -58,11 +59,13 @@ Status Communicator::init(CommInit &in) {
     return errPara("rank " + std::to_string(rank_) + " is outside 0.." +
                    std::to_string(size_ - 1));
   if (cfg_.transport == TransportKind::Verbs)
-    return Status(HCCL_E_NOT_SUPPORT,
-                  "HCCL_TRANSPORT=verbs: the RoCE (verbs) transport is not available in this "
-                  "build; use auto, shm or tcp");
-  Deadline dl = in.deadline ? *in.deadline
-                            : Deadline::afterMs(static_cast<int64_t>(cfg_.connectTimeoutMs));
+    return Status(HCCL_E_NOT_SUPPORT, "HCCL_TRANSPORT=verbs: the RoCE (verbs) "
+                                      "transport is not available in this "
+                                      "build; use auto, shm or tcp");
+  Deadline dl =
+      in.deadline
+          ? *in.deadline
+          : Deadline::afterMs(static_cast<int64_t>(cfg_.connectTimeoutMs));
 
   auto ip = chooseLocalIp(cfg_.ifIp, cfg_.socketIfname);
   if (!ip)
@@ -102,14 +105,16 @@ Status Communicator::init(CommInit &in) {
   } else if (rank_ == 0) {
     if (!in.rendezvous)
       return errInternal("rank 0 has no rendezvous socket");
-    auto t = rendezvousRoot(*in.rendezvous, uid_, size_, me.encode(), dl, timeoutName(cfg_));
+    auto t = rendezvousRoot(*in.rendezvous, uid_, size_, me.encode(), dl,
+                            timeoutName(cfg_));
     if (!t)
       return t.status();
     table = t.take();
   } else {
-    Deadline attempt = in.connectAttemptMs > 0 ? Deadline::afterMs(in.connectAttemptMs) : dl;
-    auto t = rendezvousJoin(in.root, uid_, size_, rank_, me.encode(), dl, timeoutName(cfg_),
-                            &attempt);
+    Deadline attempt =
+        in.connectAttemptMs > 0 ? Deadline::afterMs(in.connectAttemptMs) : dl;
+    auto t = rendezvousJoin(in.root, uid_, size_, rank_, me.encode(), dl,
+                            timeoutName(cfg_), &attempt);
     if (!t)
       return t.status();
     table = t.take();
@@ -137,7 +142,8 @@ Status Communicator::init(CommInit &in) {
     rankServer.push_back(it->second);
     perHost[static_cast<size_t>(it->second)]++;
   }
-  int localRanks = perHost[static_cast<size_t>(rankServer[static_cast<size_t>(rank_)])];
+  int localRanks =
+      perHost[static_cast<size_t>(rankServer[static_cast<size_t>(rank_)])];
   unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   oversubscribed_ = static_cast<unsigned>(localRanks) > hw;
   if (in.rankTable) {
@@ -182,12 +188,14 @@ Status Communicator::init(CommInit &in) {
     if (!st.isOk())
       return st.withContext("communicator init (final barrier)");
   }
-  HCCL_LOG(Info, name_ + ": rank " + std::to_string(rank_) + " of " + std::to_string(size_) +
-                     " ready (" + formatConfig(cfg_) + ")");
+  HCCL_LOG(Info, name_ + ": rank " + std::to_string(rank_) + " of " +
+                     std::to_string(size_) + " ready (" + formatConfig(cfg_) +
+                     ")");
   return Status::ok();
 }
 
-Status Communicator::connectPeers(const std::vector<RankInfo> &infos, const Deadline &dl) {
+Status Communicator::connectPeers(const std::vector<RankInfo> &infos,
+                                  const Deadline &dl) {
   pairs_.resize(static_cast<size_t>(size_));
   const RankInfo &me = infos[static_cast<size_t>(rank_)];
   uint64_t tag = fnv1a(uid_.b.data(), uid_.b.size());
@@ -198,8 +206,9 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos, const Dead
     const RankInfo &pi = infos[static_cast<size_t>(j)];
     bool sameHost = pi.hostId == me.hostId;
     if (cfg_.transport == TransportKind::Shm && !sameHost)
-      return errPara("HCCL_TRANSPORT=shm but rank " + std::to_string(j) + " runs on host " +
-                     pi.hostname + ", not on this host (" + me.hostname + ")");
+      return errPara("HCCL_TRANSPORT=shm but rank " + std::to_string(j) +
+                     " runs on host " + pi.hostname + ", not on this host (" +
+                     me.hostname + ")");
     if (sameHost && cfg_.transport != TransportKind::Tcp) {
       auto proc = PeerProcess::open(pi.pid);
       if (!proc)
@@ -207,27 +216,28 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos, const Dead
       RingGeometry g;
       g.nSlots = pi.nSlots;
       g.slotBytes = pi.slotBytes;
-      auto seg = Segment::import(**proc, pi.segFd, j, static_cast<uint32_t>(size_), tag, g);
+      auto seg = Segment::import(**proc, pi.segFd, j,
+                                 static_cast<uint32_t>(size_), tag, g);
       if (!seg)
         return seg.status().withContext("mapping the shared memory of rank " +
                                         std::to_string(j));
       ShmPairOptions o;
-      pairs_[static_cast<size_t>(j)] =
-          std::make_unique<ShmPair>(rank_, j, seg_.get(), seg.take(), proc.take(), o);
+      pairs_[static_cast<size_t>(j)] = std::make_unique<ShmPair>(
+          rank_, j, seg_.get(), seg.take(), proc.take(), o);
     } else {
       tcpPeers.push_back(j);
     }
   }
   if (tcpPeers.empty())
     return Status::ok();
-  auto eng = TcpEngine::create(&seg_->header()->bell,
-                               [this](int peer, const Status &st, bool pending) {
-                                 // A broken connection fails the communicator
-                                 // at once when operations wait on it; else
-                                 // the next operation on that peer fails.
-                                 if (pending && !closing_.load())
-                                   fail(st, /*propagate=*/true);
-                               });
+  auto eng = TcpEngine::create(
+      &seg_->header()->bell, [this](int peer, const Status &st, bool pending) {
+        // A broken connection fails the communicator
+        // at once when operations wait on it; else
+        // the next operation on that peer fails.
+        if (pending && !closing_.load())
+          fail(st, /*propagate=*/true);
+      });
   if (!eng)
     return eng.status();
   tcp_ = eng.take();
@@ -250,10 +260,10 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos, const Dead
     h.nRanks = size_;
     auto fd = connectWithHello(*addr, h, "", dl);
     if (!fd)
-      return fd.status().withContext("connecting to rank " + std::to_string(j) + " at " +
-                                     addr->str());
-    auto pair = std::make_unique<TcpPair>(rank_, j, fd.take(), tcp_.get(), kTcpChunkBytes,
-                                          kTcpChunks);
+      return fd.status().withContext("connecting to rank " + std::to_string(j) +
+                                     " at " + addr->str());
+    auto pair = std::make_unique<TcpPair>(rank_, j, fd.take(), tcp_.get(),
+                                          kTcpChunkBytes, kTcpChunks);
     HCCL_RT_TRY(tcp_->add(pair.get()));
     pairs_[static_cast<size_t>(j)] = std::move(pair);
   }
@@ -264,16 +274,17 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos, const Dead
       for (int j : tcpPeers)
         if (j < rank_ && !pairs_[static_cast<size_t>(j)])
           missing.push_back(j);
-      return Status(a.status().code(), "waiting for TCP connections from ranks " +
-                                           formatRankList(missing) + ": " +
-                                           a.status().message());
+      return Status(a.status().code(),
+                    "waiting for TCP connections from ranks " +
+                        formatRankList(missing) + ": " + a.status().message());
     }
     int j = a->hello.rank;
     if (j < 0 || j >= rank_ || pairs_[static_cast<size_t>(j)] ||
         std::find(tcpPeers.begin(), tcpPeers.end(), j) == tcpPeers.end())
-      return errInternal("unexpected TCP connection claiming rank " + std::to_string(j));
-    auto pair = std::make_unique<TcpPair>(rank_, j, std::move(a->fd), tcp_.get(),
-                                          kTcpChunkBytes, kTcpChunks);
+      return errInternal("unexpected TCP connection claiming rank " +
+                         std::to_string(j));
+    auto pair = std::make_unique<TcpPair>(
+        rank_, j, std::move(a->fd), tcp_.get(), kTcpChunkBytes, kTcpChunks);
     HCCL_RT_TRY(tcp_->add(pair.get()));
     pairs_[static_cast<size_t>(j)] = std::move(pair);
   }
@@ -364,9 +375,11 @@ void Communicator::fail(const Status &st, bool propagate) {
     failure_ = st;
     failed_.store(true, std::memory_order_release);
   }
-  HCCL_LOG(Error, name_ + " rank " + std::to_string(rank_) + ": " + st.message());
+  HCCL_LOG(Error,
+           name_ + " rank " + std::to_string(rank_) + ": " + st.message());
   if (propagate) {
-    Status told(st.code(), "rank " + std::to_string(rank_) + " reported: " + st.message());
+    Status told(st.code(),
+                "rank " + std::to_string(rank_) + " reported: " + st.message());
     for (auto &p : pairs_)
       if (p)
         p->notifyAbort(told);
@@ -405,7 +418,8 @@ Status Communicator::pollAsyncError() {
 Status Communicator::guard() {
   Status st = checkAborted();
   if (!st.isOk())
-    return Status(st.code(), "communicator is broken by an earlier error: " + st.message());
+    return Status(st.code(), "communicator is broken by an earlier error: " +
+                                 st.message());
   return Status::ok();
 }
 
@@ -417,7 +431,8 @@ void *Communicator::registerMemory(void *addr, uint64_t size) {
   std::lock_guard<std::mutex> g(regMu_);
   registrations_.emplace_back(addr, size);
   // The handle is an opaque token: index + 1, never dereferenced.
-  return reinterpret_cast<void *>(static_cast<uintptr_t>(registrations_.size()));
+  return reinterpret_cast<void *>(
+      static_cast<uintptr_t>(registrations_.size()));
 }
 
 Status Communicator::deregisterMemory(void *handle) {

@@ -1,4 +1,5 @@
-//===- Communicator.h - A group of ranks and everything it holds -*- C++ -*-===//
+//===- Communicator.h - A group of ranks and everything it holds -*- C++
+//-*-===//
 //
 // A Communicator is created collectively (rendezvous, then one Pair per peer:
 // shm for peers on this host, tcp otherwise), executes collectives by running
@@ -29,9 +30,9 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -101,33 +102,40 @@ public:
 
   // Collectives and point-to-point (arguments already validated by the C
   // API; these run on the calling thread).
-  Status allReduce(const void *in, void *out, uint64_t count, sched::DataType dt,
-                   sched::ReduceOp op);
-  Status reduceScatter(const void *in, void *out, uint64_t recvCount, sched::DataType dt,
-                       sched::ReduceOp op);
-  Status allGather(const void *in, void *out, uint64_t sendCount, sched::DataType dt);
-  Status broadcast(void *buf, uint64_t count, sched::DataType dt, uint32_t root);
+  Status allReduce(const void *in, void *out, uint64_t count,
+                   sched::DataType dt, sched::ReduceOp op);
+  Status reduceScatter(const void *in, void *out, uint64_t recvCount,
+                       sched::DataType dt, sched::ReduceOp op);
+  Status allGather(const void *in, void *out, uint64_t sendCount,
+                   sched::DataType dt);
+  Status broadcast(void *buf, uint64_t count, sched::DataType dt,
+                   uint32_t root);
   Status reduce(const void *in, void *out, uint64_t count, sched::DataType dt,
                 sched::ReduceOp op, uint32_t root);
-  Status allToAll(const void *in, void *out, uint64_t count, sched::DataType dt);
-  Status allToAllV(const void *in, const uint64_t *sendCounts, const uint64_t *sdispls,
-                   void *out, const uint64_t *recvCounts, const uint64_t *rdispls,
+  Status allToAll(const void *in, void *out, uint64_t count,
+                  sched::DataType dt);
+  Status allToAllV(const void *in, const uint64_t *sendCounts,
+                   const uint64_t *sdispls, void *out,
+                   const uint64_t *recvCounts, const uint64_t *rdispls,
                    sched::DataType dt);
   Status send(const void *buf, uint64_t count, sched::DataType dt, int peer);
   Status recv(void *buf, uint64_t count, sched::DataType dt, int peer);
   Status barrier();
   /// Runs a program of a plan (group-local ranks mapped by `group`, empty =
   /// identity; this rank must be a member).
-  Status runProgram(const sched::Program &prog, const std::vector<int64_t> &group,
-                    const void *in, void *out);
+  Status runProgram(const sched::Program &prog,
+                    const std::vector<int64_t> &group, const void *in,
+                    void *out);
 
   /// Collective over this communicator: ranks with the same colour form a
   /// new one, ordered by (key, rank); colour < 0 yields nullptr.
-  StatusOr<std::unique_ptr<Communicator>> split(int color, int key, const Config &cfg);
+  StatusOr<std::unique_ptr<Communicator>> split(int color, int key,
+                                                const Config &cfg);
   /// Only the members call: `ranks` (communicator ranks), this rank is
   /// ranks[subRank].
-  StatusOr<std::unique_ptr<Communicator>> subComm(const std::vector<int> &ranks, uint64_t id,
-                                                  int subRank, const Config &cfg);
+  StatusOr<std::unique_ptr<Communicator>> subComm(const std::vector<int> &ranks,
+                                                  uint64_t id, int subRank,
+                                                  const Config &cfg);
 
   /// The error that broke the communicator (ok if none).
   Status asyncError() const;
@@ -162,10 +170,11 @@ private:
                        sched::DataType dt, sched::ReduceOp op, int64_t root,
                        const void *in, void *out, uint64_t extra = 0,
                        const sched::GenerateRequest *custom = nullptr);
-  StatusOr<std::shared_ptr<const CompiledProgram>> programFor(const ProgramKey &key,
-                                                              const sched::GenerateRequest &req);
+  StatusOr<std::shared_ptr<const CompiledProgram>>
+  programFor(const ProgramKey &key, const sched::GenerateRequest &req);
   /// Executes one rank's program.
-  Status execute(const CompiledProgram &cp, const Binding &b, const CallId &call);
+  Status execute(const CompiledProgram &cp, const Binding &b,
+                 const CallId &call);
   Status waitFor(const CallId &call, const std::vector<SendOp *> &sends,
                  const std::vector<RecvOp *> &recvs, struct LocalWork &local,
                  const Binding &b, const Deadline &dl, int64_t step);
@@ -175,10 +184,12 @@ private:
   Status checkAborted();
   Status ensureScratch(size_t bytes);
   Status ensureSpare(size_t bytes);
-  CallId nextCall(CallKind kind, uint64_t count, sched::DataType dt, sched::ReduceOp op,
-                  uint32_t root, sched::Algorithm algo, uint64_t extra);
-  sched::Algorithm chooseAlgorithm(sched::Collective c, uint64_t bytes, sched::Algorithm &l0,
-                                   sched::Algorithm &l1, Status &err);
+  CallId nextCall(CallKind kind, uint64_t count, sched::DataType dt,
+                  sched::ReduceOp op, uint32_t root, sched::Algorithm algo,
+                  uint64_t extra);
+  sched::Algorithm chooseAlgorithm(sched::Collective c, uint64_t bytes,
+                                   sched::Algorithm &l0, sched::Algorithm &l1,
+                                   Status &err);
   Status guard();
 
   Config cfg_;

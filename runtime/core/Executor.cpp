@@ -36,7 +36,9 @@ constexpr int64_t kHealthEveryUs = 10000;
 constexpr int64_t kSleepMs = 10;
 } // namespace
 
-size_t Communicator::scratchBytes() const { return scratch_ ? scratch_->bytes() : 0; }
+size_t Communicator::scratchBytes() const {
+  return scratch_ ? scratch_->bytes() : 0;
+}
 
 Status Communicator::ensureScratch(size_t bytes) {
   if (scratch_ && scratch_->bytes() >= bytes)
@@ -45,7 +47,8 @@ Status Communicator::ensureScratch(size_t bytes) {
   scratch_.reset();
   auto r = RegionRegistry::instance().create(want);
   if (!r)
-    return r.status().withContext("allocating " + std::to_string(want) + " bytes of scratch");
+    return r.status().withContext("allocating " + std::to_string(want) +
+                                  " bytes of scratch");
   scratch_ = r.take();
   return Status::ok();
 }
@@ -61,11 +64,13 @@ Status Communicator::ensureSpare(size_t bytes) {
   return Status::ok();
 }
 
-Status Communicator::execute(const CompiledProgram &cp, const Binding &b, const CallId &call) {
+Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
+                             const CallId &call) {
   const sched::RankProgram &rp = cp.rp;
   const size_t es = cp.elemBytes;
-  char *bufs[sched::kNumBuffers] = {const_cast<char *>(static_cast<const char *>(b.input)),
-                                    static_cast<char *>(b.output), nullptr};
+  char *bufs[sched::kNumBuffers] = {
+      const_cast<char *>(static_cast<const char *>(b.input)),
+      static_cast<char *>(b.output), nullptr};
   if (cp.bufferBytes[2] > 0) {
     HCCL_RT_TRY(ensureScratch(cp.bufferBytes[2]));
     bufs[2] = static_cast<char *>(scratch_->data());
@@ -79,15 +84,17 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b, const 
   if (bufs[0] == nullptr && cp.bufferBytes[0] > 0)
     return errPara(call.str() + ": the input buffer is NULL");
 
-  Deadline dl = Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
+  Deadline dl =
+      Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
   std::fill(sendOrd_.begin(), sendOrd_.end(), 0);
   std::fill(recvOrd_.begin(), recvOrd_.end(), 0);
   LocalWork local;
   std::vector<SendOp *> sends;
   std::vector<RecvOp *> recvs;
   auto commRank = [&](int64_t peer) {
-    return b.group && !b.group->empty() ? static_cast<int>((*b.group)[static_cast<size_t>(peer)])
-                                        : static_cast<int>(peer);
+    return b.group && !b.group->empty()
+               ? static_cast<int>((*b.group)[static_cast<size_t>(peer)])
+               : static_cast<int>(peer);
   };
 
   for (size_t si = 0; si < rp.steps.size(); ++si) {
@@ -121,7 +128,8 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b, const 
         int peer = commRank(op.peer);
         SendOp &s = sendPool_[sends.size()];
         s.peer = peer;
-        s.src = bufs[static_cast<int>(op.srcBuf)] + static_cast<size_t>(op.srcOff) * es;
+        s.src = bufs[static_cast<int>(op.srcBuf)] +
+                static_cast<size_t>(op.srcOff) * es;
         s.bytes = bytes;
         s.hdr = WireHeader();
         s.hdr.call = call;
@@ -140,9 +148,11 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b, const 
         int peer = commRank(op.peer);
         RecvOp &r = recvPool_[recvs.size()];
         r.peer = peer;
-        r.dst = bufs[static_cast<int>(op.dstBuf)] + static_cast<size_t>(op.dstOff) * es;
+        r.dst = bufs[static_cast<int>(op.dstBuf)] +
+                static_cast<size_t>(op.dstOff) * es;
         r.acc = op.kind == sched::OpKind::RecvReduce
-                    ? bufs[static_cast<int>(op.srcBuf)] + static_cast<size_t>(op.srcOff) * es
+                    ? bufs[static_cast<int>(op.srcBuf)] +
+                          static_cast<size_t>(op.srcOff) * es
                     : nullptr;
         r.bytes = bytes;
         r.dtype = b.dtype;
@@ -158,17 +168,19 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b, const 
         break;
       }
       case sched::OpKind::Copy: {
-        char *dst = bufs[static_cast<int>(op.dstBuf)] + static_cast<size_t>(op.dstOff) * es;
-        const char *src =
-            bufs[static_cast<int>(op.srcBuf)] + static_cast<size_t>(op.srcOff) * es;
+        char *dst = bufs[static_cast<int>(op.dstBuf)] +
+                    static_cast<size_t>(op.dstOff) * es;
+        const char *src = bufs[static_cast<int>(op.srcBuf)] +
+                          static_cast<size_t>(op.srcOff) * es;
         if (bytes > 0 && dst != src)
           local.items.push_back({op.kind, dst, src, bytes, 0, 1, 0});
         break;
       }
       case sched::OpKind::Reduce: {
-        char *dst = bufs[static_cast<int>(op.dstBuf)] + static_cast<size_t>(op.dstOff) * es;
-        const char *src =
-            bufs[static_cast<int>(op.srcBuf)] + static_cast<size_t>(op.srcOff) * es;
+        char *dst = bufs[static_cast<int>(op.dstBuf)] +
+                    static_cast<size_t>(op.dstOff) * es;
+        const char *src = bufs[static_cast<int>(op.srcBuf)] +
+                          static_cast<size_t>(op.srcOff) * es;
         if (bytes > 0)
           local.items.push_back({op.kind, dst, src, bytes,
                                  static_cast<size_t>(op.srcStride) * es,
@@ -177,20 +189,23 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b, const 
       }
       }
     }
-    Status st = waitFor(call, sends, recvs, local, b, dl, static_cast<int64_t>(si));
+    Status st =
+        waitFor(call, sends, recvs, local, b, dl, static_cast<int64_t>(si));
     if (!st.isOk())
       return st;
   }
   return Status::ok();
 }
 
-Status Communicator::failCall(const CallId &call, size_t step, const Status &cause) {
+Status Communicator::failCall(const CallId &call, size_t step,
+                              const Status &cause) {
   // Errors that came from elsewhere are not re-broadcast.
   bool remote = failed_.load();
   Status st = cause;
   if (!remote) {
-    st = Status(cause.code(), call.str() + " on rank " + std::to_string(rank_) + ", step " +
-                                  std::to_string(step) + ": " + cause.message());
+    st = Status(cause.code(), call.str() + " on rank " + std::to_string(rank_) +
+                                  ", step " + std::to_string(step) + ": " +
+                                  cause.message());
     fail(st, /*propagate=*/true);
   }
   for (auto &p : pairs_)
@@ -200,9 +215,11 @@ Status Communicator::failCall(const CallId &call, size_t step, const Status &cau
   return fin.isOk() ? st : fin;
 }
 
-Status Communicator::waitFor(const CallId &call, const std::vector<SendOp *> &sends,
-                             const std::vector<RecvOp *> &recvs, LocalWork &local,
-                             const Binding &b, const Deadline &dl, int64_t step) {
+Status Communicator::waitFor(const CallId &call,
+                             const std::vector<SendOp *> &sends,
+                             const std::vector<RecvOp *> &recvs,
+                             LocalWork &local, const Binding &b,
+                             const Deadline &dl, int64_t step) {
   touched_.clear();
   auto touch = [&](int peer) {
     if (std::find(touched_.begin(), touched_.end(), peer) == touched_.end())
@@ -221,7 +238,8 @@ Status Communicator::waitFor(const CallId &call, const std::vector<SendOp *> &se
   // after a short burst of yields instead.
   bool callerMoves = false;
   for (int peer : touched_)
-    callerMoves = callerMoves || pairs_[static_cast<size_t>(peer)]->needsCallerProgress();
+    callerMoves =
+        callerMoves || pairs_[static_cast<size_t>(peer)]->needsCallerProgress();
   const int64_t spinUs = oversubscribed_ ? 0 : (callerMoves ? 1000 : 20);
   const int64_t yieldUs = oversubscribed_ ? 200 : 100;
   Doorbell &bell = seg_->header()->bell;
@@ -257,8 +275,9 @@ Status Communicator::waitFor(const CallId &call, const std::vector<SendOp *> &se
       return failCall(call, static_cast<size_t>(step), st);
     if (local.pending()) {
       if (!local.step(kLocalPieceBytes, es, b.dtype, b.op))
-        return failCall(call, static_cast<size_t>(step),
-                        errInternal("local reduction failed (unsupported type/op)"));
+        return failCall(
+            call, static_cast<size_t>(step),
+            errInternal("local reduction failed (unsupported type/op)"));
       moved = true;
     }
     if (allDone())
@@ -296,16 +315,17 @@ Status Communicator::waitFor(const CallId &call, const std::vector<SendOp *> &se
         std::string waiting;
         for (RecvOp *r : recvs)
           if (!r->done.load())
-            waiting += (waiting.empty() ? "" : ", ") + std::string("data from rank ") +
-                       std::to_string(r->peer);
+            waiting += (waiting.empty() ? "" : ", ") +
+                       std::string("data from rank ") + std::to_string(r->peer);
         for (SendOp *s : sends)
           if (!s->done.load())
             waiting += (waiting.empty() ? "" : ", ") + std::string("rank ") +
                        std::to_string(s->peer) + " to take its data";
-        return failCall(call, static_cast<size_t>(step),
-                        Status(HCCL_E_TIMEOUT, "timed out after HCCL_EXEC_TIMEOUT=" +
-                                                   std::to_string(cfg_.execTimeoutSec) +
-                                                   " s waiting for " + waiting));
+        return failCall(
+            call, static_cast<size_t>(step),
+            Status(HCCL_E_TIMEOUT, "timed out after HCCL_EXEC_TIMEOUT=" +
+                                       std::to_string(cfg_.execTimeoutSec) +
+                                       " s waiting for " + waiting));
       }
     }
     int64_t idle = now - idleStart;
@@ -327,8 +347,10 @@ Status Communicator::waitFor(const CallId &call, const std::vector<SendOp *> &se
     bool moved2 = false;
     st = progressAll(moved2);
     if (st.isOk() && !moved2 && !allDone() &&
-        seg_->header()->abortFlag.load(std::memory_order_seq_cst) == 0 && !failed_.load())
-      futexWait(&bell.seq, seq, std::min<int64_t>(kSleepMs, dl.remainingMs(kSleepMs) + 1));
+        seg_->header()->abortFlag.load(std::memory_order_seq_cst) == 0 &&
+        !failed_.load())
+      futexWait(&bell.seq, seq,
+                std::min<int64_t>(kSleepMs, dl.remainingMs(kSleepMs) + 1));
     bell.sleeping.store(0, std::memory_order_relaxed);
     if (!st.isOk())
       return failCall(call, static_cast<size_t>(step), st);

@@ -39,7 +39,8 @@ struct LocalWork {
   bool step(size_t budget, size_t es, sched::DataType dt, sched::ReduceOp op) {
     while (budget > 0 && cur < items.size()) {
       Item &it = items[cur];
-      size_t len = std::min(it.bytes - it.done, std::max(budget / es, size_t(1)) * es);
+      size_t len =
+          std::min(it.bytes - it.done, std::max(budget / es, size_t(1)) * es);
       if (it.kind == sched::OpKind::Copy) {
         std::memmove(it.dst + it.done, it.src + it.done, len);
       } else {

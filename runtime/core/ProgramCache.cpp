@@ -6,8 +6,13 @@
 namespace hccl::rt {
 
 size_t ProgramKeyHash::operator()(const ProgramKey &k) const {
-  int64_t v[] = {static_cast<int64_t>(k.coll), static_cast<int64_t>(k.dtype),
-                 static_cast<int64_t>(k.op), k.p, k.n, k.root, static_cast<int64_t>(k.extra)};
+  int64_t v[] = {static_cast<int64_t>(k.coll),
+                 static_cast<int64_t>(k.dtype),
+                 static_cast<int64_t>(k.op),
+                 k.p,
+                 k.n,
+                 k.root,
+                 static_cast<int64_t>(k.extra)};
   return static_cast<size_t>(fnv1a(v, sizeof(v)));
 }
 
@@ -19,7 +24,8 @@ std::shared_ptr<const CompiledProgram> ProgramCache::get(const ProgramKey &k) {
   return it->second->second;
 }
 
-void ProgramCache::put(const ProgramKey &k, std::shared_ptr<const CompiledProgram> v) {
+void ProgramCache::put(const ProgramKey &k,
+                       std::shared_ptr<const CompiledProgram> v) {
   auto it = map_.find(k);
   if (it != map_.end()) {
     it->second->second = std::move(v);
@@ -41,21 +47,26 @@ Status validateRankProgram(const sched::RankProgram &rp, int64_t p) {
   };
   for (size_t i = 0; i < rp.ops.size(); ++i) {
     const sched::ConcreteOp &op = rp.ops[i];
-    std::string where = "op " + std::to_string(i) + " (" + sched::opKindName(op.kind) + ")";
+    std::string where =
+        "op " + std::to_string(i) + " (" + sched::opKindName(op.kind) + ")";
     if (op.count < 0)
       return errPara(where + " has a negative count");
-    if (sched::opHasPeer(op.kind) && (op.peer < 0 || op.peer >= p || op.peer == rp.rank))
-      return errPara(where + " names peer " + std::to_string(op.peer) + ", outside 0.." +
-                     std::to_string(p - 1) + " or this rank");
+    if (sched::opHasPeer(op.kind) &&
+        (op.peer < 0 || op.peer >= p || op.peer == rp.rank))
+      return errPara(where + " names peer " + std::to_string(op.peer) +
+                     ", outside 0.." + std::to_string(p - 1) + " or this rank");
     if (sched::opHasDst(op.kind) && !inBounds(op.dstBuf, op.dstOff, op.count))
       return errPara(where + " writes outside " + sched::bufferName(op.dstBuf));
     if (op.kind == sched::OpKind::Reduce) {
       if (op.srcN < 1)
-        return errPara(where + " reduces " + std::to_string(op.srcN) + " sources");
+        return errPara(where + " reduces " + std::to_string(op.srcN) +
+                       " sources");
       for (int64_t k = 0; k < op.srcN; ++k)
         if (!inBounds(op.srcBuf, op.srcOff + k * op.srcStride, op.count))
-          return errPara(where + " reads outside " + sched::bufferName(op.srcBuf));
-    } else if (sched::opHasSrc(op.kind) && !inBounds(op.srcBuf, op.srcOff, op.count)) {
+          return errPara(where + " reads outside " +
+                         sched::bufferName(op.srcBuf));
+    } else if (sched::opHasSrc(op.kind) &&
+               !inBounds(op.srcBuf, op.srcOff, op.count)) {
       return errPara(where + " reads outside " + sched::bufferName(op.srcBuf));
     }
     if (op.kind != sched::OpKind::Send && op.dstBuf == sched::BufferId::Input)

@@ -29,8 +29,8 @@ struct ProgramKey {
   uint64_t extra = 0; ///< hash of all-to-all-v tables
 
   bool operator==(const ProgramKey &o) const {
-    return coll == o.coll && dtype == o.dtype && op == o.op && p == o.p && n == o.n &&
-           root == o.root && extra == o.extra;
+    return coll == o.coll && dtype == o.dtype && op == o.op && p == o.p &&
+           n == o.n && root == o.root && extra == o.extra;
   }
 };
 
@@ -61,7 +61,8 @@ private:
   using Entry = std::pair<ProgramKey, std::shared_ptr<const CompiledProgram>>;
   size_t capacity_;
   std::list<Entry> lru_;
-  std::unordered_map<ProgramKey, std::list<Entry>::iterator, ProgramKeyHash> map_;
+  std::unordered_map<ProgramKey, std::list<Entry>::iterator, ProgramKeyHash>
+      map_;
 };
 
 } // namespace hccl::rt

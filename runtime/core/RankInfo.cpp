@@ -12,9 +12,17 @@ namespace hccl::rt {
 using nlohmann::json;
 
 std::string RankInfo::encode() const {
-  json j = {{"rank", rank},       {"host", hostId}, {"hostname", hostname}, {"pid", pid},
-            {"ip", ip},           {"port", port},   {"segFd", segFd},       {"nSlots", nSlots},
-            {"slotBytes", slotBytes}, {"server", server}, {"settings", settings}};
+  json j = {{"rank", rank},
+            {"host", hostId},
+            {"hostname", hostname},
+            {"pid", pid},
+            {"ip", ip},
+            {"port", port},
+            {"segFd", segFd},
+            {"nSlots", nSlots},
+            {"slotBytes", slotBytes},
+            {"server", server},
+            {"settings", settings}};
   return j.dump();
 }
 
@@ -54,7 +62,8 @@ std::string localHostId() {
   std::getline(f, boot);
   if (boot.empty())
     boot = localHostname();
-  return boot + "/net" + nsInode("/proc/self/ns/net") + "/pid" + nsInode("/proc/self/ns/pid");
+  return boot + "/net" + nsInode("/proc/self/ns/net") + "/pid" +
+         nsInode("/proc/self/ns/pid");
 }
 
 std::string localHostname() {
@@ -82,8 +91,8 @@ Status checkSettingsAgree(const std::vector<RankInfo> &infos) {
     for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
       std::string x = i < a.size() ? a[i] : "", y = i < b.size() ? b[i] : "";
       if (x != y)
-        return errPara("ranks disagree on their settings: rank 0 has " + x + " but rank " +
-                       std::to_string(r.rank) + " has " + y +
+        return errPara("ranks disagree on their settings: rank 0 has " + x +
+                       " but rank " + std::to_string(r.rank) + " has " + y +
                        " (every rank must use the same value)");
     }
   }

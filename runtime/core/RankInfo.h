@@ -21,11 +21,11 @@ struct RankInfo {
   std::string hostId;   ///< equal <=> same host, same namespaces
   std::string hostname; ///< for messages
   int pid = 0;
-  std::string ip;       ///< data listener
+  std::string ip; ///< data listener
   uint16_t port = 0;
-  int segFd = -1;       ///< shared segment descriptor in that process
+  int segFd = -1; ///< shared segment descriptor in that process
   uint32_t nSlots = 0, slotBytes = 0;
-  std::string server;   ///< rank table server id ("" = by host)
+  std::string server; ///< rank table server id ("" = by host)
   /// Settings that must be equal on every rank.
   std::string settings;
 

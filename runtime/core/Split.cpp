@@ -15,11 +15,11 @@
 namespace hccl::rt {
 
 namespace {
-StatusOr<std::unique_ptr<Communicator>> buildChild(const std::vector<int> &members, int myIndex,
-                                                   const Uid &uid,
-                                                   const std::vector<RankInfo> &parentInfos,
-                                                   const std::shared_ptr<Listener> &parentListener,
-                                                   const Config &cfg, const std::string &name) {
+StatusOr<std::unique_ptr<Communicator>>
+buildChild(const std::vector<int> &members, int myIndex, const Uid &uid,
+           const std::vector<RankInfo> &parentInfos,
+           const std::shared_ptr<Listener> &parentListener, const Config &cfg,
+           const std::string &name) {
   CommInit in;
   in.nRanks = static_cast<int>(members.size());
   in.rank = myIndex;
@@ -59,12 +59,13 @@ StatusOr<std::unique_ptr<Communicator>> Communicator::split(int color, int key,
   }
   Uid child = uid_.derive("split", splitNo, static_cast<uint64_t>(color));
   return buildChild(members, me, child, infos_, listener_, cfg,
-                    name_ + "/split" + std::to_string(splitNo) + "." + std::to_string(color));
+                    name_ + "/split" + std::to_string(splitNo) + "." +
+                        std::to_string(color));
 }
 
-StatusOr<std::unique_ptr<Communicator>> Communicator::subComm(const std::vector<int> &ranks,
-                                                              uint64_t id, int subRank,
-                                                              const Config &cfg) {
+StatusOr<std::unique_ptr<Communicator>>
+Communicator::subComm(const std::vector<int> &ranks, uint64_t id, int subRank,
+                      const Config &cfg) {
   HCCL_RT_TRY(guard());
   if (ranks.empty())
     return errPara("HcclCreateSubCommConfig: rankNum is 0");
@@ -72,15 +73,19 @@ StatusOr<std::unique_ptr<Communicator>> Communicator::subComm(const std::vector<
   for (int r : ranks) {
     if (r < 0 || r >= size_)
       return errPara("HcclCreateSubCommConfig: rank " + std::to_string(r) +
-                     " is outside the parent communicator (size " + std::to_string(size_) + ")");
+                     " is outside the parent communicator (size " +
+                     std::to_string(size_) + ")");
     if (!seen.insert(r).second)
-      return errPara("HcclCreateSubCommConfig: rank " + std::to_string(r) + " is listed twice");
+      return errPara("HcclCreateSubCommConfig: rank " + std::to_string(r) +
+                     " is listed twice");
   }
   if (subRank < 0 || subRank >= static_cast<int>(ranks.size()))
-    return errPara("HcclCreateSubCommConfig: subCommRankId " + std::to_string(subRank) +
-                   " is outside 0.." + std::to_string(ranks.size() - 1));
+    return errPara("HcclCreateSubCommConfig: subCommRankId " +
+                   std::to_string(subRank) + " is outside 0.." +
+                   std::to_string(ranks.size() - 1));
   if (ranks[static_cast<size_t>(subRank)] != rank_)
-    return errPara("HcclCreateSubCommConfig: rankIds[" + std::to_string(subRank) + "] is " +
+    return errPara("HcclCreateSubCommConfig: rankIds[" +
+                   std::to_string(subRank) + "] is " +
                    std::to_string(ranks[static_cast<size_t>(subRank)]) +
                    " but this process is rank " + std::to_string(rank_));
   uint64_t h = fnv1a(ranks.data(), ranks.size() * sizeof(int));

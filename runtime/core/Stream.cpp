@@ -21,7 +21,8 @@ StatusOr<std::unique_ptr<HostStream>> HostStream::create() {
     HostStream *raw = s.get();
     s->thread_ = std::thread([raw] { raw->run(); });
   } catch (const std::exception &e) {
-    return Status(HCCL_E_SYSCALL, std::string("cannot start the stream thread: ") + e.what());
+    return Status(HCCL_E_SYSCALL,
+                  std::string("cannot start the stream thread: ") + e.what());
   }
   return s;
 }
@@ -66,7 +67,8 @@ void HostStream::run() {
   std::unique_lock<std::mutex> g(mu_);
   for (;;) {
     if (queue_.empty() && !stop_ && spin) {
-      // Brief spin: the next call of a loop usually arrives within microseconds.
+      // Brief spin: the next call of a loop usually arrives within
+      // microseconds.
       g.unlock();
       int64_t until = nowUs() + kWorkerSpinUs;
       while (nowUs() < until) {
@@ -91,7 +93,8 @@ void HostStream::run() {
     try {
       st = t();
     } catch (const std::exception &e) {
-      st = Status(HCCL_E_INTERNAL, std::string("stream task threw: ") + e.what());
+      st = Status(HCCL_E_INTERNAL,
+                  std::string("stream task threw: ") + e.what());
     }
     g.lock();
     busy_ = false;

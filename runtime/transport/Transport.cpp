@@ -42,27 +42,33 @@ std::string CallId::str() const {
     s += std::string(", ") + sched::dataTypeName(dt);
   if (kind == CallKind::AllReduce || kind == CallKind::ReduceScatter ||
       kind == CallKind::Reduce)
-    s += std::string(", ") + sched::reduceOpName(static_cast<sched::ReduceOp>(op));
+    s += std::string(", ") +
+         sched::reduceOpName(static_cast<sched::ReduceOp>(op));
   if (kind == CallKind::Broadcast || kind == CallKind::Reduce)
     s += ", root " + std::to_string(root);
   if (kind == CallKind::SendRecv)
     s += ", peer pair";
-  if (kind != CallKind::SendRecv && kind != CallKind::Internal && kind != CallKind::Barrier &&
-      algo < sched::kNumAlgorithms)
-    s += std::string(", ") + sched::algorithmName(static_cast<sched::Algorithm>(algo));
+  if (kind != CallKind::SendRecv && kind != CallKind::Internal &&
+      kind != CallKind::Barrier && algo < sched::kNumAlgorithms)
+    s += std::string(", ") +
+         sched::algorithmName(static_cast<sched::Algorithm>(algo));
   return s + ")";
 }
 
-std::string describeMismatch(int peer, const WireHeader &want, const WireHeader &got) {
+std::string describeMismatch(int peer, const WireHeader &want,
+                             const WireHeader &got) {
   if (got.magic != WireHeader::kMagic)
     return "corrupt message from rank " + std::to_string(peer) + " (bad magic)";
   if (got.call != want.call)
-    return "mismatched calls: this rank is in " + want.call.str() + " but rank " +
-           std::to_string(peer) + " sent data for " + got.call.str();
-  return "mismatched calls: in " + want.call.str() + " this rank expects message " +
-         std::to_string(want.ordinal) + " of " + std::to_string(want.bytes) +
-         " bytes from rank " + std::to_string(peer) + " but got message " +
-         std::to_string(got.ordinal) + " of " + std::to_string(got.bytes) + " bytes";
+    return "mismatched calls: this rank is in " + want.call.str() +
+           " but rank " + std::to_string(peer) + " sent data for " +
+           got.call.str();
+  return "mismatched calls: in " + want.call.str() +
+         " this rank expects message " + std::to_string(want.ordinal) + " of " +
+         std::to_string(want.bytes) + " bytes from rank " +
+         std::to_string(peer) + " but got message " +
+         std::to_string(got.ordinal) + " of " + std::to_string(got.bytes) +
+         " bytes";
 }
 
 bool applyIncoming(RecvOp &op, size_t off, const void *data, size_t len) {

@@ -64,8 +64,9 @@ struct CallId {
   uint8_t algo = 0;
 
   bool operator==(const CallId &o) const {
-    return seq == o.seq && count == o.count && extra == o.extra && root == o.root &&
-           kind == o.kind && dtype == o.dtype && op == o.op && algo == o.algo;
+    return seq == o.seq && count == o.count && extra == o.extra &&
+           root == o.root && kind == o.kind && dtype == o.dtype && op == o.op &&
+           algo == o.algo;
   }
   bool operator!=(const CallId &o) const { return !(*this == o); }
   /// "allreduce #12 (count 1024, fp32, sum, root 0, algo ring)".
@@ -85,7 +86,8 @@ struct WireHeader {
 static_assert(sizeof(WireHeader) == 48, "wire layout");
 
 /// Explains why `got` does not match `want` (for mismatch errors).
-std::string describeMismatch(int peer, const WireHeader &want, const WireHeader &got);
+std::string describeMismatch(int peer, const WireHeader &want,
+                             const WireHeader &got);
 
 /// A message to send. `src` must stay valid and unmodified until done.
 struct SendOp {

@@ -53,7 +53,8 @@ Status RegionRegistry::userFree(void *p) {
     std::lock_guard<std::mutex> g(mu_);
     auto it = user_.find(p);
     if (it == user_.end())
-      return errPara("HcclMemFree: pointer was not returned by HcclMemAlloc (or is freed)");
+      return errPara("HcclMemFree: pointer was not returned by HcclMemAlloc "
+                     "(or is freed)");
     r = std::move(it->second);
     user_.erase(it);
   }
@@ -99,7 +100,8 @@ void PeerRegionCache::sweepFreed() {
   }
 }
 
-StatusOr<const char *> PeerRegionCache::resolve(const PeerProcess &peer, const RegionRef &ref) {
+StatusOr<const char *> PeerRegionCache::resolve(const PeerProcess &peer,
+                                                const RegionRef &ref) {
   auto it = maps_.find(ref.id);
   if (it == maps_.end() || it->second->size() < ref.mapBytes) {
     sweepFreed();
@@ -113,7 +115,8 @@ StatusOr<const char *> PeerRegionCache::resolve(const PeerProcess &peer, const R
     // The descriptor number may have been reused by the owner: check identity.
     if (h->magic != RegionHeader::kMagic || h->id != ref.id)
       return Status(HCCL_E_INTERNAL, "peer pid " + std::to_string(peer.pid()) +
-                                         ": shared region " + std::to_string(ref.id) +
+                                         ": shared region " +
+                                         std::to_string(ref.id) +
                                          " is gone (freed while in use?)");
     it = maps_.insert_or_assign(ref.id, m.take()).first;
   }

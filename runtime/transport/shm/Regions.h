@@ -34,7 +34,7 @@ struct RegionHeader {
 /// Where a pointer lives, as a peer needs to know it.
 struct RegionRef {
   uint64_t id = 0;
-  int32_t fd = -1;      ///< descriptor number in the owner process
+  int32_t fd = -1;       ///< descriptor number in the owner process
   uint64_t mapBytes = 0; ///< whole mapping, header page included
   uint64_t offset = 0;   ///< of the pointer from the mapping's start
 };
@@ -51,7 +51,9 @@ public:
 private:
   friend class RegionRegistry;
   Region(std::unique_ptr<SharedMapping> m, size_t bytes);
-  RegionHeader *header() const { return static_cast<RegionHeader *>(map_->base()); }
+  RegionHeader *header() const {
+    return static_cast<RegionHeader *>(map_->base());
+  }
   std::unique_ptr<SharedMapping> map_;
   void *data_;
   size_t bytes_;
@@ -86,7 +88,8 @@ private:
 class PeerRegionCache {
 public:
   /// Maps (or reuses) the peer region; returns the address of `ref.offset`.
-  StatusOr<const char *> resolve(const class PeerProcess &peer, const RegionRef &ref);
+  StatusOr<const char *> resolve(const class PeerProcess &peer,
+                                 const RegionRef &ref);
   void clear() { maps_.clear(); }
   size_t size() const { return maps_.size(); }
 

@@ -8,17 +8,19 @@ namespace hccl::rt {
 
 // Ring layout: RingCtl (2 lines), slot headers, then page-aligned slot data.
 size_t RingGeometry::headerBytes() const {
-  return roundUp(sizeof(RingCtl) + size_t(nSlots) * sizeof(SlotHeader), pageSize());
+  return roundUp(sizeof(RingCtl) + size_t(nSlots) * sizeof(SlotHeader),
+                 pageSize());
 }
 size_t RingGeometry::ringBytes() const {
   return headerBytes() + size_t(nSlots) * roundUp(slotBytes, pageSize());
 }
 size_t RingGeometry::segmentBytes(uint32_t nRings) const {
-  return roundUp(sizeof(SegmentHeader), pageSize()) + size_t(nRings) * ringBytes();
+  return roundUp(sizeof(SegmentHeader), pageSize()) +
+         size_t(nRings) * ringBytes();
 }
 
-StatusOr<std::unique_ptr<Segment>> Segment::create(int rank, uint32_t nRings, uint64_t commTag,
-                                                   RingGeometry g) {
+StatusOr<std::unique_ptr<Segment>>
+Segment::create(int rank, uint32_t nRings, uint64_t commTag, RingGeometry g) {
   auto m = SharedMapping::create(g.segmentBytes(nRings), "hccl-segment");
   if (!m)
     return m.status();
@@ -34,9 +36,9 @@ StatusOr<std::unique_ptr<Segment>> Segment::create(int rank, uint32_t nRings, ui
   return std::unique_ptr<Segment>(new Segment(m.take(), g));
 }
 
-StatusOr<std::unique_ptr<Segment>> Segment::import(const PeerProcess &peer, int remoteFd,
-                                                   int expectRank, uint32_t nRings,
-                                                   uint64_t commTag, RingGeometry g) {
+StatusOr<std::unique_ptr<Segment>>
+Segment::import(const PeerProcess &peer, int remoteFd, int expectRank,
+                uint32_t nRings, uint64_t commTag, RingGeometry g) {
   auto fd = peer.importFd(remoteFd);
   if (!fd)
     return fd.status();
@@ -44,24 +46,29 @@ StatusOr<std::unique_ptr<Segment>> Segment::import(const PeerProcess &peer, int 
   if (!m)
     return m.status();
   auto *h = static_cast<SegmentHeader *>(m->get()->base());
-  if (h->magic != SegmentHeader::kMagic || h->rank != expectRank || h->commTag != commTag ||
-      h->nRings != nRings || h->nSlots != g.nSlots || h->slotBytes != g.slotBytes ||
-      h->pid != peer.pid())
-    return Status(HCCL_E_INTERNAL, "shared segment of rank " + std::to_string(expectRank) +
-                                       " (pid " + std::to_string(peer.pid()) +
+  if (h->magic != SegmentHeader::kMagic || h->rank != expectRank ||
+      h->commTag != commTag || h->nRings != nRings || h->nSlots != g.nSlots ||
+      h->slotBytes != g.slotBytes || h->pid != peer.pid())
+    return Status(HCCL_E_INTERNAL, "shared segment of rank " +
+                                       std::to_string(expectRank) + " (pid " +
+                                       std::to_string(peer.pid()) +
                                        ") does not match this communicator");
   return std::unique_ptr<Segment>(new Segment(m.take(), g));
 }
 
 char *Segment::ringBase(int ring) const {
-  return static_cast<char *>(map_->base()) + roundUp(sizeof(SegmentHeader), pageSize()) +
+  return static_cast<char *>(map_->base()) +
+         roundUp(sizeof(SegmentHeader), pageSize()) +
          size_t(ring) * geo_.ringBytes();
 }
 
-RingCtl *Segment::ctl(int ring) const { return reinterpret_cast<RingCtl *>(ringBase(ring)); }
+RingCtl *Segment::ctl(int ring) const {
+  return reinterpret_cast<RingCtl *>(ringBase(ring));
+}
 
 SlotHeader *Segment::slotHeader(int ring, uint64_t slot) const {
-  return reinterpret_cast<SlotHeader *>(ringBase(ring) + sizeof(RingCtl)) + (slot % geo_.nSlots);
+  return reinterpret_cast<SlotHeader *>(ringBase(ring) + sizeof(RingCtl)) +
+         (slot % geo_.nSlots);
 }
 
 char *Segment::slotData(int ring, uint64_t slot) const {

@@ -74,14 +74,16 @@ struct RingGeometry {
 /// A mapped segment (own or a peer's).
 class Segment {
 public:
-  static StatusOr<std::unique_ptr<Segment>> create(int rank, uint32_t nRings,
-                                                   uint64_t commTag, RingGeometry g);
+  static StatusOr<std::unique_ptr<Segment>>
+  create(int rank, uint32_t nRings, uint64_t commTag, RingGeometry g);
   /// Maps a peer's segment through its pidfd and validates the header.
-  static StatusOr<std::unique_ptr<Segment>> import(const PeerProcess &peer, int remoteFd,
-                                                   int expectRank, uint32_t nRings,
-                                                   uint64_t commTag, RingGeometry g);
+  static StatusOr<std::unique_ptr<Segment>>
+  import(const PeerProcess &peer, int remoteFd, int expectRank, uint32_t nRings,
+         uint64_t commTag, RingGeometry g);
 
-  SegmentHeader *header() const { return static_cast<SegmentHeader *>(map_->base()); }
+  SegmentHeader *header() const {
+    return static_cast<SegmentHeader *>(map_->base());
+  }
   int fd() const { return map_->fd(); }
   RingCtl *ctl(int ring) const;
   SlotHeader *slotHeader(int ring, uint64_t slot) const;
@@ -89,7 +91,8 @@ public:
   const RingGeometry &geometry() const { return geo_; }
 
 private:
-  Segment(std::unique_ptr<SharedMapping> m, RingGeometry g) : map_(std::move(m)), geo_(g) {}
+  Segment(std::unique_ptr<SharedMapping> m, RingGeometry g)
+      : map_(std::move(m)), geo_(g) {}
   char *ringBase(int ring) const;
   std::unique_ptr<SharedMapping> map_;
   RingGeometry geo_;

@@ -10,10 +10,11 @@ namespace {
 enum SendMode : int { kUndecided = 0, kFifo = 1, kZeroCopy = 2 };
 } // namespace
 
-ShmPair::ShmPair(int myRank, int peer, Segment *own, std::unique_ptr<Segment> peerSeg,
+ShmPair::ShmPair(int myRank, int peer, Segment *own,
+                 std::unique_ptr<Segment> peerSeg,
                  std::unique_ptr<PeerProcess> proc, ShmPairOptions opts)
-    : Pair(peer), me_(myRank), own_(own), peerSeg_(std::move(peerSeg)), proc_(std::move(proc)),
-      opts_(opts) {
+    : Pair(peer), me_(myRank), own_(own), peerSeg_(std::move(peerSeg)),
+      proc_(std::move(proc)), opts_(opts) {
   out_ = peerSeg_->ctl(me_);
   in_ = own_->ctl(peer);
   outHead_ = out_->head.load(std::memory_order_acquire);
@@ -52,7 +53,8 @@ Status ShmPair::progressSends(bool &moved) {
     SendOp &op = *sends_[firstUnposted_];
     if (op.mode == kUndecided) {
       RegionRef ref;
-      if (opts_.zeroCopy && RegionRegistry::instance().find(op.src, op.bytes, ref)) {
+      if (opts_.zeroCopy &&
+          RegionRegistry::instance().find(op.src, op.bytes, ref)) {
         if (outHead_ - tail >= g.nSlots)
           break;
         SlotHeader *sh = peerSeg_->slotHeader(me_, outHead_);
@@ -77,8 +79,8 @@ Status ShmPair::progressSends(bool &moved) {
       op.emptyPosted = true;
       size_t chunk = std::min<size_t>(g.slotBytes, op.bytes - op.sent);
       SlotHeader *sh = peerSeg_->slotHeader(me_, outHead_);
-      std::memcpy(peerSeg_->slotData(me_, outHead_), static_cast<const char *>(op.src) + op.sent,
-                  chunk);
+      std::memcpy(peerSeg_->slotData(me_, outHead_),
+                  static_cast<const char *>(op.src) + op.sent, chunk);
       sh->w = op.hdr;
       sh->kind = kSlotData;
       sh->chunkBytes = static_cast<uint32_t>(chunk);
@@ -126,16 +128,20 @@ Status ShmPair::progressRecvs(bool &moved) {
       break;
     const SlotHeader *sh = own_->slotHeader(peer(), inTail_);
     if (sh->w.call != op.expect.call || sh->w.bytes != op.expect.bytes ||
-        sh->w.ordinal != op.expect.ordinal || sh->w.magic != WireHeader::kMagic) {
+        sh->w.ordinal != op.expect.ordinal ||
+        sh->w.magic != WireHeader::kMagic) {
       st = Status(HCCL_E_PARA, describeMismatch(peer(), op.expect, sh->w));
       break;
     }
     if (sh->kind == kSlotData) {
-      if (sh->chunkOffset != op.received || sh->chunkOffset + sh->chunkBytes > op.bytes) {
-        st = errInternal("shm ring from rank " + std::to_string(peer()) + " out of order");
+      if (sh->chunkOffset != op.received ||
+          sh->chunkOffset + sh->chunkBytes > op.bytes) {
+        st = errInternal("shm ring from rank " + std::to_string(peer()) +
+                         " out of order");
         break;
       }
-      if (!applyIncoming(op, sh->chunkOffset, own_->slotData(peer(), inTail_), sh->chunkBytes)) {
+      if (!applyIncoming(op, sh->chunkOffset, own_->slotData(peer(), inTail_),
+                         sh->chunkBytes)) {
         st = errInternal("reduction failed (unsupported type/op)");
         break;
       }
@@ -147,7 +153,8 @@ Status ShmPair::progressRecvs(bool &moved) {
     } else if (sh->kind == kSlotRts) {
       auto src = cache_.resolve(*proc_, sh->region);
       if (!src) {
-        st = src.status().withContext("zero-copy read from rank " + std::to_string(peer()));
+        st = src.status().withContext("zero-copy read from rank " +
+                                      std::to_string(peer()));
         break;
       }
       size_t len = std::min(opts_.pieceBytes, op.bytes - op.received);
@@ -183,11 +190,14 @@ Status ShmPair::health(const CallId &current) {
   if (sends_.empty() && recvs_.empty())
     return peekMismatch(current);
   if (peerSeg_->header()->closed.load(std::memory_order_acquire))
-    return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
-                                     " destroyed its communicator while this rank waits for it");
+    return Status(
+        HCCL_E_REMOTE,
+        "rank " + std::to_string(peer()) +
+            " destroyed its communicator while this rank waits for it");
   if (!proc_->alive())
     return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) + " (pid " +
-                                     std::to_string(proc_->pid()) + " on this host) died");
+                                     std::to_string(proc_->pid()) +
+                                     " on this host) died");
   return peekMismatch(current);
 }
 
@@ -197,7 +207,8 @@ Status ShmPair::peekMismatch(const CallId &current) {
   uint64_t head = in_->head.load(std::memory_order_acquire);
   if (head != inTail_) {
     const SlotHeader *sh = own_->slotHeader(peer(), inTail_);
-    bool sameClass = (sh->w.call.kind == CallKind::SendRecv) == (current.kind == CallKind::SendRecv);
+    bool sameClass = (sh->w.call.kind == CallKind::SendRecv) ==
+                     (current.kind == CallKind::SendRecv);
     if (sameClass && sh->w.call.seq == current.seq && sh->w.call != current) {
       WireHeader want;
       want.call = current;
@@ -212,7 +223,8 @@ Status ShmPair::liveness() {
     return Status::ok();
   if (!proc_->alive())
     return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) + " (pid " +
-                                     std::to_string(proc_->pid()) + " on this host) died");
+                                     std::to_string(proc_->pid()) +
+                                     " on this host) died");
   return Status::ok();
 }
 

@@ -26,7 +26,7 @@
 namespace hccl::rt {
 
 struct ShmPairOptions {
-  bool zeroCopy = true;       ///< use RTS for sources in shareable memory
+  bool zeroCopy = true;          ///< use RTS for sources in shareable memory
   size_t pieceBytes = 256 << 10; ///< zero-copy reads per progress() call
 };
 
@@ -61,13 +61,14 @@ private:
   std::unique_ptr<PeerProcess> proc_;
   ShmPairOptions opts_;
   PeerRegionCache cache_;
-  RingCtl *out_; ///< ring me -> peer, in the peer's segment
-  RingCtl *in_;  ///< ring peer -> me, in our segment
+  RingCtl *out_;         ///< ring me -> peer, in the peer's segment
+  RingCtl *in_;          ///< ring peer -> me, in our segment
   uint64_t outHead_ = 0; ///< our copy of out_->head (we are its only writer)
   uint64_t inTail_ = 0;  ///< our copy of in_->tail
   std::deque<SendOp *> sends_;
   std::deque<RecvOp *> recvs_;
-  size_t firstUnposted_ = 0; ///< index into sends_ of the first op not fully posted
+  size_t firstUnposted_ =
+      0; ///< index into sends_ of the first op not fully posted
 };
 
 } // namespace hccl::rt

@@ -15,7 +15,8 @@ constexpr uint32_t kAbortMagic = 0x48414254u; // "HABT"
 constexpr uint32_t kByeMagic = 0x48425945u;   // "HBYE"
 constexpr size_t kMaxAbortText = 4096;
 
-std::string controlFrame(uint32_t magic, const std::string &text, HcclResult code) {
+std::string controlFrame(uint32_t magic, const std::string &text,
+                         HcclResult code) {
   WireHeader h;
   h.magic = magic;
   h.bytes = text.size();
@@ -26,9 +27,11 @@ std::string controlFrame(uint32_t magic, const std::string &text, HcclResult cod
 }
 } // namespace
 
-TcpPair::TcpPair(int myRank, int peer, Fd fd, TcpEngine *engine, size_t chunkBytes, int nChunks)
+TcpPair::TcpPair(int myRank, int peer, Fd fd, TcpEngine *engine,
+                 size_t chunkBytes, int nChunks)
     : Pair(peer), me_(myRank), fd_(std::move(fd)), engine_(engine),
-      chunkBytes_(chunkBytes), nChunks_(nChunks), chunks_(static_cast<size_t>(nChunks)) {}
+      chunkBytes_(chunkBytes), nChunks_(nChunks),
+      chunks_(static_cast<size_t>(nChunks)) {}
 
 TcpPair::~TcpPair() = default;
 
@@ -44,11 +47,13 @@ Status TcpPair::postSend(SendOp &op) {
     if (!failed_.isOk())
       return failed_;
     if (cancelled_)
-      return Status(HCCL_E_INTERNAL, "connection to rank " + std::to_string(peer()) +
+      return Status(HCCL_E_INTERNAL, "connection to rank " +
+                                         std::to_string(peer()) +
                                          " is closed after a failure");
     if (peerBye_)
-      return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
-                                       " destroyed its communicator; cannot send to it");
+      return Status(HCCL_E_REMOTE,
+                    "rank " + std::to_string(peer()) +
+                        " destroyed its communicator; cannot send to it");
     sends_.push_back(&op);
   }
   engine_->kick();
@@ -63,7 +68,8 @@ Status TcpPair::postRecv(RecvOp &op) {
     if (!failed_.isOk())
       return failed_;
     if (cancelled_)
-      return Status(HCCL_E_INTERNAL, "connection to rank " + std::to_string(peer()) +
+      return Status(HCCL_E_INTERNAL, "connection to rank " +
+                                         std::to_string(peer()) +
                                          " is closed after a failure");
     recvs_.push_back(&op);
   }
@@ -81,7 +87,8 @@ Status TcpPair::progress(bool &moved) {
   while (drained < filled) {
     size_t slot = drained % static_cast<uint64_t>(nChunks_);
     Chunk c = chunks_[slot];
-    if (!applyIncoming(*c.op, c.offset, staging_.get() + slot * chunkBytes_, c.len))
+    if (!applyIncoming(*c.op, c.offset, staging_.get() + slot * chunkBytes_,
+                       c.len))
       return errInternal("reduction failed (unsupported type/op)");
     c.op->received += c.len;
     if (c.op->received == c.op->bytes)
@@ -109,8 +116,10 @@ Status TcpPair::health(const CallId &current) {
   if (!failed_.isOk() && pending)
     return failed_;
   if (peerBye_ && pending)
-    return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
-                                     " destroyed its communicator while this rank waits for it");
+    return Status(
+        HCCL_E_REMOTE,
+        "rank " + std::to_string(peer()) +
+            " destroyed its communicator while this rank waits for it");
   return peekLocked(current);
 }
 
@@ -120,9 +129,10 @@ Status TcpPair::peekMismatch(const CallId &current) {
 }
 
 Status TcpPair::peekLocked(const CallId &current) {
-  if (hdrGot_ == sizeof(WireHeader) && !hdrReady_ && hdr_.magic == WireHeader::kMagic) {
-    bool sameClass =
-        (hdr_.call.kind == CallKind::SendRecv) == (current.kind == CallKind::SendRecv);
+  if (hdrGot_ == sizeof(WireHeader) && !hdrReady_ &&
+      hdr_.magic == WireHeader::kMagic) {
+    bool sameClass = (hdr_.call.kind == CallKind::SendRecv) ==
+                     (current.kind == CallKind::SendRecv);
     if (sameClass && hdr_.call.seq == current.seq && hdr_.call != current) {
       WireHeader want;
       want.call = current;
@@ -184,8 +194,8 @@ void TcpPair::closeGraceful() {
 
 bool TcpPair::byeSent() {
   std::lock_guard<std::mutex> g(mu_);
-  return (sentBye_ && ctrlOut_.empty() && padSent_ >= padTotal_) || shutdownDone_ ||
-         !failed_.isOk();
+  return (sentBye_ && ctrlOut_.empty() && padSent_ >= padTotal_) ||
+         shutdownDone_ || !failed_.isOk();
 }
 
 bool TcpPair::peerGone() {
@@ -228,7 +238,8 @@ uint32_t TcpPair::interest() {
   return ev;
 }
 
-uint32_t TcpPair::onEvents(uint32_t events, Status &failure, bool &completed, bool &pending) {
+uint32_t TcpPair::onEvents(uint32_t events, Status &failure, bool &completed,
+                           bool &pending) {
   std::lock_guard<std::mutex> g(mu_);
   if (shutdownDone_ || !failed_.isOk())
     return 0;
@@ -258,8 +269,9 @@ uint32_t TcpPair::onEvents(uint32_t events, Status &failure, bool &completed, bo
 bool TcpPair::writeSome(Status &failure, bool &completed) {
   for (;;) {
     if (!ctrlOut_.empty()) {
-      ssize_t n = ::send(fd_.get(), ctrlOut_.data() + ctrlSent_, ctrlOut_.size() - ctrlSent_,
-                         MSG_NOSIGNAL | MSG_DONTWAIT);
+      ssize_t n =
+          ::send(fd_.get(), ctrlOut_.data() + ctrlSent_,
+                 ctrlOut_.size() - ctrlSent_, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (n < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
           return true;
@@ -323,7 +335,8 @@ bool TcpPair::writeSome(Status &failure, bool &completed) {
     }
     size_t pdone = op.sent > hb ? op.sent - hb : 0;
     if (pdone < op.bytes) {
-      iov[n].iov_base = const_cast<char *>(static_cast<const char *>(op.src)) + pdone;
+      iov[n].iov_base =
+          const_cast<char *>(static_cast<const char *>(op.src)) + pdone;
       iov[n].iov_len = op.bytes - pdone;
       ++n;
     }
@@ -336,9 +349,10 @@ bool TcpPair::writeSome(Status &failure, bool &completed) {
         return true;
       // EPIPE/ECONNRESET: the peer process is gone (HCCL_E_REMOTE, as a
       // dead peer is reported on every path).
-      failure = Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
-                                          " failed while sending: " + std::strerror(errno) +
-                                          " (the peer died or aborted)");
+      failure = Status(HCCL_E_REMOTE,
+                       "connection to rank " + std::to_string(peer()) +
+                           " failed while sending: " + std::strerror(errno) +
+                           " (the peer died or aborted)");
       return false;
     }
     op.sent += static_cast<size_t>(w);
@@ -352,7 +366,8 @@ bool TcpPair::writeSome(Status &failure, bool &completed) {
 
 bool TcpPair::discardSome(Status &failure) {
   static char sink[64 * 1024];
-  ssize_t n = ::recv(fd_.get(), sink, std::min(sizeof(sink), discardLeft_), MSG_DONTWAIT);
+  ssize_t n = ::recv(fd_.get(), sink, std::min(sizeof(sink), discardLeft_),
+                     MSG_DONTWAIT);
   if (n > 0) {
     discardLeft_ -= static_cast<size_t>(n);
     return true;
@@ -371,9 +386,10 @@ bool TcpPair::readHeader(Status &failure) {
     if (n == 0) {
       peerEof_ = true;
       if (!cancelled_ && (hdrGot_ != 0 || !peerBye_))
-        failure = Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
-                                            " closed unexpectedly (the peer process died "
-                                            "or exited without HcclCommDestroy)");
+        failure = Status(HCCL_E_REMOTE,
+                         "connection to rank " + std::to_string(peer()) +
+                             " closed unexpectedly (the peer process died "
+                             "or exited without HcclCommDestroy)");
       return false;
     }
     if (n < 0) {
@@ -384,9 +400,10 @@ bool TcpPair::readHeader(Status &failure) {
         peerEof_ = true;
         return false;
       }
-      failure = Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
-                                          " failed: " + std::strerror(errno) +
-                                          " (the peer process died?)");
+      failure =
+          Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
+                                    " failed: " + std::strerror(errno) +
+                                    " (the peer process died?)");
       return false;
     }
     hdrGot_ += static_cast<size_t>(n);
@@ -404,7 +421,8 @@ bool TcpPair::readHeader(Status &failure) {
       char buf[kMaxAbortText];
       ssize_t n = ::recv(fd_.get(), buf, want - ctrlIn_.size(), MSG_DONTWAIT);
       if (n <= 0) {
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        if (n < 0 &&
+            (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
           return false;
         break;
       }
@@ -415,13 +433,15 @@ bool TcpPair::readHeader(Status &failure) {
       hdrGot_ = 0;
       return true;
     }
-    failure = Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) + " aborted: " + ctrlIn_);
+    failure = Status(HCCL_E_REMOTE,
+                     "rank " + std::to_string(peer()) + " aborted: " + ctrlIn_);
     peerAborted_ = true;
     return false;
   }
   if (hdr_.magic != WireHeader::kMagic) {
-    failure = Status(HCCL_E_TCP_TRANSFER,
-                     "corrupt stream from rank " + std::to_string(peer()) + " (bad magic)");
+    failure = Status(HCCL_E_TCP_TRANSFER, "corrupt stream from rank " +
+                                              std::to_string(peer()) +
+                                              " (bad magic)");
     return false;
   }
   if (cancelled_) {
@@ -469,8 +489,8 @@ bool TcpPair::readPayload(Status &failure, bool &completed) {
     if (!staging_)
       staging_.reset(new char[chunkBytes_ * static_cast<size_t>(nChunks_)]);
     uint64_t filled = filled_.load(std::memory_order_relaxed);
-    if (fillGot_ == 0 &&
-        filled - drained_.load(std::memory_order_seq_cst) >= static_cast<uint64_t>(nChunks_)) {
+    if (fillGot_ == 0 && filled - drained_.load(std::memory_order_seq_cst) >=
+                             static_cast<uint64_t>(nChunks_)) {
       stagingFull_ = true;
       return false;
     }
@@ -482,15 +502,17 @@ bool TcpPair::readPayload(Status &failure, bool &completed) {
   ssize_t n = ::recv(fd_.get(), into, room, MSG_DONTWAIT);
   if (n == 0) {
     peerEof_ = true;
-    failure = Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
-                                        " closed in the middle of a message (the peer died)");
+    failure = Status(HCCL_E_REMOTE,
+                     "connection to rank " + std::to_string(peer()) +
+                         " closed in the middle of a message (the peer died)");
     return false;
   }
   if (n < 0) {
     if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
       return false;
-    failure = Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
-                                        " failed: " + std::strerror(errno));
+    failure =
+        Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
+                                  " failed: " + std::strerror(errno));
     return false;
   }
   payloadGot_ += static_cast<size_t>(n);
@@ -533,7 +555,8 @@ bool TcpPair::readPayload(Status &failure, bool &completed) {
 
 namespace hccl::rt {
 
-StatusOr<std::unique_ptr<TcpEngine>> TcpEngine::create(Doorbell *bell, FailureFn onFailure) {
+StatusOr<std::unique_ptr<TcpEngine>> TcpEngine::create(Doorbell *bell,
+                                                       FailureFn onFailure) {
   std::unique_ptr<TcpEngine> e(new TcpEngine(bell, std::move(onFailure)));
   e->epfd_.reset(::epoll_create1(EPOLL_CLOEXEC));
   if (!e->epfd_.valid())

@@ -37,7 +37,8 @@ class TcpEngine;
 
 class TcpPair final : public Pair {
 public:
-  TcpPair(int myRank, int peer, Fd fd, TcpEngine *engine, size_t chunkBytes, int nChunks);
+  TcpPair(int myRank, int peer, Fd fd, TcpEngine *engine, size_t chunkBytes,
+          int nChunks);
   ~TcpPair() override;
 
   const char *kind() const override { return "tcp"; }
@@ -58,7 +59,8 @@ public:
   /// next; sets `failure` when the connection broke.
   /// `pending` tells whether operations were queued on the pair when it
   /// failed (the communicator fails at once then, else lazily).
-  uint32_t onEvents(uint32_t events, Status &failure, bool &completed, bool &pending);
+  uint32_t onEvents(uint32_t events, Status &failure, bool &completed,
+                    bool &pending);
   uint32_t interest();
   /// True once a queued BYE has been written (or the socket is gone).
   bool byeSent();
@@ -98,8 +100,9 @@ private:
   bool peerEof_ = false;
   bool peerAborted_ = false;
   bool protocolError_ = false; ///< mismatched header: reported, connection kept
-  bool cancelled_ = false; ///< after a failure: finish/drop messages, no new ops
-  WireHeader padHdr_{};    ///< header of a send cut short by cancelAll
+  bool cancelled_ =
+      false;            ///< after a failure: finish/drop messages, no new ops
+  WireHeader padHdr_{}; ///< header of a send cut short by cancelAll
   size_t padSent_ = 0, padTotal_ = 0;
   size_t discardLeft_ = 0; ///< payload bytes to read and drop
   bool rdhupSeen_ = false;
@@ -133,7 +136,8 @@ private:
 class TcpEngine {
 public:
   using FailureFn = std::function<void(int peer, const Status &, bool pending)>;
-  static StatusOr<std::unique_ptr<TcpEngine>> create(Doorbell *bell, FailureFn onFailure);
+  static StatusOr<std::unique_ptr<TcpEngine>> create(Doorbell *bell,
+                                                     FailureFn onFailure);
   ~TcpEngine();
 
   Status add(TcpPair *pair);
@@ -145,7 +149,8 @@ public:
   void stop(int64_t ms);
 
 private:
-  TcpEngine(Doorbell *bell, FailureFn f) : bell_(bell), onFailure_(std::move(f)) {}
+  TcpEngine(Doorbell *bell, FailureFn f)
+      : bell_(bell), onFailure_(std::move(f)) {}
   void run();
 
   Doorbell *bell_;

@@ -88,10 +88,13 @@ struct RunSpec {
   bool sharedMem = false;
   bool nullOutputOffRoot = false; ///< reduce: pass NULL recvBuf off the root
   std::string str() const {
-    return std::string(hccl::sched::collectiveName(coll)) + " algo=" + algo.name() +
-           " dtype=" + hccl::sched::dataTypeName(dtype) + " op=" + hccl::sched::reduceOpName(op) +
+    return std::string(hccl::sched::collectiveName(coll)) +
+           " algo=" + algo.name() +
+           " dtype=" + hccl::sched::dataTypeName(dtype) +
+           " op=" + hccl::sched::reduceOpName(op) +
            " count=" + std::to_string(count) + " root=" + std::to_string(root) +
-           (inPlace ? " in-place" : " out-of-place") + (sharedMem ? " HcclMemAlloc" : " malloc");
+           (inPlace ? " in-place" : " out-of-place") +
+           (sharedMem ? " HcclMemAlloc" : " malloc");
   }
 };
 
@@ -112,7 +115,8 @@ inline std::string runOne(HcclComm comm, int rank, int p, const RunSpec &s,
   const Bytes *expect = expectIn;
   const std::vector<bool> *mask = maskIn;
   if (!expect) {
-    expLocal = expectedOutput(s.coll, p, rank, s.count, s.root, s.dtype, s.op, &maskLocal);
+    expLocal = expectedOutput(s.coll, p, rank, s.count, s.root, s.dtype, s.op,
+                              &maskLocal);
     expect = &expLocal;
     mask = &maskLocal;
   }
@@ -174,19 +178,21 @@ inline std::string runOne(HcclComm comm, int rank, int p, const RunSpec &s,
         std::memcpy(out, in, inBytes);
         in = out;
       }
-      rc = HcclBroadcast(in, s.count, hdt, static_cast<uint32_t>(s.root), comm, nullptr);
+      rc = HcclBroadcast(in, s.count, hdt, static_cast<uint32_t>(s.root), comm,
+                         nullptr);
       break;
     case Collective::Reduce:
-      rc = HcclReduce(in, (s.nullOutputOffRoot && rank != s.root) ? nullptr : out, s.count, hdt,
-                      hop, static_cast<uint32_t>(s.root), comm, nullptr);
+      rc = HcclReduce(
+          in, (s.nullOutputOffRoot && rank != s.root) ? nullptr : out, s.count,
+          hdt, hop, static_cast<uint32_t>(s.root), comm, nullptr);
       break;
     case Collective::AllToAll:
       rc = HcclAlltoAll(in, s.count, hdt, out, s.count, hdt, comm, nullptr);
       break;
     case Collective::AllToAllV: {
       A2avLayout L = a2avLayout(rank, p, s.count);
-      rc = HcclAlltoAllV(in, L.sc.data(), L.sd.data(), hdt, out, L.rc.data(), L.rd.data(), hdt,
-                         comm, nullptr);
+      rc = HcclAlltoAllV(in, L.sc.data(), L.sd.data(), hdt, out, L.rc.data(),
+                         L.rd.data(), hdt, comm, nullptr);
       break;
     }
     }
@@ -231,8 +237,8 @@ inline std::string runOne(HcclComm comm, int rank, int p, const RunSpec &s,
     return "";
   std::string diff = compareOutput(s.dtype, out, *expect, mask);
   if (!diff.empty())
-    return s.str() + " on rank " + std::to_string(rank) + " of " + std::to_string(p) + ": " +
-           diff;
+    return s.str() + " on rank " + std::to_string(rank) + " of " +
+           std::to_string(p) + ": " + diff;
   return "";
 }
 

@@ -69,7 +69,8 @@ Body smallMatrix(Collective c, const std::vector<DataType> &types) {
         for (ReduceOp op : opsFor(c)) {
           int root = rootFor(c, p, count);
           std::vector<bool> mask;
-          Bytes expect = expectedOutput(c, p, ctx.rank, count, root, t, op, &mask);
+          Bytes expect =
+              expectedOutput(c, p, ctx.rank, count, root, t, op, &mask);
           for (const AlgoChoice &a : algoChoices(c, p))
             for (bool inPlace : {false, true}) {
               if (inPlace && !supportsInPlace(c))
@@ -112,13 +113,15 @@ Body largeMatrix(Collective c, bool fewTypes) {
     for (const Combo &cb : combos) {
       size_t es = hccl::sched::dataTypeSize(cb.t);
       uint64_t total = (4u << 20) / es;
-      bool perRank = c == Collective::ReduceScatter || c == Collective::AllGather ||
-                     c == Collective::AllToAll || c == Collective::AllToAllV;
+      bool perRank = c == Collective::ReduceScatter ||
+                     c == Collective::AllGather || c == Collective::AllToAll ||
+                     c == Collective::AllToAllV;
       uint64_t count = perRank ? total / static_cast<uint64_t>(p) : total;
       ReduceOp op = hccl::sched::isReduction(c) ? cb.op : ReduceOp::Sum;
       int root = rootFor(c, p, count);
       std::vector<bool> mask;
-      Bytes expect = expectedOutput(c, p, ctx.rank, count, root, cb.t, op, &mask);
+      Bytes expect =
+          expectedOutput(c, p, ctx.rank, count, root, cb.t, op, &mask);
       for (const AlgoChoice &a : algoChoices(c, p))
         for (bool inPlace : {false, true})
           for (bool shared : {false, true}) {
@@ -194,7 +197,8 @@ TEST_P(SmallCounts, MatchesReference) {
   EXPECT_EQ(runRanks(m.p, smallMatrix(m.coll, types), optionsFor(m)), "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Collectives, SmallCounts, testing::ValuesIn(smallCases()), caseName);
+INSTANTIATE_TEST_SUITE_P(Collectives, SmallCounts,
+                         testing::ValuesIn(smallCases()), caseName);
 
 class FourMiB : public testing::TestWithParam<MatrixCase> {};
 
@@ -203,4 +207,5 @@ TEST_P(FourMiB, MatchesReference) {
   EXPECT_EQ(runRanks(m.p, largeMatrix(m.coll, m.tcp), optionsFor(m)), "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Collectives, FourMiB, testing::ValuesIn(largeCases()), caseName);
+INSTANTIATE_TEST_SUITE_P(Collectives, FourMiB, testing::ValuesIn(largeCases()),
+                         caseName);

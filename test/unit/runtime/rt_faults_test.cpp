@@ -34,10 +34,10 @@ Body killDuringAllReduce(int victim) {
       aclrtStream s;
       RT_OK(HcclStreamCreate(&s));
       for (int i = 0; i < 3; ++i)
-        RT_OK(HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
-                            comm, nullptr));
-      RT_OK(HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm,
-                          s));
+        RT_OK(HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32,
+                            HCCL_REDUCE_SUM, comm, nullptr));
+      RT_OK(HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32,
+                          HCCL_REDUCE_SUM, comm, s));
       usleep(2000); // the stream thread is inside the collective now
       kill(getpid(), SIGKILL);
       pause();
@@ -45,17 +45,19 @@ Body killDuringAllReduce(int victim) {
     HcclResult rc = HCCL_SUCCESS;
     int calls = 0;
     for (; calls < 100000 && rc == HCCL_SUCCESS; ++calls)
-      rc = HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm,
-                         nullptr);
+      rc = HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32,
+                         HCCL_REDUCE_SUM, comm, nullptr);
     std::string msg = HcclGetLastErrorMessage();
-    RT_CHECK(rc == HCCL_E_REMOTE, "got " + std::string(HcclGetErrorString(rc)) + ": " + msg);
+    RT_CHECK(rc == HCCL_E_REMOTE,
+             "got " + std::string(HcclGetErrorString(rc)) + ": " + msg);
     RT_CHECK(contains(msg, "rank " + std::to_string(victim)), msg);
     HcclResult async = HCCL_SUCCESS;
     RT_OK(HcclGetCommAsyncError(comm, &async));
     RT_CHECK(async == HCCL_E_REMOTE, HcclGetErrorString(async));
     // Later calls fail at once with the same error.
-    HcclResult again = HcclAllReduce(in.data(), out.data(), 1, HCCL_DATA_TYPE_FP32,
-                                     HCCL_REDUCE_SUM, comm, nullptr);
+    HcclResult again =
+        HcclAllReduce(in.data(), out.data(), 1, HCCL_DATA_TYPE_FP32,
+                      HCCL_REDUCE_SUM, comm, nullptr);
     RT_CHECK(again == HCCL_E_REMOTE, HcclGetErrorString(again));
     RT_OK(HcclCommDestroy(comm));
     return "";
@@ -111,7 +113,8 @@ TEST(Faults, PeerKilledWhileIdleIsReportedAsync) {
       usleep(2000);
     }
     RT_CHECK(async == HCCL_E_REMOTE, HcclGetErrorString(async));
-    RT_CHECK(contains(HcclGetLastErrorMessage(), "rank 1"), HcclGetLastErrorMessage());
+    RT_CHECK(contains(HcclGetLastErrorMessage(), "rank 1"),
+             HcclGetLastErrorMessage());
     RT_OK(HcclCommDestroy(comm));
     return "";
   };
@@ -161,7 +164,8 @@ namespace {
 /// with HCCL_E_PARA naming the mismatch, every failing rank names it, and
 /// every rank's communicator ends up broken (HcclGetCommAsyncError), so no
 /// rank goes on with wrong data unknowingly.
-Body mismatch(const std::function<HcclResult(HcclComm, int rank, void *in, void *out)> &call) {
+Body mismatch(const std::function<HcclResult(HcclComm, int rank, void *in,
+                                             void *out)> &call) {
   return [call](RankCtx &c) -> std::string {
     HcclComm comm;
     RT_OK(c.initComm(&comm));
@@ -182,10 +186,12 @@ Body mismatch(const std::function<HcclResult(HcclComm, int rank, void *in, void 
     c.sync(2);
     RT_OK(HcclCommDestroy(comm));
     if (rc != HCCL_SUCCESS) {
-      RT_CHECK(rc == HCCL_E_PARA || rc == HCCL_E_REMOTE, HcclGetErrorString(rc));
+      RT_CHECK(rc == HCCL_E_PARA || rc == HCCL_E_REMOTE,
+               HcclGetErrorString(rc));
       RT_CHECK(contains(msg, "mismatched calls"), msg);
     }
-    RT_CHECK(async == HCCL_E_PARA || async == HCCL_E_REMOTE, HcclGetErrorString(async));
+    RT_CHECK(async == HCCL_E_PARA || async == HCCL_E_REMOTE,
+             HcclGetErrorString(async));
     RT_CHECK(para >= 1, "no rank reported HCCL_E_PARA");
     return "";
   };
@@ -194,8 +200,8 @@ Body mismatch(const std::function<HcclResult(HcclComm, int rank, void *in, void 
 
 TEST(Faults, MismatchedCountsAreDetected) {
   auto call = [](HcclComm comm, int rank, void *in, void *out) {
-    return HcclAllReduce(in, out, rank == 1 ? 2048 : 4096, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
-                         comm, nullptr);
+    return HcclAllReduce(in, out, rank == 1 ? 2048 : 4096, HCCL_DATA_TYPE_FP32,
+                         HCCL_REDUCE_SUM, comm, nullptr);
   };
   EXPECT_EQ(runRanks(3, mismatch(call), faultOptions(false)), "");
   EXPECT_EQ(runRanks(3, mismatch(call), faultOptions(true)), "");
@@ -203,7 +209,8 @@ TEST(Faults, MismatchedCountsAreDetected) {
 
 TEST(Faults, MismatchedTypesOfEqualSizeAreDetected) {
   auto call = [](HcclComm comm, int rank, void *in, void *out) {
-    return HcclAllReduce(in, out, 4096, rank == 2 ? HCCL_DATA_TYPE_INT32 : HCCL_DATA_TYPE_FP32,
+    return HcclAllReduce(in, out, 4096,
+                         rank == 2 ? HCCL_DATA_TYPE_INT32 : HCCL_DATA_TYPE_FP32,
                          HCCL_REDUCE_SUM, comm, nullptr);
   };
   EXPECT_EQ(runRanks(4, mismatch(call), faultOptions(false)), "");
@@ -212,7 +219,8 @@ TEST(Faults, MismatchedTypesOfEqualSizeAreDetected) {
 TEST(Faults, MismatchedOperatorsAreDetected) {
   auto call = [](HcclComm comm, int rank, void *in, void *out) {
     return HcclAllReduce(in, out, 4096, HCCL_DATA_TYPE_FP32,
-                         rank == 0 ? HCCL_REDUCE_MAX : HCCL_REDUCE_SUM, comm, nullptr);
+                         rank == 0 ? HCCL_REDUCE_MAX : HCCL_REDUCE_SUM, comm,
+                         nullptr);
   };
   EXPECT_EQ(runRanks(2, mismatch(call), faultOptions(false)), "");
 }
@@ -221,14 +229,16 @@ TEST(Faults, MismatchedCollectivesAreDetected) {
   auto call = [](HcclComm comm, int rank, void *in, void *out) {
     if (rank == 1)
       return HcclAllGather(in, out, 4096, HCCL_DATA_TYPE_FP32, comm, nullptr);
-    return HcclAllReduce(in, out, 4096, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, nullptr);
+    return HcclAllReduce(in, out, 4096, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
+                         comm, nullptr);
   };
   EXPECT_EQ(runRanks(3, mismatch(call), faultOptions(false)), "");
 }
 
 TEST(Faults, MismatchedRootsAreDetected) {
   auto call = [](HcclComm comm, int rank, void *in, void *) {
-    return HcclBroadcast(in, 4096, HCCL_DATA_TYPE_FP32, rank == 2 ? 1 : 0, comm, nullptr);
+    return HcclBroadcast(in, 4096, HCCL_DATA_TYPE_FP32, rank == 2 ? 1 : 0, comm,
+                         nullptr);
   };
   EXPECT_EQ(runRanks(3, mismatch(call), faultOptions(false)), "");
   EXPECT_EQ(runRanks(3, mismatch(call), faultOptions(true)), "");
@@ -241,18 +251,21 @@ TEST(Faults, SilentPeerTimesOutAfterExecTimeout) {
     std::vector<float> buf(1024, 1.0f);
     if (c.rank == 1) {
       c.sync(0); // wait until rank 0 has timed out
-      HcclResult rc = HcclAllReduce(buf.data(), buf.data(), buf.size(), HCCL_DATA_TYPE_FP32,
-                                    HCCL_REDUCE_SUM, comm, nullptr);
+      HcclResult rc =
+          HcclAllReduce(buf.data(), buf.data(), buf.size(), HCCL_DATA_TYPE_FP32,
+                        HCCL_REDUCE_SUM, comm, nullptr);
       RT_CHECK(rc != HCCL_SUCCESS, "the late rank should learn of the failure");
       RT_OK(HcclCommDestroy(comm));
       return "";
     }
-    HcclResult rc = HcclAllReduce(buf.data(), buf.data(), buf.size(), HCCL_DATA_TYPE_FP32,
-                                  HCCL_REDUCE_SUM, comm, nullptr);
+    HcclResult rc =
+        HcclAllReduce(buf.data(), buf.data(), buf.size(), HCCL_DATA_TYPE_FP32,
+                      HCCL_REDUCE_SUM, comm, nullptr);
     std::string msg = HcclGetLastErrorMessage();
     c.sync(0);
     RT_CHECK(rc == HCCL_E_TIMEOUT, HcclGetErrorString(rc));
-    RT_CHECK(contains(msg, "HCCL_EXEC_TIMEOUT=1") && contains(msg, "rank 1"), msg);
+    RT_CHECK(contains(msg, "HCCL_EXEC_TIMEOUT=1") && contains(msg, "rank 1"),
+             msg);
     HcclResult async;
     RT_OK(HcclGetCommAsyncError(comm, &async));
     RT_CHECK(async == HCCL_E_TIMEOUT, HcclGetErrorString(async));
@@ -275,10 +288,12 @@ TEST(Faults, PeerThatDestroyedItsCommunicatorIsReported) {
       return "";
     }
     c.sync(0);
-    HcclResult rc = HcclAllReduce(buf.data(), buf.data(), buf.size(), HCCL_DATA_TYPE_FP32,
-                                  HCCL_REDUCE_SUM, comm, nullptr);
+    HcclResult rc =
+        HcclAllReduce(buf.data(), buf.data(), buf.size(), HCCL_DATA_TYPE_FP32,
+                      HCCL_REDUCE_SUM, comm, nullptr);
     RT_CHECK(rc == HCCL_E_REMOTE, HcclGetErrorString(rc));
-    RT_CHECK(contains(HcclGetLastErrorMessage(), "rank 1 destroyed its communicator"),
+    RT_CHECK(contains(HcclGetLastErrorMessage(),
+                      "rank 1 destroyed its communicator"),
              HcclGetLastErrorMessage());
     RT_OK(HcclCommDestroy(comm));
     return "";
@@ -315,7 +330,8 @@ TEST(Faults, RanksWithDifferentAlgoSettingsAreRejected) {
     HcclComm comm;
     HcclResult rc = c.initComm(&comm);
     RT_CHECK(rc == HCCL_E_PARA, HcclGetErrorString(rc));
-    RT_CHECK(contains(HcclGetLastErrorMessage(), "HCCL_ALGO"), HcclGetLastErrorMessage());
+    RT_CHECK(contains(HcclGetLastErrorMessage(), "HCCL_ALGO"),
+             HcclGetLastErrorMessage());
     return "";
   };
   EXPECT_EQ(runRanks(2, body, faultOptions(false)), "");

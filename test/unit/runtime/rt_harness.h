@@ -1,4 +1,5 @@
-//===- rt_harness.h - Multi-process test harness for the runtime -*- C++ -*-===//
+//===- rt_harness.h - Multi-process test harness for the runtime -*- C++
+//-*-===//
 //
 // Runs a body in p forked rank processes and collects what each reports.
 // Children share an anonymous MAP_SHARED block with the parent: root infos
@@ -40,7 +41,7 @@ struct Shared {
   HcclRootInfo root[kRootSlots];
   std::atomic<uint64_t> values[kMaxRanks][kValueSlots];
   std::atomic<uint32_t> arrived[kValueSlots]; ///< bit per rank
-  std::atomic<uint32_t> exited;               ///< bit per rank whose body returned
+  std::atomic<uint32_t> exited; ///< bit per rank whose body returned
   char errors[kMaxRanks][2048];
 };
 
@@ -95,7 +96,8 @@ struct RunOptions {
 };
 
 /// Returns "" when every rank succeeded, else one line per failed rank.
-inline std::string runRanks(int p, const Body &body, const RunOptions &opt = {}) {
+inline std::string runRanks(int p, const Body &body,
+                            const RunOptions &opt = {}) {
   if (p < 1 || p > kMaxRanks)
     return "bad rank count";
   void *mem = mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE,
@@ -133,7 +135,8 @@ inline std::string runRanks(int p, const Body &body, const RunOptions &opt = {})
     pids.push_back(pid);
   }
   std::vector<int> status(static_cast<size_t>(p), -1);
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(opt.timeoutSec);
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(opt.timeoutSec);
   int left = p;
   bool timedOut = false;
   while (left > 0) {
@@ -176,10 +179,11 @@ inline std::string runRanks(int p, const Body &body, const RunOptions &opt = {})
       out += "rank " + std::to_string(r) + ": died of signal " +
              std::to_string(WTERMSIG(st)) + "\n";
     else if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
-      out += "rank " + std::to_string(r) + ": " +
-             (sh->errors[r][0] ? std::string(sh->errors[r])
-                               : "exit code " + std::to_string(WEXITSTATUS(st))) +
-             "\n";
+      out +=
+          "rank " + std::to_string(r) + ": " +
+          (sh->errors[r][0] ? std::string(sh->errors[r])
+                            : "exit code " + std::to_string(WEXITSTATUS(st))) +
+          "\n";
   }
   (void)timedOut;
   if (opt.after)
@@ -201,14 +205,14 @@ inline std::string describe(const char *what, HcclResult rc) {
   do {                                                                         \
     HcclResult _rc = (call);                                                   \
     if (_rc != HCCL_SUCCESS)                                                   \
-      return std::string(__FILE__ ":") + std::to_string(__LINE__) + ": " +    \
+      return std::string(__FILE__ ":") + std::to_string(__LINE__) + ": " +     \
              ::rtest::describe(#call, _rc);                                    \
   } while (0)
 
 #define RT_CHECK(cond, msg)                                                    \
   do {                                                                         \
     if (!(cond))                                                               \
-      return std::string(__FILE__ ":") + std::to_string(__LINE__) + ": " +    \
+      return std::string(__FILE__ ":") + std::to_string(__LINE__) + ": " +     \
              "check failed: " #cond ": " + (msg);                              \
   } while (0)
 

@@ -70,17 +70,19 @@ int freePort() {
 }
 
 /// All-reduce of rank-dependent data, checked.
-std::string checkedAllReduce(HcclComm comm, int rank, int size, aclrtStream s = nullptr,
-                             size_t n = 10000) {
+std::string checkedAllReduce(HcclComm comm, int rank, int size,
+                             aclrtStream s = nullptr, size_t n = 10000) {
   std::vector<int32_t> in(n), out(n, -1);
   for (size_t i = 0; i < n; ++i)
     in[i] = static_cast<int32_t>(i % 97) * (rank + 1);
-  RT_OK(HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, comm, s));
+  RT_OK(HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_INT32,
+                      HCCL_REDUCE_SUM, comm, s));
   if (s)
     RT_OK(HcclStreamSynchronize(s));
   int32_t f = size * (size + 1) / 2;
   for (size_t i = 0; i < n; ++i)
-    RT_CHECK(out[i] == static_cast<int32_t>(i % 97) * f, "element " + std::to_string(i));
+    RT_CHECK(out[i] == static_cast<int32_t>(i % 97) * f,
+             "element " + std::to_string(i));
   return "";
 }
 
@@ -114,7 +116,8 @@ static Body destroyLeavesNothing() {
       RT_OK(HcclMemAlloc(&a, 1 << 22));
       RT_OK(HcclMemAlloc(&b, 1 << 22));
       for (int i = 0; i < 3; ++i) {
-        RT_OK(HcclAllReduce(a, b, (1 << 22) / 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+        RT_OK(HcclAllReduce(a, b, (1 << 22) / 4, HCCL_DATA_TYPE_FP32,
+                            HCCL_REDUCE_SUM, comm, s));
         std::string e = checkedAllReduce(comm, c.rank, c.size, s);
         if (!e.empty())
           return e;
@@ -130,12 +133,14 @@ static Body destroyLeavesNothing() {
     RT_CHECK(countDir("/proc/self/task") == threads0,
              std::to_string(countDir("/proc/self/task")) + " threads, " +
                  std::to_string(threads0) + " before");
-    RT_CHECK(countDir("/proc/self/fd") == fds0, std::to_string(countDir("/proc/self/fd")) +
-                                                    " descriptors, " + std::to_string(fds0) +
-                                                    " before");
-    RT_CHECK(hcclMappings() == maps0, std::to_string(hcclMappings()) + " hccl mappings left");
+    RT_CHECK(countDir("/proc/self/fd") == fds0,
+             std::to_string(countDir("/proc/self/fd")) + " descriptors, " +
+                 std::to_string(fds0) + " before");
+    RT_CHECK(hcclMappings() == maps0,
+             std::to_string(hcclMappings()) + " hccl mappings left");
     for (const std::string &f : listDir("/dev/shm"))
-      RT_CHECK(shm0.count(f) || !contains(f, "hccl"), "/dev/shm/" + f + " left behind");
+      RT_CHECK(shm0.count(f) || !contains(f, "hccl"),
+               "/dev/shm/" + f + " left behind");
     return "";
   };
 }
@@ -159,7 +164,8 @@ TEST(Lifecycle, ManyCommunicatorsInSequence) {
         return e;
       RT_OK(HcclCommDestroy(comm));
     }
-    RT_CHECK(countDir("/proc/self/fd") == fds0, "descriptors leak across communicators");
+    RT_CHECK(countDir("/proc/self/fd") == fds0,
+             "descriptors leak across communicators");
     return "";
   };
   EXPECT_EQ(runRanks(4, body, opts()), "");
@@ -188,8 +194,10 @@ TEST(Streams, CollectivesOverlapCallerAndKeepIssueOrder) {
     std::vector<int> order;
     // Issued on two streams: the runtime runs them in issue order on every
     // rank, whichever stream thread gets there first.
-    RT_OK(HcclAllReduce(a.data(), b.data(), n, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s1));
-    RT_OK(HcclAllReduce(x.data(), y.data(), n, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, comm, s2));
+    RT_OK(HcclAllReduce(a.data(), b.data(), n, HCCL_DATA_TYPE_FP32,
+                        HCCL_REDUCE_SUM, comm, s1));
+    RT_OK(HcclAllReduce(x.data(), y.data(), n, HCCL_DATA_TYPE_FP32,
+                        HCCL_REDUCE_MAX, comm, s2));
     RT_OK(HcclStreamLaunchHostFunc(s1, appendOrder, &order));
     RT_OK(HcclStreamLaunchHostFunc(s1, appendOrder, &order));
     HcclResult q = HcclStreamQuery(s1);
@@ -197,14 +205,16 @@ TEST(Streams, CollectivesOverlapCallerAndKeepIssueOrder) {
     RT_OK(HcclStreamSynchronize(s1));
     RT_OK(HcclStreamSynchronize(s2));
     RT_CHECK(HcclStreamQuery(s1) == HCCL_SUCCESS, "idle after synchronize");
-    RT_CHECK(order.size() == 2 && order[0] == 0 && order[1] == 1, "host functions in order");
+    RT_CHECK(order.size() == 2 && order[0] == 0 && order[1] == 1,
+             "host functions in order");
     for (size_t i = 0; i < n; i += 4099) {
       RT_CHECK(b[i] == static_cast<float>(c.size), "sum");
       RT_CHECK(y[i] == 2.0f, "max");
     }
     // Errors of queued work surface at synchronize.
     int bad = c.rank == 0 ? 8 : 16;
-    RT_OK(HcclAllReduce(a.data(), b.data(), bad, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s1));
+    RT_OK(HcclAllReduce(a.data(), b.data(), bad, HCCL_DATA_TYPE_FP32,
+                        HCCL_REDUCE_SUM, comm, s1));
     HcclResult rc = HcclStreamSynchronize(s1);
     std::string syncMsg = HcclGetLastErrorMessage();
     c.sync(0);
@@ -252,11 +262,13 @@ TEST(SubComms, SplitByColourAndKey) {
       RT_CHECK(members[rank] == c.rank, "rank " + std::to_string(rank));
       // The sub-communicator works and holds exactly its members.
       int64_t mine = c.rank, sum = 0;
-      RT_OK(HcclAllReduce(&mine, &sum, 1, HCCL_DATA_TYPE_INT64, HCCL_REDUCE_SUM, sub, nullptr));
+      RT_OK(HcclAllReduce(&mine, &sum, 1, HCCL_DATA_TYPE_INT64, HCCL_REDUCE_SUM,
+                          sub, nullptr));
       int64_t want = 0;
       for (int r : members)
         want += r;
-      RT_CHECK(sum == want, std::to_string(sum) + " != " + std::to_string(want));
+      RT_CHECK(sum == want,
+               std::to_string(sum) + " != " + std::to_string(want));
       RT_OK(HcclCommDestroy(sub));
     }
     std::string e = checkedAllReduce(world, c.rank, c.size);
@@ -278,7 +290,8 @@ TEST(SubComms, CreateSubCommConfigWithMembersOnly) {
       HcclCommConfig cfg;
       HcclCommConfigInit(&cfg);
       HcclComm sub;
-      RT_OK(HcclCreateSubCommConfig(&world, 2, ids, 77, c.rank == 3 ? 0 : 1, &cfg, &sub));
+      RT_OK(HcclCreateSubCommConfig(&world, 2, ids, 77, c.rank == 3 ? 0 : 1,
+                                    &cfg, &sub));
       uint32_t rank;
       RT_OK(HcclGetRankId(sub, &rank));
       RT_CHECK(rank == (c.rank == 3 ? 0u : 1u), "sub rank");
@@ -288,13 +301,15 @@ TEST(SubComms, CreateSubCommConfigWithMembersOnly) {
       RT_OK(HcclCommDestroy(sub));
       // Wrong claims are rejected.
       HcclComm bad;
-      HcclResult rc = HcclCreateSubCommConfig(&world, 2, ids, 78, 0, &cfg, &bad);
+      HcclResult rc =
+          HcclCreateSubCommConfig(&world, 2, ids, 78, 0, &cfg, &bad);
       if (c.rank == 1) {
         RT_CHECK(rc == HCCL_E_PARA, HcclGetErrorString(rc));
         RT_CHECK(contains(HcclGetLastErrorMessage(), "this process is rank 1"),
                  HcclGetLastErrorMessage());
       } else {
-        RT_CHECK(rc == HCCL_E_TIMEOUT, HcclGetErrorString(rc)); // rank 1 never joins
+        RT_CHECK(rc == HCCL_E_TIMEOUT,
+                 HcclGetErrorString(rc)); // rank 1 never joins
       }
     }
     c.sync(0);
@@ -338,14 +353,19 @@ static Body ringExchange() {
         // Even ranks send first, odd ranks receive first: no cycle of
         // blocked sends even when a message exceeds the FIFO.
         if (c.rank % 2 == 0) {
-          RT_OK(HcclSend(sb, n, HCCL_DATA_TYPE_UINT32, static_cast<uint32_t>(next), comm, nullptr));
-          RT_OK(HcclRecv(rb, n, HCCL_DATA_TYPE_UINT32, static_cast<uint32_t>(prev), comm, nullptr));
+          RT_OK(HcclSend(sb, n, HCCL_DATA_TYPE_UINT32,
+                         static_cast<uint32_t>(next), comm, nullptr));
+          RT_OK(HcclRecv(rb, n, HCCL_DATA_TYPE_UINT32,
+                         static_cast<uint32_t>(prev), comm, nullptr));
         } else {
-          RT_OK(HcclRecv(rb, n, HCCL_DATA_TYPE_UINT32, static_cast<uint32_t>(prev), comm, nullptr));
-          RT_OK(HcclSend(sb, n, HCCL_DATA_TYPE_UINT32, static_cast<uint32_t>(next), comm, nullptr));
+          RT_OK(HcclRecv(rb, n, HCCL_DATA_TYPE_UINT32,
+                         static_cast<uint32_t>(prev), comm, nullptr));
+          RT_OK(HcclSend(sb, n, HCCL_DATA_TYPE_UINT32,
+                         static_cast<uint32_t>(next), comm, nullptr));
         }
         for (size_t i = 0; i < n; ++i)
-          RT_CHECK(r[i] == static_cast<uint32_t>(prev * 1000003 + i), "element " + std::to_string(i));
+          RT_CHECK(r[i] == static_cast<uint32_t>(prev * 1000003 + i),
+                   "element " + std::to_string(i));
         if (shared) {
           HcclMemFree(sb);
           HcclMemFree(rb);
@@ -360,8 +380,12 @@ static Body ringExchange() {
   };
 }
 
-TEST(PointToPoint, RingExchangeShm) { EXPECT_EQ(runRanks(4, ringExchange(), opts()), ""); }
-TEST(PointToPoint, RingExchangeTcp) { EXPECT_EQ(runRanks(3, ringExchange(), opts(true)), ""); }
+TEST(PointToPoint, RingExchangeShm) {
+  EXPECT_EQ(runRanks(4, ringExchange(), opts()), "");
+}
+TEST(PointToPoint, RingExchangeTcp) {
+  EXPECT_EQ(runRanks(3, ringExchange(), opts(true)), "");
+}
 
 TEST(PointToPoint, BothSidesSendLargeMessagesAtOnceOverTcp) {
   // A single step in which each rank sends 64 MiB to the other and receives
@@ -373,14 +397,15 @@ TEST(PointToPoint, BothSidesSendLargeMessagesAtOnceOverTcp) {
     std::vector<uint32_t> in(2 * n), out(2 * n);
     for (size_t i = 0; i < 2 * n; ++i)
       in[i] = static_cast<uint32_t>(i * 2 + static_cast<size_t>(c.rank));
-    RT_OK(HcclAlltoAll(in.data(), n, HCCL_DATA_TYPE_UINT32, out.data(), n, HCCL_DATA_TYPE_UINT32,
-                       comm, nullptr));
+    RT_OK(HcclAlltoAll(in.data(), n, HCCL_DATA_TYPE_UINT32, out.data(), n,
+                       HCCL_DATA_TYPE_UINT32, comm, nullptr));
     int other = 1 - c.rank;
     for (size_t i = 0; i < n; i += 1013)
-      RT_CHECK(out[static_cast<size_t>(other) * n + i] ==
-                   static_cast<uint32_t>((static_cast<size_t>(c.rank) * n + i) * 2 +
-                                         static_cast<size_t>(other)),
-               "element " + std::to_string(i));
+      RT_CHECK(
+          out[static_cast<size_t>(other) * n + i] ==
+              static_cast<uint32_t>((static_cast<size_t>(c.rank) * n + i) * 2 +
+                                    static_cast<size_t>(other)),
+          "element " + std::to_string(i));
     RT_OK(HcclCommDestroy(comm));
     return "";
   };
@@ -391,8 +416,8 @@ TEST(PointToPoint, BothSidesSendLargeMessagesAtOnceOverTcp) {
 // Bootstraps
 //===----------------------------------------------------------------------===//
 
-static Body fromEnv(std::vector<std::pair<std::string, std::string>> (*vars)(int rank, int size,
-                                                                               int port),
+static Body fromEnv(std::vector<std::pair<std::string, std::string>> (*vars)(
+                        int rank, int size, int port),
                     int port, int comms) {
   return [vars, port, comms](RankCtx &c) -> std::string {
     for (auto &kv : vars(c.rank, c.size, port))
@@ -403,7 +428,8 @@ static Body fromEnv(std::vector<std::pair<std::string, std::string>> (*vars)(int
       uint32_t rank, size;
       RT_OK(HcclGetRankId(comm, &rank));
       RT_OK(HcclGetRankSize(comm, &size));
-      RT_CHECK(rank == static_cast<uint32_t>(c.rank) && size == static_cast<uint32_t>(c.size),
+      RT_CHECK(rank == static_cast<uint32_t>(c.rank) &&
+                   size == static_cast<uint32_t>(c.size),
                "rank/size from the launcher");
       std::string e = checkedAllReduce(comm, c.rank, c.size);
       if (!e.empty())
@@ -415,7 +441,8 @@ static Body fromEnv(std::vector<std::pair<std::string, std::string>> (*vars)(int
 }
 
 TEST(Bootstrap, Torchrun) {
-  auto vars = [](int r, int n, int port) -> std::vector<std::pair<std::string, std::string>> {
+  auto vars = [](int r, int n,
+                 int port) -> std::vector<std::pair<std::string, std::string>> {
     return {{"RANK", std::to_string(r)},
             {"WORLD_SIZE", std::to_string(n)},
             {"MASTER_ADDR", "127.0.0.1"},
@@ -426,7 +453,8 @@ TEST(Bootstrap, Torchrun) {
 }
 
 TEST(Bootstrap, OpenMpiVariablesWithMasterAddress) {
-  auto vars = [](int r, int n, int port) -> std::vector<std::pair<std::string, std::string>> {
+  auto vars = [](int r, int n,
+                 int port) -> std::vector<std::pair<std::string, std::string>> {
     return {{"OMPI_COMM_WORLD_RANK", std::to_string(r)},
             {"OMPI_COMM_WORLD_SIZE", std::to_string(n)},
             {"MASTER_ADDR", "localhost"},
@@ -439,7 +467,8 @@ TEST(Bootstrap, PmiVariablesWithRootInfoFile) {
   static std::string path;
   path = "/tmp/hccl-rt-test-rootinfo-" + std::to_string(getpid());
   std::remove(path.c_str());
-  auto vars = [](int r, int n, int) -> std::vector<std::pair<std::string, std::string>> {
+  auto vars = [](int r, int n,
+                 int) -> std::vector<std::pair<std::string, std::string>> {
     return {{"PMI_RANK", std::to_string(r)},
             {"PMI_SIZE", std::to_string(n)},
             {"HCCL_ROOT_INFO_FILE", path}};
@@ -455,26 +484,31 @@ TEST(Bootstrap, BadLauncherVariables) {
     setenv("RANK", "abc", 1);
     setenv("WORLD_SIZE", "2", 1);
     HcclResult rc = HcclCommInitFromEnv(&comm);
-    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "RANK=abc"),
+    RT_CHECK(rc == HCCL_E_PARA &&
+                 contains(HcclGetLastErrorMessage(), "RANK=abc"),
              HcclGetLastErrorMessage());
     setenv("RANK", "2", 1);
     rc = HcclCommInitFromEnv(&comm);
-    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "not below WORLD_SIZE"),
+    RT_CHECK(rc == HCCL_E_PARA &&
+                 contains(HcclGetLastErrorMessage(), "not below WORLD_SIZE"),
              HcclGetLastErrorMessage());
     setenv("RANK", "1", 1);
     unsetenv("MASTER_ADDR");
     rc = HcclCommInitFromEnv(&comm);
-    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "MASTER_ADDR"),
+    RT_CHECK(rc == HCCL_E_PARA &&
+                 contains(HcclGetLastErrorMessage(), "MASTER_ADDR"),
              HcclGetLastErrorMessage());
     setenv("MASTER_ADDR", "127.0.0.1", 1);
     setenv("MASTER_PORT", "70000", 1);
     rc = HcclCommInitFromEnv(&comm);
-    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "MASTER_PORT=70000"),
+    RT_CHECK(rc == HCCL_E_PARA &&
+                 contains(HcclGetLastErrorMessage(), "MASTER_PORT=70000"),
              HcclGetLastErrorMessage());
     unsetenv("RANK");
     unsetenv("WORLD_SIZE");
     rc = HcclCommInitFromEnv(&comm);
-    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "no launcher variables"),
+    RT_CHECK(rc == HCCL_E_PARA &&
+                 contains(HcclGetLastErrorMessage(), "no launcher variables"),
              HcclGetLastErrorMessage());
     return "";
   };
@@ -483,17 +517,19 @@ TEST(Bootstrap, BadLauncherVariables) {
 
 namespace {
 std::string writeRankTable(int servers, int perServer) {
-  std::string path = "/tmp/hccl-rt-ranktable-" + std::to_string(getpid()) + ".json";
+  std::string path =
+      "/tmp/hccl-rt-ranktable-" + std::to_string(getpid()) + ".json";
   std::ofstream f(path);
-  f << "{\"version\":\"1.0\",\"status\":\"completed\",\"server_count\":\"" << servers
-    << "\",\"server_list\":[";
+  f << "{\"version\":\"1.0\",\"status\":\"completed\",\"server_count\":\""
+    << servers << "\",\"server_list\":[";
   int rank = 0;
   for (int s = 0; s < servers; ++s) {
-    f << (s ? "," : "") << "{\"server_id\":\"127.0.0." << (s + 1) << "\",\"device\":[";
-    for (int d = 0; d < perServer; ++d)
-    {
-      f << (d ? "," : "") << "{\"device_id\":\"" << d << "\",\"device_ip\":\"192.168.1." << rank
-        << "\",\"rank_id\":\"" << rank << "\"}";
+    f << (s ? "," : "") << "{\"server_id\":\"127.0.0." << (s + 1)
+      << "\",\"device\":[";
+    for (int d = 0; d < perServer; ++d) {
+      f << (d ? "," : "") << "{\"device_id\":\"" << d
+        << "\",\"device_ip\":\"192.168.1." << rank << "\",\"rank_id\":\""
+        << rank << "\"}";
       ++rank;
     }
     f << "]}";
@@ -511,7 +547,8 @@ TEST(Bootstrap, RankTable) {
   auto body = [](RankCtx &c) -> std::string {
     setenv("HCCL_IF_BASE_PORT", std::to_string(port).c_str(), 1);
     HcclComm comm;
-    RT_OK(HcclCommInitClusterInfo(table.c_str(), static_cast<uint32_t>(c.rank), &comm));
+    RT_OK(HcclCommInitClusterInfo(table.c_str(), static_cast<uint32_t>(c.rank),
+                                  &comm));
     std::string e = checkedAllReduce(comm, c.rank, c.size);
     if (!e.empty())
       return e;
@@ -525,22 +562,29 @@ TEST(Bootstrap, RankTable) {
 TEST(Bootstrap, BadRankTables) {
   auto body = [](RankCtx &) -> std::string {
     HcclComm comm;
-    HcclResult rc = HcclCommInitClusterInfo("/nonexistent/rank_table.json", 0, &comm);
+    HcclResult rc =
+        HcclCommInitClusterInfo("/nonexistent/rank_table.json", 0, &comm);
     RT_CHECK(rc == HCCL_E_OPEN_FILE_FAILURE, HcclGetErrorString(rc));
-    RT_CHECK(contains(HcclGetLastErrorMessage(), "/nonexistent/rank_table.json"),
-             HcclGetLastErrorMessage());
-    std::string path = "/tmp/hccl-rt-badtable-" + std::to_string(getpid()) + ".json";
+    RT_CHECK(
+        contains(HcclGetLastErrorMessage(), "/nonexistent/rank_table.json"),
+        HcclGetLastErrorMessage());
+    std::string path =
+        "/tmp/hccl-rt-badtable-" + std::to_string(getpid()) + ".json";
     {
       std::ofstream f(path);
-      f << "{\"version\":\"1.0\",\"server_count\":\"1\",\"server_list\":[{\"server_id\":"
-           "\"127.0.0.1\",\"device\":[{\"device_id\":\"0\",\"rank_id\":\"x\"}]}]}";
+      f << "{\"version\":\"1.0\",\"server_count\":\"1\",\"server_list\":[{"
+           "\"server_id\":"
+           "\"127.0.0.1\",\"device\":[{\"device_id\":\"0\",\"rank_id\":\"x\"}]}"
+           "]}";
     }
     rc = HcclCommInitClusterInfo(path.c_str(), 0, &comm);
     RT_CHECK(rc == HCCL_E_PARA, HcclGetErrorString(rc));
-    RT_CHECK(contains(HcclGetLastErrorMessage(), "rank_id"), HcclGetLastErrorMessage());
+    RT_CHECK(contains(HcclGetLastErrorMessage(), "rank_id"),
+             HcclGetLastErrorMessage());
     std::string good = writeRankTable(1, 2);
     rc = HcclCommInitClusterInfo(good.c_str(), 5, &comm);
-    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "rank 5 is not in"),
+    RT_CHECK(rc == HCCL_E_PARA &&
+                 contains(HcclGetLastErrorMessage(), "rank 5 is not in"),
              HcclGetLastErrorMessage());
     std::remove(path.c_str());
     std::remove(good.c_str());
@@ -573,7 +617,8 @@ static Body hashedRandomAllReduce(HcclDataType dt, int slot) {
         std::memcpy(&in[i * 2], &h, 2);
       }
     }
-    RT_OK(HcclAllReduce(in.data(), out.data(), n, dt, HCCL_REDUCE_SUM, comm, nullptr));
+    RT_OK(HcclAllReduce(in.data(), out.data(), n, dt, HCCL_REDUCE_SUM, comm,
+                        nullptr));
     uint64_t h = 1469598103934665603ull;
     for (unsigned char b : out)
       h = (h ^ b) * 1099511628211ull;
@@ -593,12 +638,15 @@ TEST(Determinism, BitIdenticalOnEveryRankAndEveryRun) {
           return e;
         c.sync(1);
         for (int r = 1; r < c.size; ++r)
-          RT_CHECK(c.peek(r, 0) == c.peek(0, 0), "rank " + std::to_string(r) + " differs");
+          RT_CHECK(c.peek(r, 0) == c.peek(0, 0),
+                   "rank " + std::to_string(r) + " differs");
         return "";
       };
       RunOptions o = opts();
       o.env.push_back({"HCCL_DETERMINISTIC", "true"});
-      o.after = [&](const Shared &sh) { perRun.push_back(sh.values[0][0].load()); };
+      o.after = [&](const Shared &sh) {
+        perRun.push_back(sh.values[0][0].load());
+      };
       EXPECT_EQ(runRanks(5, body, o), "");
     }
     ASSERT_EQ(perRun.size(), 2u);
@@ -630,16 +678,18 @@ TEST(Determinism, StrictModeCombinesInRankOrder) {
           want[i] = want[i] + x[i];
       }
       std::vector<float> in = input(c.rank, n * c.size), out(n * c.size);
-      RT_OK(HcclAllReduce(in.data(), out.data(), n * c.size, HCCL_DATA_TYPE_FP32,
-                          HCCL_REDUCE_SUM, comm, nullptr));
+      RT_OK(HcclAllReduce(in.data(), out.data(), n * c.size,
+                          HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, nullptr));
       RT_CHECK(std::memcmp(out.data(), want.data(), want.size() * 4) == 0,
                "all-reduce n=" + std::to_string(n * c.size));
-      RT_OK(HcclReduceScatter(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
-                              comm, nullptr));
-      RT_CHECK(std::memcmp(out.data(), want.data() + static_cast<size_t>(c.rank) * n, n * 4) == 0,
+      RT_OK(HcclReduceScatter(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32,
+                              HCCL_REDUCE_SUM, comm, nullptr));
+      RT_CHECK(std::memcmp(out.data(),
+                           want.data() + static_cast<size_t>(c.rank) * n,
+                           n * 4) == 0,
                "reduce-scatter n=" + std::to_string(n));
-      RT_OK(HcclReduce(in.data(), out.data(), n * c.size, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 2,
-                       comm, nullptr));
+      RT_OK(HcclReduce(in.data(), out.data(), n * c.size, HCCL_DATA_TYPE_FP32,
+                       HCCL_REDUCE_SUM, 2, comm, nullptr));
       if (c.rank == 2)
         RT_CHECK(std::memcmp(out.data(), want.data(), want.size() * 4) == 0,
                  "reduce n=" + std::to_string(n * c.size));
@@ -660,7 +710,8 @@ TEST(ZeroCopy, SharedBuffersAreReadInPlaceByPeers) {
     const size_t n = 1 << 18;
     // Ring all-gather on malloc'd buffers uses no scratch: nothing is mapped.
     std::vector<float> in(n, static_cast<float>(c.rank)), out(n * c.size);
-    RT_OK(HcclAllGather(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32, comm, nullptr));
+    RT_OK(HcclAllGather(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32, comm,
+                        nullptr));
     size_t before = cc->mappedPeerRegions();
     void *a, *b;
     RT_OK(HcclMemAlloc(&a, n * 4));
@@ -669,10 +720,13 @@ TEST(ZeroCopy, SharedBuffersAreReadInPlaceByPeers) {
     RT_OK(HcclAllGather(a, b, n, HCCL_DATA_TYPE_FP32, comm, nullptr));
     size_t after = cc->mappedPeerRegions();
     for (int r = 0; r < c.size; ++r)
-      RT_CHECK(static_cast<float *>(b)[static_cast<size_t>(r) * n + 17] == static_cast<float>(r),
+      RT_CHECK(static_cast<float *>(b)[static_cast<size_t>(r) * n + 17] ==
+                   static_cast<float>(r),
                "data from rank " + std::to_string(r));
-    RT_CHECK(before == 0, std::to_string(before) + " regions mapped for malloc'd buffers");
-    RT_CHECK(after > before, "peers' HcclMemAlloc buffers were not mapped (no zero-copy)");
+    RT_CHECK(before == 0,
+             std::to_string(before) + " regions mapped for malloc'd buffers");
+    RT_CHECK(after > before,
+             "peers' HcclMemAlloc buffers were not mapped (no zero-copy)");
     RT_OK(HcclCommDestroy(comm));
     RT_OK(HcclMemFree(a));
     RT_OK(HcclMemFree(b));
@@ -692,7 +746,8 @@ TEST(BufferSize, LargeCallsRunInPiecesWithinHcclBuffsize) {
     std::string e = checkedAllReduce(comm, c.rank, c.size, nullptr, 1 << 20);
     if (!e.empty())
       return e;
-    size_t scratch = static_cast<hccl::rt::Communicator *>(comm)->scratchBytes();
+    size_t scratch =
+        static_cast<hccl::rt::Communicator *>(comm)->scratchBytes();
     RT_CHECK(scratch > 0 && scratch <= (2u << 20),
              "scratch " + std::to_string(scratch) + " bytes, cap 2 MiB");
     RT_OK(HcclCommDestroy(comm));
@@ -716,11 +771,14 @@ TEST(Selection, HcclAlgoOverridesTheAutomaticChoice) {
     if (!e.empty())
       return e;
     RT_CHECK(cc->lastAlgorithm() == hccl::sched::Algorithm::RHD,
-             std::string("all-reduce used ") + hccl::sched::algorithmName(cc->lastAlgorithm()));
+             std::string("all-reduce used ") +
+                 hccl::sched::algorithmName(cc->lastAlgorithm()));
     std::vector<int32_t> in(64, 1), out(64 * c.size);
-    RT_OK(HcclAllGather(in.data(), out.data(), 64, HCCL_DATA_TYPE_INT32, comm, nullptr));
+    RT_OK(HcclAllGather(in.data(), out.data(), 64, HCCL_DATA_TYPE_INT32, comm,
+                        nullptr));
     RT_CHECK(cc->lastAlgorithm() == hccl::sched::Algorithm::Ring,
-             std::string("all-gather used ") + hccl::sched::algorithmName(cc->lastAlgorithm()));
+             std::string("all-gather used ") +
+                 hccl::sched::algorithmName(cc->lastAlgorithm()));
     RT_OK(HcclBroadcast(in.data(), 64, HCCL_DATA_TYPE_INT32, 1, comm, nullptr));
     RT_CHECK(cc->lastAlgorithm() != hccl::sched::Algorithm::RHD,
              "broadcast cannot use rhd: automatic choice expected");
@@ -728,8 +786,9 @@ TEST(Selection, HcclAlgoOverridesTheAutomaticChoice) {
     return "";
   };
   RunOptions o = opts();
-  o.env.push_back({"HCCL_ALGO", "allreduce=level0:H-D_R;level1:H-D_R/allgather=level0:ring;"
-                                "level1:ring/broadcast=level0:H-D_R;level1:H-D_R"});
+  o.env.push_back({"HCCL_ALGO",
+                   "allreduce=level0:H-D_R;level1:H-D_R/allgather=level0:ring;"
+                   "level1:ring/broadcast=level0:H-D_R;level1:H-D_R"});
   o.env.push_back({"HCCL_LOG_LEVEL", "error"});
   EXPECT_EQ(runRanks(3, body, o), "");
 }

@@ -82,13 +82,16 @@ TEST_F(TwoHosts, TransportsFollowTheTopologyAndEveryAlgorithmRuns) {
     RT_OK(c.initComm(&comm));
     auto *cc = static_cast<hccl::rt::Communicator *>(comm);
     for (int q = 0; q < p; ++q) {
-      std::string want = q == c.rank ? "self" : (q / m == c.rank / m ? "shm" : "tcp");
-      RT_CHECK(want == cc->linkKind(q), "link to rank " + std::to_string(q) + " is " +
-                                            cc->linkKind(q) + ", expected " + want);
+      std::string want =
+          q == c.rank ? "self" : (q / m == c.rank / m ? "shm" : "tcp");
+      RT_CHECK(want == cc->linkKind(q), "link to rank " + std::to_string(q) +
+                                            " is " + cc->linkKind(q) +
+                                            ", expected " + want);
     }
-    for (Collective coll : {Collective::AllReduce, Collective::ReduceScatter,
-                            Collective::AllGather, Collective::Broadcast, Collective::Reduce,
-                            Collective::AllToAll, Collective::AllToAllV})
+    for (Collective coll :
+         {Collective::AllReduce, Collective::ReduceScatter,
+          Collective::AllGather, Collective::Broadcast, Collective::Reduce,
+          Collective::AllToAll, Collective::AllToAllV})
       for (uint64_t count : {uint64_t(1), uint64_t(13), uint64_t(1) << 18})
         for (const AlgoChoice &a : algoChoices(coll, p)) {
           RunSpec s;

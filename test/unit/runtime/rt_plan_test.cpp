@@ -50,8 +50,10 @@ std::string planText(sched::Collective c, sched::Algorithm a, int p, int64_t n,
 } // namespace
 
 TEST(Plans, LoadAndRunCompactAndExpandedForms) {
-  for (auto form : {sched::ProgramForm::Compact, sched::ProgramForm::Expanded}) {
-    std::string text = planText(sched::Collective::AllReduce, sched::Algorithm::RHD, 3, 1001, form);
+  for (auto form :
+       {sched::ProgramForm::Compact, sched::ProgramForm::Expanded}) {
+    std::string text = planText(sched::Collective::AllReduce,
+                                sched::Algorithm::RHD, 3, 1001, form);
     ASSERT_FALSE(text.empty());
     auto body = [&text](RankCtx &c) -> std::string {
       HcclPlan plan;
@@ -62,7 +64,8 @@ TEST(Plans, LoadAndRunCompactAndExpandedForms) {
       const char *id;
       RT_OK(HcclPlanGetProgramId(plan, 0, &id));
       HcclPlanProgramInfo info;
-      RT_OK(HcclPlanGetProgramInfo(plan, id, static_cast<uint32_t>(c.rank), &info));
+      RT_OK(HcclPlanGetProgramInfo(plan, id, static_cast<uint32_t>(c.rank),
+                                   &info));
       RT_CHECK(info.ranks == 3 && info.dataType == HCCL_DATA_TYPE_INT32 &&
                    info.inputBytes == 1001 * 4 && info.outputBytes == 1001 * 4,
                "program info");
@@ -72,11 +75,12 @@ TEST(Plans, LoadAndRunCompactAndExpandedForms) {
       Bytes out(in.size());
       aclrtStream s;
       RT_OK(HcclStreamCreate(&s));
-      RT_OK(HcclRunPlanCollective(comm, plan, "main", in.data(), out.data(), s));
+      RT_OK(
+          HcclRunPlanCollective(comm, plan, "main", in.data(), out.data(), s));
       RT_OK(HcclPlanFree(plan)); // the queued run keeps what it needs
       RT_OK(HcclStreamSynchronize(s));
-      Bytes want = expectedOutput(Collective::AllReduce, 3, c.rank, 1001, 0, DataType::Int32,
-                                  ReduceOp::Sum);
+      Bytes want = expectedOutput(Collective::AllReduce, 3, c.rank, 1001, 0,
+                                  DataType::Int32, ReduceOp::Sum);
       std::string d = compareOutput(DataType::Int32, out.data(), want);
       RT_CHECK(d.empty(), d);
       RT_OK(HcclStreamDestroy(s));
@@ -89,8 +93,9 @@ TEST(Plans, LoadAndRunCompactAndExpandedForms) {
 
 TEST(Plans, ProgramOnASubgroup) {
   // A 2-rank all-gather on communicator ranks {3, 1} of 4.
-  std::string text = planText(sched::Collective::AllGather, sched::Algorithm::Ring, 2, 17,
-                              sched::ProgramForm::Compact, {3, 1});
+  std::string text =
+      planText(sched::Collective::AllGather, sched::Algorithm::Ring, 2, 17,
+               sched::ProgramForm::Compact, {3, 1});
   ASSERT_FALSE(text.empty());
   auto body = [&text](RankCtx &c) -> std::string {
     HcclComm comm;
@@ -101,15 +106,18 @@ TEST(Plans, ProgramOnASubgroup) {
       int g = c.rank == 3 ? 0 : 1;
       Bytes in = makeInput(g, 17, DataType::Int32, ReduceOp::Sum);
       Bytes out(2 * in.size());
-      RT_OK(HcclRunPlanCollective(comm, plan, "main", in.data(), out.data(), nullptr));
-      Bytes want = expectedOutput(Collective::AllGather, 2, g, 17, 0, DataType::Int32,
-                                  ReduceOp::Sum);
+      RT_OK(HcclRunPlanCollective(comm, plan, "main", in.data(), out.data(),
+                                  nullptr));
+      Bytes want = expectedOutput(Collective::AllGather, 2, g, 17, 0,
+                                  DataType::Int32, ReduceOp::Sum);
       std::string d = compareOutput(DataType::Int32, out.data(), want);
       RT_CHECK(d.empty(), d);
     } else {
       std::vector<int32_t> in(17), out(34);
-      HcclResult rc = HcclRunPlanCollective(comm, plan, "main", in.data(), out.data(), nullptr);
-      RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "not in the program's group"),
+      HcclResult rc = HcclRunPlanCollective(comm, plan, "main", in.data(),
+                                            out.data(), nullptr);
+      RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(),
+                                             "not in the program's group"),
                HcclGetLastErrorMessage());
     }
     // Ranks outside the group are not held up: the communicator is fine.
@@ -124,24 +132,30 @@ TEST(Plans, ProgramOnASubgroup) {
 TEST(Plans, BadPlansAreRejectedWithTheirPath) {
   auto body = [](RankCtx &c) -> std::string {
     HcclPlan plan;
-    std::string bad = "{\"format\":\"hccl-plan\",\"version\":2,\"programs\":[]}";
+    std::string bad =
+        "{\"format\":\"hccl-plan\",\"version\":2,\"programs\":[]}";
     HcclResult rc = HcclPlanLoadFromString(bad.data(), bad.size(), &plan);
-    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "version"),
+    RT_CHECK(rc == HCCL_E_PARA &&
+                 contains(HcclGetLastErrorMessage(), "version"),
              HcclGetLastErrorMessage());
     rc = HcclPlanLoad("/nonexistent/plan.json", &plan);
     RT_CHECK(rc == HCCL_E_OPEN_FILE_FAILURE, HcclGetErrorString(rc));
     // A program for 4 ranks on a 1-rank communicator.
-    std::string text = planText(sched::Collective::AllReduce, sched::Algorithm::Ring, 4, 8,
-                                sched::ProgramForm::Compact);
+    std::string text =
+        planText(sched::Collective::AllReduce, sched::Algorithm::Ring, 4, 8,
+                 sched::ProgramForm::Compact);
     RT_OK(HcclPlanLoadFromString(text.data(), text.size(), &plan));
     HcclComm comm;
     RT_OK(c.initComm(&comm));
     std::vector<int32_t> in(8), out(8);
-    rc = HcclRunPlanCollective(comm, plan, "main", in.data(), out.data(), nullptr);
+    rc = HcclRunPlanCollective(comm, plan, "main", in.data(), out.data(),
+                               nullptr);
     RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "p = 4"),
              HcclGetLastErrorMessage());
-    rc = HcclRunPlanCollective(comm, plan, "nope", in.data(), out.data(), nullptr);
-    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), "no program 'nope'"),
+    rc = HcclRunPlanCollective(comm, plan, "nope", in.data(), out.data(),
+                               nullptr);
+    RT_CHECK(rc == HCCL_E_PARA &&
+                 contains(HcclGetLastErrorMessage(), "no program 'nope'"),
              HcclGetLastErrorMessage());
     RT_OK(HcclPlanFree(plan));
     rc = HcclPlanFree(plan);

@@ -1,4 +1,5 @@
-//===- rt_reference.h - Inputs and expected outputs of collectives -*- C++ -*-=//
+//===- rt_reference.h - Inputs and expected outputs of collectives -*- C++
+//-*-=//
 //
 // Every rank can compute every rank's input (a deterministic function of
 // rank, index, type and operator), so each rank checks its own output
@@ -27,8 +28,8 @@ using hccl::sched::ReduceOp;
 using Bytes = std::vector<unsigned char>;
 
 inline bool isUnsigned(DataType t) {
-  return t == DataType::Uint8 || t == DataType::Uint16 || t == DataType::Uint32 ||
-         t == DataType::Uint64;
+  return t == DataType::Uint8 || t == DataType::Uint16 ||
+         t == DataType::Uint32 || t == DataType::Uint64;
 }
 
 /// The small integer rank `r` contributes at index i.
@@ -48,18 +49,42 @@ inline int smallValue(int r, uint64_t i, DataType t, ReduceOp op) {
 inline void storeValue(void *p, size_t i, DataType t, double v) {
   using namespace reftest;
   switch (t) {
-  case DataType::Int8: store<int8_t>(p, i, static_cast<int8_t>(v)); break;
-  case DataType::Int16: store<int16_t>(p, i, static_cast<int16_t>(v)); break;
-  case DataType::Int32: store<int32_t>(p, i, static_cast<int32_t>(v)); break;
-  case DataType::Int64: store<int64_t>(p, i, static_cast<int64_t>(v)); break;
-  case DataType::Uint8: store<uint8_t>(p, i, static_cast<uint8_t>(v)); break;
-  case DataType::Uint16: store<uint16_t>(p, i, static_cast<uint16_t>(v)); break;
-  case DataType::Uint32: store<uint32_t>(p, i, static_cast<uint32_t>(v)); break;
-  case DataType::Uint64: store<uint64_t>(p, i, static_cast<uint64_t>(v)); break;
-  case DataType::Fp32: store<float>(p, i, static_cast<float>(v)); break;
-  case DataType::Fp64: store<double>(p, i, v); break;
-  case DataType::Fp16: store<uint16_t>(p, i, static_cast<uint16_t>(kHalf.encode(v))); break;
-  case DataType::Bf16: store<uint16_t>(p, i, static_cast<uint16_t>(kBf16.encode(v))); break;
+  case DataType::Int8:
+    store<int8_t>(p, i, static_cast<int8_t>(v));
+    break;
+  case DataType::Int16:
+    store<int16_t>(p, i, static_cast<int16_t>(v));
+    break;
+  case DataType::Int32:
+    store<int32_t>(p, i, static_cast<int32_t>(v));
+    break;
+  case DataType::Int64:
+    store<int64_t>(p, i, static_cast<int64_t>(v));
+    break;
+  case DataType::Uint8:
+    store<uint8_t>(p, i, static_cast<uint8_t>(v));
+    break;
+  case DataType::Uint16:
+    store<uint16_t>(p, i, static_cast<uint16_t>(v));
+    break;
+  case DataType::Uint32:
+    store<uint32_t>(p, i, static_cast<uint32_t>(v));
+    break;
+  case DataType::Uint64:
+    store<uint64_t>(p, i, static_cast<uint64_t>(v));
+    break;
+  case DataType::Fp32:
+    store<float>(p, i, static_cast<float>(v));
+    break;
+  case DataType::Fp64:
+    store<double>(p, i, v);
+    break;
+  case DataType::Fp16:
+    store<uint16_t>(p, i, static_cast<uint16_t>(kHalf.encode(v)));
+    break;
+  case DataType::Bf16:
+    store<uint16_t>(p, i, static_cast<uint16_t>(kBf16.encode(v)));
+    break;
   }
 }
 
@@ -72,8 +97,8 @@ inline Bytes makeInput(int r, size_t elems, DataType t, ReduceOp op) {
 }
 
 /// acc = acc op x, elementwise over n elements starting at element offsets.
-inline void reduceInto(Bytes &acc, size_t accOff, const Bytes &x, size_t xOff, size_t n,
-                       DataType t, ReduceOp op) {
+inline void reduceInto(Bytes &acc, size_t accOff, const Bytes &x, size_t xOff,
+                       size_t n, DataType t, ReduceOp op) {
   size_t es = hccl::sched::dataTypeSize(t);
   reftest::refReduce(t, op, acc.data() + accOff * es, x.data() + xOff * es,
                      acc.data() + accOff * es, n);
@@ -82,9 +107,13 @@ inline void reduceInto(Bytes &acc, size_t accOff, const Bytes &x, size_t xOff, s
 /// Element counts of all-to-all-v: what rank i sends to rank j (zeros
 /// included), and the displacements (gaps between blocks on purpose).
 inline uint64_t a2avCount(int i, int j, uint64_t base) {
-  return (base == 0) ? 0 : ((static_cast<uint64_t>(i) * 3 + static_cast<uint64_t>(j) * 5) % 4 == 0
-                                ? 0
-                                : base + static_cast<uint64_t>((i + 2 * j) % 5));
+  return (base == 0)
+             ? 0
+             : ((static_cast<uint64_t>(i) * 3 + static_cast<uint64_t>(j) * 5) %
+                            4 ==
+                        0
+                    ? 0
+                    : base + static_cast<uint64_t>((i + 2 * j) % 5));
 }
 struct A2avLayout {
   std::vector<uint64_t> sc, sd, rc, rd; ///< this rank's four arrays
@@ -138,10 +167,13 @@ inline Shape shapeOf(Collective c, int p, int r, uint64_t n, int root) {
 /// The output rank r must hold (for reduce on a non-root: empty). Regions
 /// of all-to-all-v output outside the received blocks are not compared;
 /// `mask` marks the compared elements.
-inline Bytes expectedOutput(Collective c, int p, int r, uint64_t n, int root, DataType t,
-                            ReduceOp op, std::vector<bool> *mask = nullptr) {
+inline Bytes expectedOutput(Collective c, int p, int r, uint64_t n, int root,
+                            DataType t, ReduceOp op,
+                            std::vector<bool> *mask = nullptr) {
   size_t es = hccl::sched::dataTypeSize(t);
-  auto input = [&](int q) { return makeInput(q, shapeOf(c, p, q, n, root).in, t, op); };
+  auto input = [&](int q) {
+    return makeInput(q, shapeOf(c, p, q, n, root).in, t, op);
+  };
   Shape s = shapeOf(c, p, r, n, root);
   Bytes out(s.out * es);
   if (mask)
@@ -175,7 +207,8 @@ inline Bytes expectedOutput(Collective c, int p, int r, uint64_t n, int root, Da
   case Collective::AllGather:
     for (int q = 0; q < p; ++q) {
       Bytes in = input(q);
-      std::copy(in.begin(), in.end(), out.begin() + static_cast<long>(q * n * es));
+      std::copy(in.begin(), in.end(),
+                out.begin() + static_cast<long>(q * n * es));
     }
     break;
   case Collective::AllToAll:
@@ -194,9 +227,11 @@ inline Bytes expectedOutput(Collective c, int p, int r, uint64_t n, int root, Da
       A2avLayout L = a2avLayout(q, p, n);
       Bytes in = input(q);
       uint64_t cnt = L.sc[static_cast<size_t>(r)];
-      std::copy(in.begin() + static_cast<long>(L.sd[static_cast<size_t>(r)] * es),
-                in.begin() + static_cast<long>((L.sd[static_cast<size_t>(r)] + cnt) * es),
-                out.begin() + static_cast<long>(me.rd[static_cast<size_t>(q)] * es));
+      std::copy(
+          in.begin() + static_cast<long>(L.sd[static_cast<size_t>(r)] * es),
+          in.begin() +
+              static_cast<long>((L.sd[static_cast<size_t>(r)] + cnt) * es),
+          out.begin() + static_cast<long>(me.rd[static_cast<size_t>(q)] * es));
       if (mask)
         for (uint64_t k = 0; k < cnt; ++k)
           (*mask)[me.rd[static_cast<size_t>(q)] + k] = true;
@@ -220,13 +255,14 @@ inline std::string compareOutput(DataType t, const void *got, const Bytes &want,
       std::string gh, wh;
       char buf[8];
       for (size_t k = 0; k < es; ++k) {
-        snprintf(buf, sizeof(buf), "%02x", static_cast<const unsigned char *>(got)[i * es + k]);
+        snprintf(buf, sizeof(buf), "%02x",
+                 static_cast<const unsigned char *>(got)[i * es + k]);
         gh += buf;
         snprintf(buf, sizeof(buf), "%02x", want[i * es + k]);
         wh += buf;
       }
-      return "element " + std::to_string(i) + " of " + std::to_string(n) + ": got 0x" + gh +
-             ", want 0x" + wh;
+      return "element " + std::to_string(i) + " of " + std::to_string(n) +
+             ": got 0x" + gh + ", want 0x" + wh;
     }
   }
   return "";

@@ -12,8 +12,8 @@ static std::string allReduceOnce(RankCtx &c) {
   std::vector<float> in(1000), out(1000, -1);
   for (size_t i = 0; i < in.size(); ++i)
     in[i] = static_cast<float>(c.rank + 1) * static_cast<float>(i % 7);
-  RT_OK(HcclAllReduce(in.data(), out.data(), in.size(), HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
-                      comm, nullptr));
+  RT_OK(HcclAllReduce(in.data(), out.data(), in.size(), HCCL_DATA_TYPE_FP32,
+                      HCCL_REDUCE_SUM, comm, nullptr));
   float ranksum = static_cast<float>(c.size * (c.size + 1) / 2);
   for (size_t i = 0; i < out.size(); ++i)
     RT_CHECK(out[i] == ranksum * static_cast<float>(i % 7),

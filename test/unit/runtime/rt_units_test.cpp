@@ -73,7 +73,9 @@ TEST(Socket, AddressesAndInterfaceChoice) {
   EXPECT_EQ(*lo, "127.0.0.1");
   auto none = chooseLocalIp("", "=nosuchif9");
   EXPECT_FALSE(none.isOk());
-  EXPECT_NE(none.status().message().find("HCCL_SOCKET_IFNAME==nosuchif9: no interface matches"), std::string::npos)
+  EXPECT_NE(none.status().message().find(
+                "HCCL_SOCKET_IFNAME==nosuchif9: no interface matches"),
+            std::string::npos)
       << none.status().message();
   EXPECT_FALSE(chooseLocalIp("not-an-ip", "").isOk());
 }
@@ -95,15 +97,20 @@ TEST(Launcher, ReadsEachLauncher) {
     auto it = env.find(n);
     return it == env.end() ? nullptr : it->second.c_str();
   };
-  env = {{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "4"},
-         {"MASTER_ADDR", "h0"}, {"MASTER_PORT", "29500"}, {"RANK", "0"}, {"WORLD_SIZE", "1"}};
+  env = {{"OMPI_COMM_WORLD_RANK", "3"},
+         {"OMPI_COMM_WORLD_SIZE", "4"},
+         {"MASTER_ADDR", "h0"},
+         {"MASTER_PORT", "29500"},
+         {"RANK", "0"},
+         {"WORLD_SIZE", "1"}};
   auto e = readLaunchEnv(get);
   ASSERT_TRUE(e.isOk()) << e.status().message();
   EXPECT_EQ(e->source, "Open MPI"); // takes precedence over torchrun's
   EXPECT_EQ(e->rank, 3);
   EXPECT_EQ(e->size, 4);
   EXPECT_EQ(e->masterPort, 29500);
-  env = {{"PMI_RANK", "1"}, {"PMI_SIZE", "2"}, {"HCCL_ROOT_INFO_FILE", "/tmp/x"}};
+  env = {
+      {"PMI_RANK", "1"}, {"PMI_SIZE", "2"}, {"HCCL_ROOT_INFO_FILE", "/tmp/x"}};
   e = readLaunchEnv(get);
   ASSERT_TRUE(e.isOk()) << e.status().message();
   EXPECT_EQ(e->source, "PMI");
@@ -114,7 +121,10 @@ TEST(Launcher, ReadsEachLauncher) {
            {{"RANK", "1"}},
            {{"RANK", "-1"}, {"WORLD_SIZE", "2"}},
            {{"RANK", "0"}, {"WORLD_SIZE", "0"}},
-           {{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "a"}, {"MASTER_PORT", "x"}},
+           {{"RANK", "0"},
+            {"WORLD_SIZE", "2"},
+            {"MASTER_ADDR", "a"},
+            {"MASTER_PORT", "x"}},
            {{"RANK", "0"}, {"WORLD_SIZE", "99999999999"}},
        }) {
     env = bad;
@@ -133,13 +143,17 @@ TEST(Wire, MismatchMessagesNameBothCalls) {
   got = want;
   got.call.count = 200;
   std::string m = describeMismatch(3, want, got);
-  EXPECT_NE(m.find("allreduce #7 (count 100, fp32, sum"), std::string::npos) << m;
-  EXPECT_NE(m.find("rank 3 sent data for allreduce #7 (count 200"), std::string::npos) << m;
+  EXPECT_NE(m.find("allreduce #7 (count 100, fp32, sum"), std::string::npos)
+      << m;
+  EXPECT_NE(m.find("rank 3 sent data for allreduce #7 (count 200"),
+            std::string::npos)
+      << m;
   got = want;
   got.bytes = 4;
   EXPECT_NE(describeMismatch(1, want, got).find("4 bytes"), std::string::npos);
   got.magic = 0;
-  EXPECT_NE(describeMismatch(1, want, got).find("bad magic"), std::string::npos);
+  EXPECT_NE(describeMismatch(1, want, got).find("bad magic"),
+            std::string::npos);
 }
 
 TEST(Wire, ApplyIncomingCopiesOrReduces) {
@@ -166,8 +180,9 @@ TEST(LocalWork, PiecesGiveTheSameResultAsOneShot) {
   for (size_t i = 0; i < n; ++i)
     ref[i] = src[i] + src[n + i] + src[2 * n + i];
   LocalWork w;
-  w.items.push_back({sched::OpKind::Reduce, reinterpret_cast<char *>(dst.data()),
-                     reinterpret_cast<const char *>(src.data()), n * 4, n * 4, 3, 0});
+  w.items.push_back(
+      {sched::OpKind::Reduce, reinterpret_cast<char *>(dst.data()),
+       reinterpret_cast<const char *>(src.data()), n * 4, n * 4, 3, 0});
   int steps = 0;
   while (w.pending()) {
     ASSERT_TRUE(w.step(4096, 4, sched::DataType::Int32, sched::ReduceOp::Sum));
@@ -222,10 +237,12 @@ TEST(Regions, FindLocatesShareableMemory) {
   EXPECT_TRUE(RegionRegistry::instance().find(base + 100, 500, ref));
   EXPECT_EQ(ref.offset, pageSize() + 100);
   EXPECT_TRUE(RegionRegistry::instance().find(base, r->get()->bytes(), ref));
-  EXPECT_FALSE(RegionRegistry::instance().find(base + 100, r->get()->bytes(), ref));
+  EXPECT_FALSE(
+      RegionRegistry::instance().find(base + 100, r->get()->bytes(), ref));
   int local = 0;
   EXPECT_FALSE(RegionRegistry::instance().find(&local, sizeof(local), ref));
   uint64_t id = r->get()->id();
   r->reset();
-  EXPECT_FALSE(RegionRegistry::instance().find(base, 1, ref)) << "region " << id;
+  EXPECT_FALSE(RegionRegistry::instance().find(base, 1, ref))
+      << "region " << id;
 }
