@@ -113,7 +113,7 @@ func.func @missing_contribution(%g: tensor<4xf32>) -> tensor<4xf32> {
 comm.group @pair ranks = [0, 1]
 // Reduces past the end of the output buffer.
 func.func @out_of_bounds(%g: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{step schedule is incorrect: rank 0, phase 1 'reduce' step 0 (step 1), op 0 (reduce): writes output[2, 6) beyond its size 4}}
+  // expected-error @+1 {{op 0 (reduce, t=0): writes output[2, 6) beyond its size 4}}
   %r = comm.schedule all_reduce sum (%g) on @pair algo <mesh_oneshot> count 4 : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%rank: index, %p: index, %n: index):
     %c0 = arith.constant 0 : index
