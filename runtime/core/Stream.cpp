@@ -3,16 +3,17 @@
 #include "common/Deadline.h"
 #include "common/Futex.h"
 
+#include <sched.h>
+
 namespace hccl::rt {
 
 namespace {
-bool hostOversubscribed() {
-  // More runnable threads than cores is the normal case in tests (8 ranks on
-  // 2 cores); spinning there only steals time from the ranks that work.
-  static const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  return hw < 4;
-}
-constexpr int64_t kWorkerSpinUs = 30;
+// A futex wake-up costs tens of microseconds or more on a VM. A stream
+// thread whose queue just emptied, and a caller that synchronizes, poll for
+// this long first, yielding the CPU at each look (so a runnable rank thread
+// on an oversubscribed host loses nothing).
+constexpr int64_t kWorkerPollUs = 100;
+constexpr int64_t kSyncPollUs = 100;
 } // namespace
 
 StatusOr<std::unique_ptr<HostStream>> HostStream::create() {
@@ -32,6 +33,7 @@ HostStream::~HostStream() {
   {
     std::lock_guard<std::mutex> g(mu_);
     stop_ = true;
+    stopping_.store(true);
   }
   workCv_.notify_all();
   if (thread_.joinable())
@@ -40,6 +42,7 @@ HostStream::~HostStream() {
 
 void HostStream::enqueue(Task t) {
   bool wake;
+  outstanding_.fetch_add(1, std::memory_order_acq_rel);
   {
     std::lock_guard<std::mutex> g(mu_);
     queue_.push_back(std::move(t));
@@ -50,6 +53,9 @@ void HostStream::enqueue(Task t) {
 }
 
 Status HostStream::synchronize() {
+  int64_t until = nowUs() + kSyncPollUs;
+  while (outstanding_.load(std::memory_order_acquire) != 0 && nowUs() < until)
+    sched_yield();
   std::unique_lock<std::mutex> g(mu_);
   doneCv_.wait(g, [&] { return queue_.empty() && !busy_; });
   Status st = firstError_;
@@ -63,21 +69,14 @@ bool HostStream::idle() {
 }
 
 void HostStream::run() {
-  const bool spin = !hostOversubscribed();
   std::unique_lock<std::mutex> g(mu_);
   for (;;) {
-    if (queue_.empty() && !stop_ && spin) {
-      // Brief spin: the next call of a loop usually arrives within
-      // microseconds.
+    if (queue_.empty() && !stop_) {
       g.unlock();
-      int64_t until = nowUs() + kWorkerSpinUs;
-      while (nowUs() < until) {
-        for (int i = 0; i < 32; ++i)
-          cpuRelax();
-        std::lock_guard<std::mutex> peek(mu_);
-        if (!queue_.empty() || stop_)
-          break;
-      }
+      int64_t until = nowUs() + kWorkerPollUs;
+      while (outstanding_.load(std::memory_order_acquire) == 0 &&
+             !stopping_.load(std::memory_order_acquire) && nowUs() < until)
+        sched_yield();
       g.lock();
     }
     workerSleeping_ = true;
@@ -98,6 +97,7 @@ void HostStream::run() {
     }
     g.lock();
     busy_ = false;
+    outstanding_.fetch_sub(1, std::memory_order_acq_rel);
     if (!st.isOk() && firstError_.isOk())
       firstError_ = st;
     if (queue_.empty())

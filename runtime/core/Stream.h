@@ -4,9 +4,9 @@
 // work in order while the caller continues. synchronize() waits for the queue
 // to drain and returns the first error since the previous synchronize.
 //
-// The worker spins a few microseconds after running out of work before it
-// sleeps (a training loop enqueues back to back), unless the host is
-// oversubscribed.
+// The worker polls (yielding) a little after running out of work before it
+// sleeps, and so does a synchronizing caller: a training loop enqueues and
+// synchronizes back to back, and a futex wake-up is slow on a VM.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_CORE_STREAM_H
@@ -14,6 +14,7 @@
 
 #include "common/Status.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -47,6 +48,8 @@ private:
   bool busy_ = false;
   bool stop_ = false;
   bool workerSleeping_ = false;
+  std::atomic<size_t> outstanding_{0}; ///< enqueued and not finished
+  std::atomic<bool> stopping_{false};
   Status firstError_;
   std::thread thread_;
 };
