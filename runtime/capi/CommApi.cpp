@@ -19,8 +19,12 @@ namespace {
 
 /// Listeners made by HcclGetRootInfo, waiting for rank 0's init.
 struct PendingRoots {
+  struct Entry {
+    std::shared_ptr<Listener> listener;
+    pid_t owner; ///< the process that called HcclGetRootInfo
+  };
   std::mutex mu;
-  std::map<Uid, std::shared_ptr<Listener>> byUid;
+  std::map<Uid, Entry> byUid;
 };
 PendingRoots &pendingRoots() {
   static PendingRoots *p = new PendingRoots();
@@ -81,9 +85,15 @@ HcclResult initRootInfo(const char *fn, uint32_t nRanks,
     std::lock_guard<std::mutex> g(pendingRoots().mu);
     auto it = pendingRoots().byUid.find(data->uid);
     if (it != pendingRoots().byUid.end()) {
-      mine = it->second;
-      // Non-root processes may have inherited it through fork(): let go.
-      pendingRoots().byUid.erase(it);
+      if (rank == 0) {
+        mine = it->second.listener;
+        pendingRoots().byUid.erase(it);
+      } else if (it->second.owner != ::getpid()) {
+        // Inherited through fork(): only the root's process listens.
+        pendingRoots().byUid.erase(it);
+      }
+      // Other ranks in the root's own process (threads as ranks) leave it
+      // for rank 0.
     }
   }
   if (rank == 0) {
@@ -313,7 +323,7 @@ HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo) {
     d.port = l->get()->addr().port();
     encodeRootInfo(d, rootInfo->internal);
     std::lock_guard<std::mutex> g(pendingRoots().mu);
-    pendingRoots().byUid[d.uid] = l.take();
+    pendingRoots().byUid[d.uid] = {l.take(), ::getpid()};
     return HCCL_SUCCESS;
   });
 }

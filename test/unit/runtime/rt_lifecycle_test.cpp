@@ -17,6 +17,7 @@
 #include <random>
 #include <set>
 #include <sys/socket.h>
+#include <thread>
 
 using namespace rtest;
 
@@ -791,4 +792,48 @@ TEST(Selection, HcclAlgoOverridesTheAutomaticChoice) {
                    "level1:ring/broadcast=level0:H-D_R;level1:H-D_R"});
   o.env.push_back({"HCCL_LOG_LEVEL", "error"});
   EXPECT_EQ(runRanks(3, body, o), "");
+}
+
+TEST(Threads, RanksAsThreadsOfOneProcess) {
+  // Some frameworks run one rank per thread: nothing may assume one rank
+  // per process (pending root listeners, shared regions, segments).
+  auto body = [](RankCtx &) -> std::string {
+    const int p = 3;
+    HcclRootInfo info;
+    RT_OK(HcclGetRootInfo(&info));
+    std::vector<std::string> errors(p);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < p; ++r)
+      threads.emplace_back([&, r] {
+        HcclComm comm;
+        HcclResult rc =
+            HcclCommInitRootInfo(p, &info, static_cast<uint32_t>(r), &comm);
+        if (rc != HCCL_SUCCESS) {
+          errors[r] = describe("init", rc);
+          return;
+        }
+        void *buf;
+        HcclMemAlloc(&buf, 4096 * 4);
+        for (int i = 0; i < 4096; ++i)
+          static_cast<int32_t *>(buf)[i] = r + i;
+        rc = HcclAllReduce(buf, buf, 4096, HCCL_DATA_TYPE_INT32,
+                           HCCL_REDUCE_SUM, comm, nullptr);
+        if (rc != HCCL_SUCCESS)
+          errors[r] = describe("all-reduce", rc);
+        else
+          for (int i = 0; i < 4096 && errors[r].empty(); ++i)
+            if (static_cast<int32_t *>(buf)[i] != 3 + 3 * i)
+              errors[r] = "element " + std::to_string(i);
+        HcclMemFree(buf);
+        HcclCommDestroy(comm);
+      });
+    for (auto &t : threads)
+      t.join();
+    for (int r = 0; r < p; ++r)
+      RT_CHECK(errors[r].empty(),
+               "rank " + std::to_string(r) + ": " + errors[r]);
+    return "";
+  };
+  EXPECT_EQ(runRanks(1, body, opts()), "");
+  EXPECT_EQ(runRanks(1, body, opts(true)), "");
 }
