@@ -6,6 +6,7 @@
 #include "transport/shm/Segment.h"
 #include "transport/shm/ShmPair.h"
 #include "transport/tcp/TcpPair.h"
+#include "transport/verbs/VerbsTransport.h"
 
 #include <algorithm>
 #include <cstring>
@@ -58,10 +59,6 @@ Status Communicator::init(CommInit &in) {
   if (size_ < 1 || rank_ < 0 || rank_ >= size_)
     return errPara("rank " + std::to_string(rank_) + " is outside 0.." +
                    std::to_string(size_ - 1));
-  if (cfg_.transport == TransportKind::Verbs)
-    return Status(HCCL_E_NOT_SUPPORT, "HCCL_TRANSPORT=verbs: the RoCE (verbs) "
-                                      "transport is not available in this "
-                                      "build; use auto, shm or tcp");
   Deadline dl =
       in.deadline
           ? *in.deadline
@@ -209,7 +206,8 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos,
       return errPara("HCCL_TRANSPORT=shm but rank " + std::to_string(j) +
                      " runs on host " + pi.hostname + ", not on this host (" +
                      me.hostname + ")");
-    if (sameHost && cfg_.transport != TransportKind::Tcp) {
+    if (sameHost && cfg_.transport != TransportKind::Tcp &&
+        cfg_.transport != TransportKind::Verbs) {
       auto proc = PeerProcess::open(pi.pid);
       if (!proc)
         return proc.status().withContext("opening rank " + std::to_string(j));
@@ -230,14 +228,25 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos,
   }
   if (tcpPeers.empty())
     return Status::ok();
-  auto eng = TcpEngine::create(
-      &seg_->header()->bell, [this](int peer, const Status &st, bool pending) {
-        // A broken connection fails the communicator
-        // at once when operations wait on it; else
-        // the next operation on that peer fails.
-        if (pending && !closing_.load())
-          fail(st, /*propagate=*/true);
-      });
+  auto onFailure = [this](int peer, const Status &st, bool pending) {
+    // A broken connection fails the communicator
+    // at once when operations wait on it; else
+    // the next operation on that peer fails.
+    if (pending && !closing_.load())
+      fail(st, /*propagate=*/true);
+  };
+  // Links that do not share memory negotiate verbs (RoCE) or TCP on their
+  // bootstrap socket (addSocketPair); open the RDMA device first.
+  if (cfg_.transport == TransportKind::Auto ||
+      cfg_.transport == TransportKind::Verbs) {
+    auto v = VerbsTransport::openOrFallback(
+        cfg_, cfg_.transport == TransportKind::Verbs, &seg_->header()->bell,
+        rank_, onFailure, noVerbs_);
+    if (!v)
+      return v.status();
+    verbs_ = v.take();
+  }
+  auto eng = TcpEngine::create(&seg_->header()->bell, onFailure);
   if (!eng)
     return eng.status();
   tcp_ = eng.take();
@@ -262,10 +271,7 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos,
     if (!fd)
       return fd.status().withContext("connecting to rank " + std::to_string(j) +
                                      " at " + addr->str());
-    auto pair = std::make_unique<TcpPair>(rank_, j, fd.take(), tcp_.get(),
-                                          kTcpChunkBytes, kTcpChunks);
-    HCCL_RT_TRY(tcp_->add(pair.get()));
-    pairs_[static_cast<size_t>(j)] = std::move(pair);
+    HCCL_RT_TRY(addSocketPair(j, fd.take(), dl));
   }
   for (int k = 0; k < expectAccepts; ++k) {
     auto a = listener_->acceptFor(uid_, ConnPurpose::Data, dl);
@@ -283,12 +289,35 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos,
         std::find(tcpPeers.begin(), tcpPeers.end(), j) == tcpPeers.end())
       return errInternal("unexpected TCP connection claiming rank " +
                          std::to_string(j));
-    auto pair = std::make_unique<TcpPair>(
-        rank_, j, std::move(a->fd), tcp_.get(), kTcpChunkBytes, kTcpChunks);
-    HCCL_RT_TRY(tcp_->add(pair.get()));
-    pairs_[static_cast<size_t>(j)] = std::move(pair);
+    HCCL_RT_TRY(addSocketPair(j, std::move(a->fd), dl));
   }
   return Status::ok();
+}
+
+Status Communicator::addSocketPair(int j, Fd fd, const Deadline &dl) {
+  if (cfg_.transport == TransportKind::Auto ||
+      cfg_.transport == TransportKind::Verbs) {
+    auto p =
+        negotiateLink(verbs_.get(), fd, j,
+                      cfg_.transport == TransportKind::Verbs, noVerbs_, dl);
+    if (!p)
+      return p.status();
+    if (*p) {
+      pairs_[static_cast<size_t>(j)] = p.take();
+      return Status::ok();
+    }
+  }
+  auto pair = std::make_unique<TcpPair>(rank_, j, std::move(fd), tcp_.get(),
+                                        kTcpChunkBytes, kTcpChunks);
+  HCCL_RT_TRY(tcp_->add(pair.get()));
+  pairs_[static_cast<size_t>(j)] = std::move(pair);
+  return Status::ok();
+}
+
+const Pair *Communicator::pairFor(int peer) const {
+  if (peer < 0 || peer >= size_ || pairs_.empty())
+    return nullptr;
+  return pairs_[static_cast<size_t>(peer)].get();
 }
 
 Communicator::~Communicator() { shutdown(); }
@@ -310,6 +339,7 @@ void Communicator::shutdown() {
     tcp_->stop(2000);
   pairs_.clear();
   tcp_.reset();
+  verbs_.reset();
   scratch_.reset();
   seg_.reset();
   listener_.reset();
@@ -430,6 +460,8 @@ Status Communicator::guard() {
 void *Communicator::registerMemory(void *addr, uint64_t size) {
   std::lock_guard<std::mutex> g(regMu_);
   registrations_.emplace_back(addr, size);
+  if (verbs_)
+    verbs_->onRegister(addr, static_cast<size_t>(size));
   // The handle is an opaque token: index + 1, never dereferenced.
   return reinterpret_cast<void *>(
       static_cast<uintptr_t>(registrations_.size()));
@@ -441,6 +473,9 @@ Status Communicator::deregisterMemory(void *handle) {
   if (idx == 0 || idx > registrations_.size() ||
       registrations_[idx - 1].first == nullptr)
     return errPara("HcclCommDeregister: unknown handle for this communicator");
+  if (verbs_)
+    verbs_->onDeregister(registrations_[idx - 1].first,
+                         static_cast<size_t>(registrations_[idx - 1].second));
   registrations_[idx - 1] = {nullptr, 0};
   return Status::ok();
 }

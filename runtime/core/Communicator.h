@@ -2,7 +2,8 @@
 //-*-===//
 //
 // A Communicator is created collectively (rendezvous, then one Pair per peer:
-// shm for peers on this host, tcp otherwise), executes collectives by running
+// shm for peers on this host; to other hosts verbs (RoCE) when both ends have
+// an RDMA device, tcp otherwise), executes collectives by running
 // step programs from lib/schedule (Executor.cpp), and is destroyed
 // collectively-but-independently: each rank says BYE to its peers and
 // releases its sockets, threads and shared memory.
@@ -41,6 +42,7 @@ namespace hccl::rt {
 
 class Segment;
 class TcpEngine;
+class VerbsTransport;
 class Region;
 
 /// How to build a communicator.
@@ -92,6 +94,8 @@ public:
   const std::string &name() const { return name_; }
   /// "shm" / "tcp" / "self" for the link to `peer` (tests, diagnostics).
   const char *linkKind(int peer) const;
+  /// The pair to `peer` (nullptr for self; tests inspect transports).
+  const Pair *pairFor(int peer) const;
 
   // Ordering of calls: a ticket at issue time, executed in ticket order.
   uint64_t takeTicket();
@@ -163,6 +167,8 @@ private:
   Communicator() = default;
   Status init(CommInit &init);
   Status connectPeers(const std::vector<RankInfo> &infos, const Deadline &dl);
+  /// A link over a bootstrap socket: verbs when both sides can, else TCP.
+  Status addSocketPair(int peer, Fd fd, const Deadline &dl);
   void shutdown();
 
   /// Picks (cached) and runs the program for a collective call.
@@ -202,6 +208,8 @@ private:
   std::vector<RankInfo> infos_;
   std::vector<std::unique_ptr<Pair>> pairs_;
   std::unique_ptr<TcpEngine> tcp_;
+  std::unique_ptr<VerbsTransport> verbs_; ///< null: no RDMA device in use
+  std::string noVerbs_;                   ///< why (for HCCL_TRANSPORT=verbs)
   sched::Topology topo_;
   int64_t ranksPerServer_ = 0; ///< uniform server-major layout, else 0
   bool oversubscribed_ = false;

@@ -34,7 +34,8 @@ struct RankInfo {
 };
 
 /// This machine + network/pid namespaces: processes with equal ids can share
-/// memory and see each other's pids.
+/// memory and see each other's pids. HCCL_FAKE_HOST_ID (tests) is appended,
+/// so processes of one machine can stand for different hosts.
 std::string localHostId();
 std::string localHostname();
 

@@ -75,7 +75,8 @@ std::vector<GidEnt> gidsFor(const Options &o, uint32_t node) {
   }
   std::vector<GidEnt> t = o.gids;
   for (GidEnt &e : t)
-    if (e.raw[1] == 0xFA && e.raw[2] == 0xCE && (e.raw[0] == 0xF4 || e.raw[0] == 0xF6)) {
+    if (e.raw[1] == 0xFA && e.raw[2] == 0xCE &&
+        (e.raw[0] == 0xF4 || e.raw[0] == 0xF6)) {
       uint32_t type = e.type;
       e = e.raw[0] == 0xF4 ? v4 : ll;
       e.type = type;
@@ -130,7 +131,8 @@ int opPostSend(ibv_qp *ibqp, ibv_send_wr *wr, ibv_send_wr **bad) {
         rc = EINVAL;
         break;
       }
-      if (wr->num_sge < 0 || static_cast<uint32_t>(wr->num_sge) > qp->cap.max_send_sge) {
+      if (wr->num_sge < 0 ||
+          static_cast<uint32_t>(wr->num_sge) > qp->cap.max_send_sge) {
         rc = EINVAL;
         break;
       }
@@ -138,7 +140,8 @@ int opPostSend(ibv_qp *ibqp, ibv_send_wr *wr, ibv_send_wr **bad) {
         rc = ENOMEM;
         break;
       }
-      if (wr->opcode != IBV_WR_RDMA_WRITE && wr->opcode != IBV_WR_RDMA_WRITE_WITH_IMM &&
+      if (wr->opcode != IBV_WR_RDMA_WRITE &&
+          wr->opcode != IBV_WR_RDMA_WRITE_WITH_IMM &&
           wr->opcode != IBV_WR_SEND && wr->opcode != IBV_WR_SEND_WITH_IMM) {
         rc = EINVAL; // READ, atomics, ...: not emulated
         break;
@@ -155,20 +158,23 @@ int opPostSend(ibv_qp *ibqp, ibv_send_wr *wr, ibv_send_wr **bad) {
         rc = EINVAL; // not offered: create_qp reports max_inline_data 0
         break;
       }
-      if (w.opcode == IBV_WR_RDMA_WRITE || w.opcode == IBV_WR_RDMA_WRITE_WITH_IMM) {
+      if (w.opcode == IBV_WR_RDMA_WRITE ||
+          w.opcode == IBV_WR_RDMA_WRITE_WITH_IMM) {
         w.raddr = wr->wr.rdma.remote_addr;
         w.rkey = wr->wr.rdma.rkey;
       }
-      if (w.opcode == IBV_WR_RDMA_WRITE_WITH_IMM || w.opcode == IBV_WR_SEND_WITH_IMM)
+      if (w.opcode == IBV_WR_RDMA_WRITE_WITH_IMM ||
+          w.opcode == IBV_WR_SEND_WITH_IMM)
         w.imm = wr->imm_data;
       w.msn = qp->nextMsn++;
       if (qp->state == IBV_QPS_ERR) {
         ibv_wc wc{};
         wc.wr_id = w.wrId;
         wc.status = IBV_WC_WR_FLUSH_ERR;
-        wc.opcode = (w.opcode == IBV_WR_SEND || w.opcode == IBV_WR_SEND_WITH_IMM)
-                        ? IBV_WC_SEND
-                        : IBV_WC_RDMA_WRITE;
+        wc.opcode =
+            (w.opcode == IBV_WR_SEND || w.opcode == IBV_WR_SEND_WITH_IMM)
+                ? IBV_WC_SEND
+                : IBV_WC_RDMA_WRITE;
         wc.qp_num = qp->qp.qp_num;
         pushCqe(qp->scq, wc);
         continue;
@@ -192,7 +198,8 @@ int opPostRecv(ibv_qp *ibqp, ibv_recv_wr *wr, ibv_recv_wr **bad) {
         rc = EINVAL;
         break;
       }
-      if (wr->num_sge < 0 || static_cast<uint32_t>(wr->num_sge) > qp->cap.max_recv_sge) {
+      if (wr->num_sge < 0 ||
+          static_cast<uint32_t>(wr->num_sge) > qp->cap.max_recv_sge) {
         rc = EINVAL;
         break;
       }
@@ -235,8 +242,10 @@ struct Transition {
 
 const Transition kTransitions[] = {
     {IBV_QPS_RESET, IBV_QPS_RESET, 0, 0},
-    {IBV_QPS_RESET, IBV_QPS_INIT, IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, 0},
-    {IBV_QPS_INIT, IBV_QPS_INIT, 0, IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS},
+    {IBV_QPS_RESET, IBV_QPS_INIT,
+     IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, 0},
+    {IBV_QPS_INIT, IBV_QPS_INIT, 0,
+     IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS},
     {IBV_QPS_INIT, IBV_QPS_RTR,
      IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
          IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
@@ -244,15 +253,16 @@ const Transition kTransitions[] = {
     {IBV_QPS_RTR, IBV_QPS_RTS,
      IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
          IBV_QP_MAX_QP_RD_ATOMIC,
-     IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_MIN_RNR_TIMER | IBV_QP_PATH_MIG_STATE |
-         IBV_QP_CUR_STATE},
+     IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_MIN_RNR_TIMER |
+         IBV_QP_PATH_MIG_STATE | IBV_QP_CUR_STATE},
     {IBV_QPS_RTS, IBV_QPS_RTS, 0,
-     IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE |
-         IBV_QP_MIN_RNR_TIMER},
+     IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_ALT_PATH |
+         IBV_QP_PATH_MIG_STATE | IBV_QP_MIN_RNR_TIMER},
 };
 
 /// 0 when `attr`/`mask` is a legal modification of a QP in state `cur`.
-int checkModify(Context *c, Qp *qp, ibv_qp_state cur, const ibv_qp_attr *attr, int mask) {
+int checkModify(Context *c, Qp *qp, ibv_qp_state cur, const ibv_qp_attr *attr,
+                int mask) {
   ibv_qp_state next = (mask & IBV_QP_STATE) ? attr->qp_state : cur;
   int rest = mask & ~(IBV_QP_STATE | IBV_QP_CUR_STATE);
   if (next == IBV_QPS_RESET || next == IBV_QPS_ERR) {
@@ -278,10 +288,12 @@ int checkModify(Context *c, Qp *qp, ibv_qp_state cur, const ibv_qp_attr *attr, i
   if ((mask & IBV_QP_PKEY_INDEX) && attr->pkey_index != 0)
     return EINVAL;
   if ((mask & IBV_QP_ACCESS_FLAGS) &&
-      (attr->qp_access_flags & ~(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-                                 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)))
+      (attr->qp_access_flags &
+       ~(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+         IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)))
     return EINVAL;
-  if ((mask & IBV_QP_PATH_MTU) && (attr->path_mtu < IBV_MTU_256 || attr->path_mtu > IBV_MTU_4096))
+  if ((mask & IBV_QP_PATH_MTU) &&
+      (attr->path_mtu < IBV_MTU_256 || attr->path_mtu > IBV_MTU_4096))
     return EINVAL;
   if ((mask & IBV_QP_DEST_QPN) && attr->dest_qp_num > 0xffffff)
     return EINVAL;
@@ -344,16 +356,19 @@ FV_EXPORT ibv_device **ibv_get_device_list(int *num) {
     return nullptr;
   }
   std::lock_guard<std::mutex> g(gDevMu);
-  auto **list = static_cast<ibv_device **>(calloc(o.devices.size() + 1, sizeof(ibv_device *)));
+  auto **list = static_cast<ibv_device **>(
+      calloc(o.devices.size() + 1, sizeof(ibv_device *)));
   if (!list) {
     errno = ENOMEM;
     return nullptr;
   }
   for (size_t i = 0; i < o.devices.size(); ++i) {
-    uint32_t node = ((fnv(o.host) & 0xffff) << 8) | static_cast<uint32_t>(i + 1);
+    uint32_t node =
+        ((fnv(o.host) & 0xffff) << 8) | static_cast<uint32_t>(i + 1);
     std::vector<GidEnt> gids = gidsFor(o, node);
-    std::string key = o.devices[i] + "/" + std::to_string(node) + "/" +
-                      (getenv("FAKEVERBS_GID_TABLE") ? getenv("FAKEVERBS_GID_TABLE") : "");
+    std::string key =
+        o.devices[i] + "/" + std::to_string(node) + "/" +
+        (getenv("FAKEVERBS_GID_TABLE") ? getenv("FAKEVERBS_GID_TABLE") : "");
     bool down = false;
     for (const std::string &d : o.portDown)
       down = down || d == o.devices[i];
@@ -364,11 +379,13 @@ FV_EXPORT ibv_device **ibv_get_device_list(int *num) {
       std::memset(&d->dev, 0, sizeof(d->dev));
       d->dev.node_type = IBV_NODE_CA;
       d->dev.transport_type = IBV_TRANSPORT_IB;
-      std::snprintf(d->dev.name, sizeof(d->dev.name), "%s", o.devices[i].c_str());
-      std::snprintf(d->dev.dev_name, sizeof(d->dev.dev_name), "uverbs%zu", i);
-      std::snprintf(d->dev.dev_path, sizeof(d->dev.dev_path), "/sys/class/infiniband_verbs/uverbs%zu", i);
-      std::snprintf(d->dev.ibdev_path, sizeof(d->dev.ibdev_path), "/sys/class/infiniband/%s",
+      std::snprintf(d->dev.name, sizeof(d->dev.name), "%s",
                     o.devices[i].c_str());
+      std::snprintf(d->dev.dev_name, sizeof(d->dev.dev_name), "uverbs%zu", i);
+      std::snprintf(d->dev.dev_path, sizeof(d->dev.dev_path),
+                    "/sys/class/infiniband_verbs/uverbs%zu", i);
+      std::snprintf(d->dev.ibdev_path, sizeof(d->dev.ibdev_path),
+                    "/sys/class/infiniband/%s", o.devices[i].c_str());
       d->index = static_cast<int>(i);
       d->name = o.devices[i];
       d->node = node;
@@ -384,7 +401,9 @@ FV_EXPORT ibv_device **ibv_get_device_list(int *num) {
 
 FV_EXPORT void ibv_free_device_list(ibv_device **list) { free(list); }
 
-FV_EXPORT const char *ibv_get_device_name(ibv_device *dev) { return dev ? dev->name : nullptr; }
+FV_EXPORT const char *ibv_get_device_name(ibv_device *dev) {
+  return dev ? dev->name : nullptr;
+}
 
 FV_EXPORT __be64 ibv_get_device_guid(ibv_device *dev) {
   Device *d = reinterpret_cast<Device *>(dev);
@@ -480,7 +499,8 @@ FV_EXPORT int ibv_query_device(ibv_context *ctx, ibv_device_attr *a) {
 
 // The exported symbol takes HCCL's compat struct: rdma-core fills the fields
 // up to `flags` (the later ones exist only through the extended call).
-FV_EXPORT int ibv_query_port(ibv_context *ctx, uint8_t port, struct _compat_ibv_port_attr *out) {
+FV_EXPORT int ibv_query_port(ibv_context *ctx, uint8_t port,
+                             struct _compat_ibv_port_attr *out) {
   Context *c = ctxOf(ctx);
   if (port != 1)
     return EINVAL;
@@ -501,16 +521,19 @@ FV_EXPORT int ibv_query_port(ibv_context *ctx, uint8_t port, struct _compat_ibv_
   return 0;
 }
 
-FV_EXPORT int ibv_query_gid(ibv_context *ctx, uint8_t port, int index, ibv_gid *gid) {
+FV_EXPORT int ibv_query_gid(ibv_context *ctx, uint8_t port, int index,
+                            ibv_gid *gid) {
   Context *c = ctxOf(ctx);
-  if (port != 1 || index < 0 || static_cast<size_t>(index) >= c->dev->gids.size())
+  if (port != 1 || index < 0 ||
+      static_cast<size_t>(index) >= c->dev->gids.size())
     return -1;
   std::memcpy(gid->raw, c->dev->gids[static_cast<size_t>(index)].raw, 16);
   return 0;
 }
 
 FV_EXPORT int _ibv_query_gid_ex(ibv_context *ctx, uint32_t port, uint32_t index,
-                                ibv_gid_entry *entry, uint32_t flags, size_t size) {
+                                ibv_gid_entry *entry, uint32_t flags,
+                                size_t size) {
   Context *c = ctxOf(ctx);
   if (flags != 0 || size < sizeof(ibv_gid_entry))
     return EINVAL;
@@ -615,11 +638,13 @@ FV_EXPORT int ibv_dealloc_pd(ibv_pd *pd) {
   return 0;
 }
 
-FV_EXPORT ibv_mr *ibv_reg_mr(ibv_pd *pd, void *addr, size_t length, int access) {
+FV_EXPORT ibv_mr *ibv_reg_mr(ibv_pd *pd, void *addr, size_t length,
+                             int access) {
   Pd *p = reinterpret_cast<Pd *>(pd);
   Context *c = p->c;
-  const int known = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-                    IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_RELAXED_ORDERING;
+  const int known = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+                    IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC |
+                    IBV_ACCESS_RELAXED_ORDERING;
   if (access & ~known) {
     errno = EINVAL;
     return nullptr;
@@ -633,9 +658,11 @@ FV_EXPORT ibv_mr *ibv_reg_mr(ibv_pd *pd, void *addr, size_t length, int access) 
   if (length > 0) {
     // Pinning fails on memory that is not mapped.
     long ps = ::sysconf(_SC_PAGESIZE);
-    uintptr_t a = reinterpret_cast<uintptr_t>(addr) & ~(static_cast<uintptr_t>(ps) - 1);
+    uintptr_t a =
+        reinterpret_cast<uintptr_t>(addr) & ~(static_cast<uintptr_t>(ps) - 1);
     size_t span = reinterpret_cast<uintptr_t>(addr) + length - a;
-    std::vector<unsigned char> vec((span + static_cast<size_t>(ps) - 1) / static_cast<size_t>(ps));
+    std::vector<unsigned char> vec((span + static_cast<size_t>(ps) - 1) /
+                                   static_cast<size_t>(ps));
     if (::mincore(reinterpret_cast<void *>(a), span, vec.data()) != 0) {
       errno = EFAULT;
       return nullptr;
@@ -662,8 +689,8 @@ FV_EXPORT ibv_mr *ibv_reg_mr(ibv_pd *pd, void *addr, size_t length, int access) 
   return &m->mr;
 }
 
-FV_EXPORT ibv_mr *ibv_reg_mr_iova2(ibv_pd *pd, void *addr, size_t length, uint64_t iova,
-                                   unsigned int access) {
+FV_EXPORT ibv_mr *ibv_reg_mr_iova2(ibv_pd *pd, void *addr, size_t length,
+                                   uint64_t iova, unsigned int access) {
   if (iova != reinterpret_cast<uintptr_t>(addr)) {
     errno = EOPNOTSUPP;
     return nullptr;
@@ -744,7 +771,8 @@ FV_EXPORT int ibv_destroy_cq(ibv_cq *cq) {
     std::lock_guard<std::mutex> g(q->mu);
     if (q->acked != q->events) {
       std::fprintf(stderr,
-                   "fakeverbs: ibv_destroy_cq with %llu unacknowledged completion events "
+                   "fakeverbs: ibv_destroy_cq with %llu unacknowledged "
+                   "completion events "
                    "(rdma-core would block forever)\n",
                    static_cast<unsigned long long>(q->events - q->acked));
       return EBUSY;
@@ -756,7 +784,8 @@ FV_EXPORT int ibv_destroy_cq(ibv_cq *cq) {
   return 0;
 }
 
-FV_EXPORT int ibv_get_cq_event(ibv_comp_channel *channel, ibv_cq **cq, void **cqContext) {
+FV_EXPORT int ibv_get_cq_event(ibv_comp_channel *channel, ibv_cq **cq,
+                               void **cqContext) {
   ibv_cq *p = nullptr;
   ssize_t n = ::read(channel->fd, &p, sizeof(p));
   if (n != static_cast<ssize_t>(sizeof(p)))
@@ -786,8 +815,8 @@ FV_EXPORT void ibv_ack_async_event(ibv_async_event *) {}
 FV_EXPORT ibv_qp *ibv_create_qp(ibv_pd *pd, ibv_qp_init_attr *init) {
   Pd *p = reinterpret_cast<Pd *>(pd);
   Context *c = p->c;
-  if (init->qp_type != IBV_QPT_RC || !init->send_cq || !init->recv_cq || init->srq ||
-      init->cap.max_send_wr > static_cast<uint32_t>(kMaxQpWr) ||
+  if (init->qp_type != IBV_QPT_RC || !init->send_cq || !init->recv_cq ||
+      init->srq || init->cap.max_send_wr > static_cast<uint32_t>(kMaxQpWr) ||
       init->cap.max_recv_wr > static_cast<uint32_t>(kMaxQpWr) ||
       init->cap.max_send_sge > static_cast<uint32_t>(kMaxSge) ||
       init->cap.max_recv_sge > static_cast<uint32_t>(kMaxSge) ||
@@ -810,8 +839,10 @@ FV_EXPORT ibv_qp *ibv_create_qp(ibv_pd *pd, ibv_qp_init_attr *init) {
     return nullptr;
   }
   qp->mapBytes = 2 * sizeof(RingHdr) + kReqRingBytes + kRspRingBytes;
-  qp->memfd = static_cast<int>(::syscall(SYS_memfd_create, "fakeverbs-qp", MFD_CLOEXEC));
-  if (qp->memfd < 0 || ::ftruncate(qp->memfd, static_cast<off_t>(qp->mapBytes)) != 0) {
+  qp->memfd = static_cast<int>(
+      ::syscall(SYS_memfd_create, "fakeverbs-qp", MFD_CLOEXEC));
+  if (qp->memfd < 0 ||
+      ::ftruncate(qp->memfd, static_cast<off_t>(qp->mapBytes)) != 0) {
     int e = errno;
     if (qp->memfd >= 0)
       ::close(qp->memfd);
@@ -819,7 +850,8 @@ FV_EXPORT ibv_qp *ibv_create_qp(ibv_pd *pd, ibv_qp_init_attr *init) {
     errno = e;
     return nullptr;
   }
-  void *m = ::mmap(nullptr, qp->mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED, qp->memfd, 0);
+  void *m = ::mmap(nullptr, qp->mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+                   qp->memfd, 0);
   if (m == MAP_FAILED) {
     int e = errno;
     ::close(qp->memfd);
@@ -832,7 +864,8 @@ FV_EXPORT ibv_qp *ibv_create_qp(ibv_pd *pd, ibv_qp_init_attr *init) {
   qp->reqIn.h = reinterpret_cast<RingHdr *>(base);
   qp->reqIn.data = base + sizeof(RingHdr);
   qp->reqIn.h->cap = kReqRingBytes;
-  qp->rspIn.h = reinterpret_cast<RingHdr *>(base + sizeof(RingHdr) + kReqRingBytes);
+  qp->rspIn.h =
+      reinterpret_cast<RingHdr *>(base + sizeof(RingHdr) + kReqRingBytes);
   qp->rspIn.data = base + 2 * sizeof(RingHdr) + kReqRingBytes;
   qp->rspIn.h->cap = kRspRingBytes;
 
@@ -911,7 +944,8 @@ FV_EXPORT int ibv_modify_qp(ibv_qp *ibqp, ibv_qp_attr *attr, int mask) {
   return 0;
 }
 
-FV_EXPORT int ibv_query_qp(ibv_qp *ibqp, ibv_qp_attr *attr, int, ibv_qp_init_attr *init) {
+FV_EXPORT int ibv_query_qp(ibv_qp *ibqp, ibv_qp_attr *attr, int,
+                           ibv_qp_init_attr *init) {
   Qp *qp = qpOf(ibqp);
   std::lock_guard<std::mutex> g(qp->mu);
   std::memset(attr, 0, sizeof(*attr));

@@ -43,15 +43,17 @@ void futexWait(std::atomic<uint32_t> *w, uint32_t expect, int64_t timeoutUs) {
 }
 
 void futexWake(std::atomic<uint32_t> *w) {
-  ::syscall(SYS_futex, reinterpret_cast<uint32_t *>(w), FUTEX_WAKE, INT_MAX, nullptr, nullptr,
-            0);
+  ::syscall(SYS_futex, reinterpret_cast<uint32_t *>(w), FUTEX_WAKE, INT_MAX,
+            nullptr, nullptr, 0);
 }
 
 //===----------------------------------------------------------------------===//
 // Rings
 //===----------------------------------------------------------------------===//
 
-static uint64_t pktBytes(uint64_t payload) { return sizeof(Pkt) + ((payload + 63) & ~63ull); }
+static uint64_t pktBytes(uint64_t payload) {
+  return sizeof(Pkt) + ((payload + 63) & ~63ull);
+}
 
 bool Ring::canPush(uint64_t payload) const {
   uint64_t size = pktBytes(payload);
@@ -71,7 +73,8 @@ bool Ring::canPushOrWait(uint64_t payload, uint32_t mySlot) {
 }
 
 void Ring::notifyProducer(Fabric *f) {
-  if (h->waiting.load(std::memory_order_seq_cst) != 0 && h->waiting.exchange(0) != 0)
+  if (h->waiting.load(std::memory_order_seq_cst) != 0 &&
+      h->waiting.exchange(0) != 0)
     f->ring(h->producerSlot);
 }
 
@@ -92,7 +95,9 @@ char *Ring::begin(const Pkt &p, uint64_t &at) {
   return where + sizeof(Pkt);
 }
 
-void Ring::publish(uint64_t at, const Pkt &) { h->head.store(at, std::memory_order_release); }
+void Ring::publish(uint64_t at, const Pkt &) {
+  h->head.store(at, std::memory_order_release);
+}
 
 const Pkt *Ring::front() {
   for (;;) {
@@ -130,13 +135,15 @@ Fabric *Fabric::get(const std::string &name, std::string &err) {
     return nullptr;
   }
   struct stat st;
-  if (::fstat(fd, &st) != 0 || (static_cast<size_t>(st.st_size) < sizeof(Directory) &&
-                                ::ftruncate(fd, sizeof(Directory)) != 0)) {
+  if (::fstat(fd, &st) != 0 ||
+      (static_cast<size_t>(st.st_size) < sizeof(Directory) &&
+       ::ftruncate(fd, sizeof(Directory)) != 0)) {
     err = "sizing " + path + ": " + std::strerror(errno);
     ::close(fd);
     return nullptr;
   }
-  void *p = ::mmap(nullptr, sizeof(Directory), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void *p = ::mmap(nullptr, sizeof(Directory), PROT_READ | PROT_WRITE,
+                   MAP_SHARED, fd, 0);
   ::close(fd);
   if (p == MAP_FAILED) {
     err = "mmap(" + path + "): " + std::strerror(errno);

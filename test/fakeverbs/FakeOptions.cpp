@@ -98,7 +98,8 @@ Options readOptions() {
   if (d != "none") {
     for (const std::string &n : split(d, ',')) {
       if (!validName(n)) {
-        o.error = "FAKEVERBS_DEVICES=" + d + ": '" + n + "' is not a device name";
+        o.error =
+            "FAKEVERBS_DEVICES=" + d + ": '" + n + "' is not a device name";
         return o;
       }
       o.devices.push_back(n);
@@ -127,7 +128,8 @@ Options readOptions() {
       else if (type == "v2")
         ent.type = IBV_GID_TYPE_ROCE_V2;
       else {
-        o.error = "FAKEVERBS_GID_TABLE: entry '" + e + "': type must be ib, v1 or v2";
+        o.error =
+            "FAKEVERBS_GID_TABLE: entry '" + e + "': type must be ib, v1 or v2";
         return o;
       }
       if (addr == "host4" || addr == "host6") {
@@ -143,7 +145,8 @@ Options readOptions() {
       o.gids.push_back(ent);
     }
     if (o.gids.size() > kMaxGids) {
-      o.error = "FAKEVERBS_GID_TABLE: at most " + std::to_string(kMaxGids) + " entries";
+      o.error = "FAKEVERBS_GID_TABLE: at most " + std::to_string(kMaxGids) +
+                " entries";
       return o;
     }
   }
@@ -164,7 +167,8 @@ Options readOptions() {
       o.fault = FaultKind::PortError;
     else {
       o.error = "FAKEVERBS_FAULT=" + fault +
-                ": expected cqe_error, rem_access, qp_error, stall or port_error[:after=N]";
+                ": expected cqe_error, rem_access, qp_error, stall or "
+                "port_error[:after=N]";
       return o;
     }
     for (size_t i = 1; i < parts.size(); ++i) {

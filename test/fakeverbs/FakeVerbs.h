@@ -132,10 +132,10 @@ struct Pkt {
   uint32_t psn; ///< requester's PSN of this request
   uint64_t msn; ///< request number on the requester's QP
   uint64_t raddr;
-  uint64_t total; ///< request length
+  uint64_t total;  ///< request length
   uint64_t offset; ///< of this segment within the request
   uint32_t rkey;
-  uint32_t imm; ///< as posted (network order)
+  uint32_t imm;    ///< as posted (network order)
   uint32_t status; ///< NAK: the requester's completion status
   uint32_t pad;
 };
@@ -163,7 +163,9 @@ struct Ring {
   /// The next packet (skipping pads) or nullptr.
   const Pkt *front();
   void pop();
-  bool empty() const { return h->head.load(std::memory_order_acquire) == h->tail.load(); }
+  bool empty() const {
+    return h->head.load(std::memory_order_acquire) == h->tail.load();
+  }
 };
 
 /// The process-wide mapping of the fabric directory.
@@ -292,8 +294,8 @@ struct Qp {
   uint64_t nextMsn = 0;
   int64_t lastProgressUs = 0;
   int retries = 0;
-  bool rnrWaiting = false;     ///< the peer answered receiver-not-ready
-  uint64_t rnrDelayUs = 0;     ///< its min_rnr_timer
+  bool rnrWaiting = false; ///< the peer answered receiver-not-ready
+  uint64_t rnrDelayUs = 0; ///< its min_rnr_timer
   int rnrRetries = 0;
   // Responder.
   std::deque<RecvWqe> rq;

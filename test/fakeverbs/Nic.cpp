@@ -75,8 +75,9 @@ void pushCqe(Cq *cq, const ibv_wc &wc) {
 }
 
 static ibv_wc_opcode sendOpcode(ibv_wr_opcode op) {
-  return (op == IBV_WR_RDMA_WRITE || op == IBV_WR_RDMA_WRITE_WITH_IMM) ? IBV_WC_RDMA_WRITE
-                                                                        : IBV_WC_SEND;
+  return (op == IBV_WR_RDMA_WRITE || op == IBV_WR_RDMA_WRITE_WITH_IMM)
+             ? IBV_WC_RDMA_WRITE
+             : IBV_WC_SEND;
 }
 
 static void completeSend(Qp *qp, const SendWqe &w, ibv_wc_status st) {
@@ -125,7 +126,8 @@ static void failFront(Qp *qp, ibv_wc_status st) {
 static uint64_t timeoutUs(const Qp *qp) {
   if (qp->timeout == 0)
     return 0; // infinite
-  return static_cast<uint64_t>(4.096 * static_cast<double>(1ull << qp->timeout));
+  return static_cast<uint64_t>(4.096 *
+                               static_cast<double>(1ull << qp->timeout));
 }
 
 static bool resolvePeer(Context *c, Qp *qp) {
@@ -135,7 +137,8 @@ static bool resolvePeer(Context *c, Qp *qp) {
     return false;
   qp->peerUnreachable = true;
   uint32_t node = c->fabric->nodeOfGid(qp->ah.grh.dgid.raw);
-  if (node == 0 || qp->destQpn < kQpnBase || qp->destQpn >= kQpnBase + kMaxQpEntries)
+  if (node == 0 || qp->destQpn < kQpnBase ||
+      qp->destQpn >= kQpnBase + kMaxQpEntries)
     return false;
   QpEntry &e = c->fabric->dir()->qp[qp->destQpn - kQpnBase];
   if (e.state.load() != 2 || e.node != node || !pidAlive(e.pid))
@@ -147,7 +150,8 @@ static bool resolvePeer(Context *c, Qp *qp) {
   ::close(pidfd);
   if (fd < 0)
     return false;
-  void *p = ::mmap(nullptr, e.ringBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void *p =
+      ::mmap(nullptr, e.ringBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   ::close(fd);
   if (p == MAP_FAILED)
     return false;
@@ -157,7 +161,8 @@ static bool resolvePeer(Context *c, Qp *qp) {
   char *base = static_cast<char *>(p);
   qp->reqOut.h = reinterpret_cast<RingHdr *>(base);
   qp->reqOut.data = base + sizeof(RingHdr);
-  qp->rspOut.h = reinterpret_cast<RingHdr *>(base + sizeof(RingHdr) + kReqRingBytes);
+  qp->rspOut.h =
+      reinterpret_cast<RingHdr *>(base + sizeof(RingHdr) + kReqRingBytes);
   qp->rspOut.data = base + 2 * sizeof(RingHdr) + kReqRingBytes;
   qp->peerResolved = true;
   qp->peerUnreachable = false;
@@ -166,7 +171,8 @@ static bool resolvePeer(Context *c, Qp *qp) {
 
 /// Sends a response (ACK/NAK/RNR) to the requester; false when its ring is
 /// full (try again later).
-static bool respond(Context *c, Qp *qp, uint32_t type, uint64_t msn, uint32_t status) {
+static bool respond(Context *c, Qp *qp, uint32_t type, uint64_t msn,
+                    uint32_t status) {
   if (!resolvePeer(c, qp))
     return true; // unreachable: the answer is lost, as on a wire
   if (!qp->rspOut.canPushOrWait(0, static_cast<uint32_t>(c->ctxSlot)))
@@ -192,8 +198,8 @@ enum class Verdict { Consumed, Hold };
 /// Checks that [addr, addr+len) lies in local MRs of the QP's PD with
 /// `need` access, for every piece of a scatter list; copies `data` there at
 /// logical offset `off`.
-static bool scatter(Context *c, Qp *qp, const RecvWqe &r, uint64_t off, const char *data,
-                    uint64_t len) {
+static bool scatter(Context *c, Qp *qp, const RecvWqe &r, uint64_t off,
+                    const char *data, uint64_t len) {
   std::shared_lock<std::shared_mutex> g(c->mrMu);
   uint64_t pos = 0;
   for (const ibv_sge &s : r.sges) {
@@ -214,20 +220,24 @@ static bool scatter(Context *c, Qp *qp, const RecvWqe &r, uint64_t off, const ch
   return true;
 }
 
-static Verdict handleRequest(Context *c, Qp *qp, const Pkt &p, const char *payload) {
+static Verdict handleRequest(Context *c, Qp *qp, const Pkt &p,
+                             const char *payload) {
   if (qp->state != IBV_QPS_RTR && qp->state != IBV_QPS_RTS)
     return Verdict::Consumed; // a QP not ready to receive drops packets
   if (p.srcQpn != qp->destQpn)
     return Verdict::Consumed; // not from the connected QP
-  uint32_t wantPsn = static_cast<uint32_t>((qp->rqPsn + qp->expectMsn) & 0xffffff);
+  uint32_t wantPsn =
+      static_cast<uint32_t>((qp->rqPsn + qp->expectMsn) & 0xffffff);
   if (p.msn != qp->expectMsn || p.psn != wantPsn)
-    return Verdict::Consumed; // out of sequence: dropped (the requester times out)
+    return Verdict::Consumed; // out of sequence: dropped (the requester times
+                              // out)
   bool first = p.offset == 0;
   bool last = p.offset + p.len == p.total;
   bool needsRecv = p.type == kWriteImm || p.type == kSend || p.type == kSendImm;
   if (last && !resolvePeer(c, qp)) {
     // Still execute; the ACK is lost.
-  } else if (last && !qp->rspOut.canPushOrWait(0, static_cast<uint32_t>(c->ctxSlot))) {
+  } else if (last &&
+             !qp->rspOut.canPushOrWait(0, static_cast<uint32_t>(c->ctxSlot))) {
     return Verdict::Hold;
   }
 
@@ -235,9 +245,10 @@ static Verdict handleRequest(Context *c, Qp *qp, const Pkt &p, const char *paylo
     std::shared_lock<std::shared_mutex> g(c->mrMu);
     Mr *mr = findMr(c, p.rkey);
     uintptr_t mb = mr ? reinterpret_cast<uintptr_t>(mr->mr.addr) : 0;
-    bool ok = mr && mr->pd == qp->pd && (mr->access & IBV_ACCESS_REMOTE_WRITE) &&
-              (qp->access & IBV_ACCESS_REMOTE_WRITE) && p.raddr >= mb &&
-              p.raddr + p.total <= mb + mr->mr.length && p.total >= p.offset + p.len;
+    bool ok =
+        mr && mr->pd == qp->pd && (mr->access & IBV_ACCESS_REMOTE_WRITE) &&
+        (qp->access & IBV_ACCESS_REMOTE_WRITE) && p.raddr >= mb &&
+        p.raddr + p.total <= mb + mr->mr.length && p.total >= p.offset + p.len;
     if (!ok) {
       g.unlock();
       respond(c, qp, kNak, p.msn, IBV_WC_REM_ACCESS_ERR);
@@ -325,11 +336,11 @@ static void handleResponse(Qp *qp, const Pkt &p) {
     // The responder holds the request until a receive is posted (the wire
     // retransmits it after each RNR delay): the ack timer stops, and the
     // RNR retry count applies instead (7 = forever).
-    static const double kRnrMs[32] = {655.36, 0.01, 0.02, 0.03, 0.04, 0.06, 0.08, 0.12,
-                                      0.16,   0.24, 0.32, 0.48, 0.64, 0.96, 1.28, 1.92,
-                                      2.56,   3.84, 5.12, 7.68, 10.24, 15.36, 20.48, 30.72,
-                                      40.96,  61.44, 81.92, 122.88, 163.84, 245.76, 327.68,
-                                      491.52};
+    static const double kRnrMs[32] = {
+        655.36, 0.01,  0.02,  0.03,   0.04,   0.06,   0.08,   0.12,
+        0.16,   0.24,  0.32,  0.48,   0.64,   0.96,   1.28,   1.92,
+        2.56,   3.84,  5.12,  7.68,   10.24,  15.36,  20.48,  30.72,
+        40.96,  61.44, 81.92, 122.88, 163.84, 245.76, 327.68, 491.52};
     qp->rnrWaiting = true;
     qp->rnrDelayUs = static_cast<uint64_t>(kRnrMs[p.status & 31] * 1000.0);
     qp->rnrRetries = 0;
@@ -338,8 +349,10 @@ static void handleResponse(Qp *qp, const Pkt &p) {
   }
   qp->rnrWaiting = false;
   // Every request before the (N)ACKed one arrived.
-  while (!qp->sq.empty() && qp->sq.front().msn < p.msn + (p.type == kAck ? 1 : 0) &&
-         qp->sq.front().transmitted && qp->sq.front().sent == qp->sq.front().total) {
+  while (!qp->sq.empty() &&
+         qp->sq.front().msn < p.msn + (p.type == kAck ? 1 : 0) &&
+         qp->sq.front().transmitted &&
+         qp->sq.front().sent == qp->sq.front().total) {
     SendWqe w = qp->sq.front();
     qp->sq.pop_front();
     if (qp->txCursor > 0)
@@ -359,7 +372,8 @@ static bool maybeFault(Context *c, Qp *qp, SendWqe &w) {
     return true;
   if (c->requests.load() < c->opt.faultAfter)
     return true;
-  bool isWrite = w.opcode == IBV_WR_RDMA_WRITE || w.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+  bool isWrite =
+      w.opcode == IBV_WR_RDMA_WRITE || w.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
   switch (c->opt.fault) {
   case FaultKind::None:
     return true;
@@ -394,8 +408,8 @@ static bool maybeFault(Context *c, Qp *qp, SendWqe &w) {
 
 /// Copies [off, off+len) of the request's gather list into `out`; false on
 /// an lkey/bounds violation.
-static bool gather(Context *c, Qp *qp, const SendWqe &w, uint64_t off, char *out,
-                   uint64_t len) {
+static bool gather(Context *c, Qp *qp, const SendWqe &w, uint64_t off,
+                   char *out, uint64_t len) {
   std::shared_lock<std::shared_mutex> g(c->mrMu);
   uint64_t pos = 0;
   for (const ibv_sge &s : w.sges) {
@@ -423,7 +437,8 @@ static bool validLocal(Context *c, Qp *qp, const SendWqe &w) {
       continue;
     Mr *mr = findMr(c, s.lkey);
     uintptr_t mb = mr ? reinterpret_cast<uintptr_t>(mr->mr.addr) : 0;
-    if (!mr || mr->pd != qp->pd || s.addr < mb || s.addr + s.length > mb + mr->mr.length)
+    if (!mr || mr->pd != qp->pd || s.addr < mb ||
+        s.addr + s.length > mb + mr->mr.length)
       return false;
   }
   return true;
@@ -432,7 +447,8 @@ static bool validLocal(Context *c, Qp *qp, const SendWqe &w) {
 /// Transmits what the peer's ring accepts; true when anything moved.
 static bool transmit(Context *c, Qp *qp) {
   bool moved = false;
-  while (qp->state == IBV_QPS_RTS && qp->txCursor < qp->sq.size() && !c->stalled) {
+  while (qp->state == IBV_QPS_RTS && qp->txCursor < qp->sq.size() &&
+         !c->stalled) {
     SendWqe &w = qp->sq[qp->txCursor];
     if (!w.transmitted) {
       if (w.injectError) {
@@ -512,7 +528,8 @@ static void checkTimer(Qp *qp) {
     return;
   int64_t now = monoUs();
   if (qp->rnrWaiting) {
-    if (qp->rnrRetry == 7 || static_cast<uint64_t>(now - qp->lastProgressUs) < qp->rnrDelayUs)
+    if (qp->rnrRetry == 7 ||
+        static_cast<uint64_t>(now - qp->lastProgressUs) < qp->rnrDelayUs)
       return;
     qp->lastProgressUs = now;
     if (++qp->rnrRetries > qp->rnrRetry)
@@ -549,7 +566,8 @@ static bool serviceQp(Context *c, Qp *qp) {
     if (!p)
       break;
     Pkt copy = *p;
-    if (handleRequest(c, qp, copy, reinterpret_cast<const char *>(p + 1)) == Verdict::Hold)
+    if (handleRequest(c, qp, copy, reinterpret_cast<const char *>(p + 1)) ==
+        Verdict::Hold)
       break;
     qp->reqIn.pop();
     moved = true;
@@ -558,7 +576,8 @@ static bool serviceQp(Context *c, Qp *qp) {
     qp->reqIn.notifyProducer(c->fabric);
     qp->rspIn.notifyProducer(c->fabric);
   }
-  if (c->portDown.load() && qp->state != IBV_QPS_ERR && qp->state != IBV_QPS_RESET) {
+  if (c->portDown.load() && qp->state != IBV_QPS_ERR &&
+      qp->state != IBV_QPS_RESET) {
     qpToError(qp);
     moved = true;
   }
@@ -573,9 +592,11 @@ static void nextTimer(Qp *qp, int64_t &wakeUs) {
   if (qp->destroyed || qp->state != IBV_QPS_RTS || qp->sq.empty() ||
       !qp->sq.front().transmitted)
     return;
-  uint64_t t = qp->rnrWaiting ? (qp->rnrRetry == 7 ? 0 : qp->rnrDelayUs) : timeoutUs(qp);
+  uint64_t t =
+      qp->rnrWaiting ? (qp->rnrRetry == 7 ? 0 : qp->rnrDelayUs) : timeoutUs(qp);
   if (t)
-    wakeUs = std::min<int64_t>(wakeUs, qp->lastProgressUs + static_cast<int64_t>(t));
+    wakeUs =
+        std::min<int64_t>(wakeUs, qp->lastProgressUs + static_cast<int64_t>(t));
 }
 
 static void run(Context *c) {

@@ -38,7 +38,9 @@ bool gidIsIpv4Mapped(const Gid &g) {
   return g[10] == 0xff && g[11] == 0xff;
 }
 
-bool gidIsLinkLocal(const Gid &g) { return g[0] == 0xfe && (g[1] & 0xc0) == 0x80; }
+bool gidIsLinkLocal(const Gid &g) {
+  return g[0] == 0xfe && (g[1] & 0xc0) == 0x80;
+}
 
 namespace {
 int rank(const GidEntryInfo &e) {
@@ -57,26 +59,30 @@ int rank(const GidEntryInfo &e) {
 } // namespace
 
 StatusOr<GidChoice> selectGid(const std::vector<GidEntryInfo> &table,
-                              std::optional<uint32_t> override, const std::string &where) {
+                              std::optional<uint32_t> override,
+                              const std::string &where) {
   std::string valid;
   for (const GidEntryInfo &e : table)
     if (!gidIsZero(e.gid))
       valid += (valid.empty() ? "" : ", ") + std::to_string(e.index);
   if (valid.empty())
-    return Status(HCCL_E_NOT_SUPPORT, where + " has an empty GID table (no IP address on its "
-                                              "network device?)");
+    return Status(HCCL_E_NOT_SUPPORT,
+                  where + " has an empty GID table (no IP address on its "
+                          "network device?)");
   if (override) {
     for (const GidEntryInfo &e : table)
       if (e.index == *override && !gidIsZero(e.gid))
         return GidChoice{e.index, e.gid, e.kind};
-    return errPara("HCCL_RDMA_GID_INDEX=" + std::to_string(*override) + ": " + where +
+    return errPara("HCCL_RDMA_GID_INDEX=" + std::to_string(*override) + ": " +
+                   where +
                    " has no GID at that index (valid indices: " + valid + ")");
   }
   const GidEntryInfo *best = nullptr;
   for (const GidEntryInfo &e : table) {
     if (gidIsZero(e.gid))
       continue;
-    if (!best || rank(e) < rank(*best) || (rank(e) == rank(*best) && e.index < best->index))
+    if (!best || rank(e) < rank(*best) ||
+        (rank(e) == rank(*best) && e.index < best->index))
       best = &e;
   }
   return GidChoice{best->index, best->gid, best->kind};

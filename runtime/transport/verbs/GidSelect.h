@@ -50,7 +50,8 @@ bool gidIsLinkLocal(const Gid &g);
 /// first among equals. `where` names the port in errors
 /// ("mlx5_0 port 1").
 StatusOr<GidChoice> selectGid(const std::vector<GidEntryInfo> &table,
-                              std::optional<uint32_t> override, const std::string &where);
+                              std::optional<uint32_t> override,
+                              const std::string &where);
 
 } // namespace hccl::rt::verbs
 

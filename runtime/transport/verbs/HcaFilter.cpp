@@ -30,7 +30,8 @@ bool hcaMatches(const std::string &spec, const std::string &device, int port) {
       name = item.substr(0, colon);
       wantPort = std::atoi(item.c_str() + colon + 1);
     }
-    bool nameOk = exact ? device == name : device.compare(0, name.size(), name) == 0;
+    bool nameOk =
+        exact ? device == name : device.compare(0, name.size(), name) == 0;
     if (nameOk && (wantPort < 0 || wantPort == port))
       listed = true;
   }

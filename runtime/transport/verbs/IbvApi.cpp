@@ -14,7 +14,8 @@ std::string defaultIbLib(const std::string &configured) {
 
 namespace {
 
-template <typename F> bool resolve(void *h, const char *name, F &slot, std::string &missing) {
+template <typename F>
+bool resolve(void *h, const char *name, F &slot, std::string &missing) {
   void *p = ::dlsym(h, name);
   if (!p) {
     if (!missing.empty())
@@ -33,8 +34,9 @@ StatusOr<std::unique_ptr<IbvApi>> loadNew(const std::string &path) {
   void *h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *e = ::dlerror();
-    return Status(HCCL_E_NOT_SUPPORT, "cannot load " + path + " (HCCL_IB_LIB): " +
-                                          (e ? e : "unknown dlopen error"));
+    return Status(HCCL_E_NOT_SUPPORT,
+                  "cannot load " + path +
+                      " (HCCL_IB_LIB): " + (e ? e : "unknown dlopen error"));
   }
   auto api = std::make_unique<IbvApi>();
   api->path = path;
@@ -67,7 +69,8 @@ StatusOr<std::unique_ptr<IbvApi>> loadNew(const std::string &path) {
   if (!missing.empty()) {
     ::dlclose(h);
     return Status(HCCL_E_NOT_SUPPORT,
-                  path + " (HCCL_IB_LIB) lacks libibverbs functions: " + missing);
+                  path +
+                      " (HCCL_IB_LIB) lacks libibverbs functions: " + missing);
   }
   // Optional: the GID type (RoCE v1/v2) comes from here when present.
   std::string ignored;

@@ -34,21 +34,25 @@ struct IbvApi {
   int (*closeDevice)(ibv_context *ctx) = nullptr;
   int (*queryDevice)(ibv_context *ctx, ibv_device_attr *attr) = nullptr;
   /// The exported ibv_query_port: fills the compat prefix of ibv_port_attr.
-  int (*queryPort)(ibv_context *ctx, uint8_t port, struct _compat_ibv_port_attr *attr) = nullptr;
-  int (*queryGid)(ibv_context *ctx, uint8_t port, int index, ibv_gid *gid) = nullptr;
+  int (*queryPort)(ibv_context *ctx, uint8_t port,
+                   struct _compat_ibv_port_attr *attr) = nullptr;
+  int (*queryGid)(ibv_context *ctx, uint8_t port, int index,
+                  ibv_gid *gid) = nullptr;
   /// rdma-core >= 32 (_ibv_query_gid_ex); nullptr on older libraries.
-  int (*queryGidEx)(ibv_context *ctx, uint32_t port, uint32_t index, ibv_gid_entry *entry,
-                    uint32_t flags, size_t entrySize) = nullptr;
+  int (*queryGidEx)(ibv_context *ctx, uint32_t port, uint32_t index,
+                    ibv_gid_entry *entry, uint32_t flags,
+                    size_t entrySize) = nullptr;
   ibv_pd *(*allocPd)(ibv_context *ctx) = nullptr;
   int (*deallocPd)(ibv_pd *pd) = nullptr;
   ibv_mr *(*regMr)(ibv_pd *pd, void *addr, size_t length, int access) = nullptr;
   int (*deregMr)(ibv_mr *mr) = nullptr;
   ibv_comp_channel *(*createCompChannel)(ibv_context *ctx) = nullptr;
   int (*destroyCompChannel)(ibv_comp_channel *ch) = nullptr;
-  ibv_cq *(*createCq)(ibv_context *ctx, int cqe, void *cqContext, ibv_comp_channel *ch,
-                      int compVector) = nullptr;
+  ibv_cq *(*createCq)(ibv_context *ctx, int cqe, void *cqContext,
+                      ibv_comp_channel *ch, int compVector) = nullptr;
   int (*destroyCq)(ibv_cq *cq) = nullptr;
-  int (*getCqEvent)(ibv_comp_channel *ch, ibv_cq **cq, void **cqContext) = nullptr;
+  int (*getCqEvent)(ibv_comp_channel *ch, ibv_cq **cq,
+                    void **cqContext) = nullptr;
   void (*ackCqEvents)(ibv_cq *cq, unsigned int n) = nullptr;
   ibv_qp *(*createQp)(ibv_pd *pd, ibv_qp_init_attr *attr) = nullptr;
   int (*modifyQp)(ibv_qp *qp, ibv_qp_attr *attr, int mask) = nullptr;

@@ -8,7 +8,8 @@ namespace hccl::rt::verbs {
 
 MrCache::MrCache(MrRegistrar &reg, size_t pageBytes)
     : reg_(reg),
-      page_(pageBytes ? pageBytes : static_cast<size_t>(::sysconf(_SC_PAGESIZE))) {}
+      page_(pageBytes ? pageBytes
+                      : static_cast<size_t>(::sysconf(_SC_PAGESIZE))) {}
 
 MrCache::~MrCache() { clear(); }
 
@@ -27,8 +28,8 @@ MrCache::Handle MrCache::acquire(const void *p, size_t len) {
   return Handle{};
 }
 
-StatusOr<MrCache::Handle> MrCache::insert(const void *p, size_t len, uint64_t tag,
-                                          bool pinned) {
+StatusOr<MrCache::Handle> MrCache::insert(const void *p, size_t len,
+                                          uint64_t tag, bool pinned) {
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
   uintptr_t base = a / page_ * page_;
   uintptr_t end = (a + len + page_ - 1) / page_ * page_;
@@ -107,7 +108,8 @@ void MrCache::invalidate(const Handle &h) {
   maybeDropLocked(h.id);
 }
 
-size_t MrCache::sweep(const std::function<bool(uint64_t, uintptr_t, size_t)> &alive) {
+size_t
+MrCache::sweep(const std::function<bool(uint64_t, uintptr_t, size_t)> &alive) {
   std::lock_guard<std::mutex> g(mu_);
   std::vector<uint64_t> dead;
   for (auto &kv : entries_) {

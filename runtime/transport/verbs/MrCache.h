@@ -71,7 +71,8 @@ public:
   /// Invalidates one entry (its owner went away).
   void invalidate(const Handle &h);
   /// Invalidates the entries for which `alive(tag, base, len)` is false.
-  size_t sweep(const std::function<bool(uint64_t tag, uintptr_t base, size_t len)> &alive);
+  size_t sweep(const std::function<bool(uint64_t tag, uintptr_t base,
+                                        size_t len)> &alive);
   /// Deregisters everything (transport shutdown; no send may be in flight).
   void clear();
 

@@ -31,8 +31,9 @@ std::string ConnInfo::encode() const {
 
 StatusOr<ConnInfo> ConnInfo::decode(const std::string &s, int peer) {
   auto bad = [&](const std::string &what) {
-    return Status(HCCL_E_ROCE_CONNECT, "rank " + std::to_string(peer) +
-                                           " sent malformed RoCE connection data: " + what);
+    return Status(HCCL_E_ROCE_CONNECT,
+                  "rank " + std::to_string(peer) +
+                      " sent malformed RoCE connection data: " + what);
   };
   json j = json::parse(s, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object())

@@ -49,10 +49,12 @@ constexpr uint32_t kImmLenMask = (1u << 23) - 1;
 constexpr uint32_t kCreditImm = 0xFFu << kImmSlotShift; ///< slot 255
 static_assert(kSlots < 255, "slot 255 marks credit writes");
 static_assert(kSlotBytes <= kImmLenMask, "slot size must fit the immediate");
-static_assert((kSlotBytes - kHeaderBytes) % 16 == 0, "chunks stay element-aligned");
+static_assert((kSlotBytes - kHeaderBytes) % 16 == 0,
+              "chunks stay element-aligned");
 
 inline uint32_t encodeImm(uint32_t slot, bool header, uint32_t bytes) {
-  return (slot << kImmSlotShift) | (header ? kImmHeaderBit : 0) | (bytes & kImmLenMask);
+  return (slot << kImmSlotShift) | (header ? kImmHeaderBit : 0) |
+         (bytes & kImmLenMask);
 }
 struct ImmFields {
   uint32_t slot;
@@ -60,7 +62,8 @@ struct ImmFields {
   uint32_t bytes;
 };
 inline ImmFields decodeImm(uint32_t imm) {
-  return ImmFields{imm >> kImmSlotShift, (imm & kImmHeaderBit) != 0, imm & kImmLenMask};
+  return ImmFields{imm >> kImmSlotShift, (imm & kImmHeaderBit) != 0,
+                   imm & kImmLenMask};
 }
 
 /// What one side tells the other at set-up (JSON on the bootstrap socket).

@@ -25,8 +25,9 @@ void initAttrs(uint8_t port, ibv_qp_attr &attr, int &mask) {
   mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
 }
 
-void rtrAttrs(const QpSettings &s, const PortAddress &local, const PortAddress &remote,
-              const QpEndpoint &peer, ibv_qp_attr &attr, int &mask) {
+void rtrAttrs(const QpSettings &s, const PortAddress &local,
+              const PortAddress &remote, const QpEndpoint &peer,
+              ibv_qp_attr &attr, int &mask) {
   std::memset(&attr, 0, sizeof(attr));
   attr.qp_state = IBV_QPS_RTR;
   attr.path_mtu = std::min(local.mtu, remote.mtu);
@@ -50,11 +51,12 @@ void rtrAttrs(const QpSettings &s, const PortAddress &local, const PortAddress &
     ah.is_global = 0;
     ah.dlid = remote.lid;
   }
-  mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-         IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+  mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+         IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 }
 
-void rtsAttrs(const QpSettings &s, const QpEndpoint &self, ibv_qp_attr &attr, int &mask) {
+void rtsAttrs(const QpSettings &s, const QpEndpoint &self, ibv_qp_attr &attr,
+              int &mask) {
   std::memset(&attr, 0, sizeof(attr));
   attr.qp_state = IBV_QPS_RTS;
   attr.sq_psn = self.psn;
@@ -62,8 +64,8 @@ void rtsAttrs(const QpSettings &s, const QpEndpoint &self, ibv_qp_attr &attr, in
   attr.retry_cnt = s.retryCnt;
   attr.rnr_retry = s.rnrRetry;
   attr.max_rd_atomic = 1;
-  mask = IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-         IBV_QP_MAX_QP_RD_ATOMIC;
+  mask = IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+         IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
 }
 
 double retryWindowMs(const QpSettings &s) {

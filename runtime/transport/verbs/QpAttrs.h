@@ -47,9 +47,11 @@ struct PortAddress {
 
 void initAttrs(uint8_t port, ibv_qp_attr &attr, int &mask);
 /// `remote` is the peer's port; the path MTU is the smaller of both.
-void rtrAttrs(const QpSettings &s, const PortAddress &local, const PortAddress &remote,
-              const QpEndpoint &peer, ibv_qp_attr &attr, int &mask);
-void rtsAttrs(const QpSettings &s, const QpEndpoint &self, ibv_qp_attr &attr, int &mask);
+void rtrAttrs(const QpSettings &s, const PortAddress &local,
+              const PortAddress &remote, const QpEndpoint &peer,
+              ibv_qp_attr &attr, int &mask);
+void rtsAttrs(const QpSettings &s, const QpEndpoint &self, ibv_qp_attr &attr,
+              int &mask);
 
 /// 4.096 us x 2^timeout x (retry + 1), in ms: how long a silent peer takes
 /// to fail a request.

@@ -20,27 +20,29 @@ namespace {
 
 /// rdma-core older than 32 has no _ibv_query_gid_ex: the RoCE version is in
 /// sysfs then.
-GidKind gidKindFromSysfs(const std::string &dev, int port, int index, bool ethernet) {
+GidKind gidKindFromSysfs(const std::string &dev, int port, int index,
+                         bool ethernet) {
   if (!ethernet)
     return GidKind::IB;
-  std::ifstream f("/sys/class/infiniband/" + dev + "/ports/" + std::to_string(port) +
-                  "/gid_attrs/types/" + std::to_string(index));
+  std::ifstream f("/sys/class/infiniband/" + dev + "/ports/" +
+                  std::to_string(port) + "/gid_attrs/types/" +
+                  std::to_string(index));
   std::string t;
   std::getline(f, t);
   return t.find("v2") != std::string::npos ? GidKind::RoCEv2 : GidKind::RoCEv1;
 }
 
 std::vector<GidEntryInfo> readGidTable(const IbvApi &api, ibv_context *ctx,
-                                       const std::string &dev, int port, int len,
-                                       bool ethernet) {
+                                       const std::string &dev, int port,
+                                       int len, bool ethernet) {
   std::vector<GidEntryInfo> t;
   for (int i = 0; i < len; ++i) {
     GidEntryInfo e;
     e.index = static_cast<uint32_t>(i);
     if (api.queryGidEx) {
       ibv_gid_entry ent{};
-      if (api.queryGidEx(ctx, static_cast<uint32_t>(port), static_cast<uint32_t>(i), &ent, 0,
-                         sizeof(ent)) != 0)
+      if (api.queryGidEx(ctx, static_cast<uint32_t>(port),
+                         static_cast<uint32_t>(i), &ent, 0, sizeof(ent)) != 0)
         continue; // ENODATA: an unused entry
       std::memcpy(e.gid.data(), ent.gid.raw, 16);
       e.kind = ent.gid_type == IBV_GID_TYPE_ROCE_V2   ? GidKind::RoCEv2
@@ -67,9 +69,9 @@ void setNonBlockingFd(int fd) {
 
 } // namespace
 
-StatusOr<std::unique_ptr<VerbsDevice>> VerbsDevice::open(const Config &cfg, Doorbell *bell,
-                                                         int rank,
-                                                         VerbsTransport::FailureFn onFailure) {
+StatusOr<std::unique_ptr<VerbsDevice>>
+VerbsDevice::open(const Config &cfg, Doorbell *bell, int rank,
+                  VerbsTransport::FailureFn onFailure) {
   auto api = IbvApi::load(verbs::defaultIbLib(cfg.ibLib));
   if (!api)
     return api.status();
@@ -81,9 +83,11 @@ StatusOr<std::unique_ptr<VerbsDevice>> VerbsDevice::open(const Config &cfg, Door
     int e = errno;
     if (list)
       A.freeDeviceList(list);
-    return Status(HCCL_E_NOT_SUPPORT,
-                  "no RDMA device (" + A.path + ": ibv_get_device_list " +
-                      (list ? "found none" : std::string("failed: ") + std::strerror(e)) + ")");
+    return Status(
+        HCCL_E_NOT_SUPPORT,
+        "no RDMA device (" + A.path + ": ibv_get_device_list " +
+            (list ? "found none" : std::string("failed: ") + std::strerror(e)) +
+            ")");
   }
   std::unique_ptr<VerbsDevice> d(new VerbsDevice());
   d->api_ = &A;
@@ -93,10 +97,13 @@ StatusOr<std::unique_ptr<VerbsDevice>> VerbsDevice::open(const Config &cfg, Door
   d->settings_ = qpSettingsFrom(cfg);
   d->qpsPerConn_ = cfg.rdmaQpsPerConnection;
   std::string skipped; // why devices/ports were not taken
-  auto note = [&](const std::string &s) { skipped += (skipped.empty() ? "" : "; ") + s; };
+  auto note = [&](const std::string &s) {
+    skipped += (skipped.empty() ? "" : "; ") + s;
+  };
   Status paraError;
   for (int i = 0; i < n && !d->ctx_; ++i) {
-    std::string name = A.getDeviceName(list[i]) ? A.getDeviceName(list[i]) : "?";
+    std::string name =
+        A.getDeviceName(list[i]) ? A.getDeviceName(list[i]) : "?";
     ibv_context *ctx = A.openDevice(list[i]);
     if (!ctx) {
       note(name + ": ibv_open_device: " + std::strerror(errno));
@@ -116,8 +123,9 @@ StatusOr<std::unique_ptr<VerbsDevice>> VerbsDevice::open(const Config &cfg, Door
       }
       ibv_port_attr pa;
       std::memset(&pa, 0, sizeof(pa));
-      if (int rc = A.queryPort(ctx, static_cast<uint8_t>(port),
-                               reinterpret_cast<struct _compat_ibv_port_attr *>(&pa))) {
+      if (int rc = A.queryPort(
+              ctx, static_cast<uint8_t>(port),
+              reinterpret_cast<struct _compat_ibv_port_attr *>(&pa))) {
         note(where + ": ibv_query_port: " + std::strerror(rc));
         continue;
       }
@@ -157,11 +165,13 @@ StatusOr<std::unique_ptr<VerbsDevice>> VerbsDevice::open(const Config &cfg, Door
   }
   d->pd_ = A.allocPd(d->ctx_);
   if (!d->pd_)
-    return Status(HCCL_E_ROCE_CONNECT, d->where_ + ": ibv_alloc_pd: " + std::strerror(errno));
+    return Status(HCCL_E_ROCE_CONNECT,
+                  d->where_ + ": ibv_alloc_pd: " + std::strerror(errno));
   d->chan_ = A.createCompChannel(d->ctx_);
   if (!d->chan_)
     return Status(HCCL_E_ROCE_CONNECT,
-                  d->where_ + ": ibv_create_comp_channel: " + std::strerror(errno));
+                  d->where_ +
+                      ": ibv_create_comp_channel: " + std::strerror(errno));
   setNonBlockingFd(d->chan_->fd);
   setNonBlockingFd(d->ctx_->async_fd);
   d->mrs_ = std::make_unique<MrCache>(*d);
@@ -186,8 +196,8 @@ VerbsDevice::~VerbsDevice() {
 }
 
 std::string VerbsDevice::describe() const {
-  return where_ + ", GID " + std::to_string(port_.gidIndex) + " " + gidString(port_.gid) +
-         (port_.ethernet ? " (RoCE)" : " (InfiniBand)");
+  return where_ + ", GID " + std::to_string(port_.gidIndex) + " " +
+         gidString(port_.gid) + (port_.ethernet ? " (RoCE)" : " (InfiniBand)");
 }
 
 std::string VerbsDevice::wcStatus(int status) const {
@@ -202,12 +212,15 @@ std::string VerbsDevice::wcStatus(int status) const {
 StatusOr<MrRegistrar::Reg> VerbsDevice::registerSpan(void *base, size_t len) {
   ibv_mr *mr = api_->regMr(pd_, base, len, IBV_ACCESS_LOCAL_WRITE);
   if (!mr)
-    return Status(HCCL_E_MEMORY, where_ + ": ibv_reg_mr of " + std::to_string(len) +
+    return Status(HCCL_E_MEMORY, where_ + ": ibv_reg_mr of " +
+                                     std::to_string(len) +
                                      " bytes failed: " + std::strerror(errno));
   return Reg{mr, mr->lkey};
 }
 
-void VerbsDevice::deregister(void *mr) { api_->deregMr(static_cast<ibv_mr *>(mr)); }
+void VerbsDevice::deregister(void *mr) {
+  api_->deregMr(static_cast<ibv_mr *>(mr));
+}
 
 MrCache::Handle VerbsDevice::zeroCopy(const void *p, size_t len) {
   MrCache::Handle h = mrs_->acquire(p, len);
@@ -228,14 +241,16 @@ MrCache::Handle VerbsDevice::zeroCopy(const void *p, size_t len) {
   // whole (its data pages), once.
   mrs_->sweep([](uint64_t tag, uintptr_t base, size_t) {
     RegionRef r;
-    return tag == 0 ||
-           (RegionRegistry::instance().find(reinterpret_cast<void *>(base), 1, r) &&
-            r.id == tag);
+    return tag == 0 || (RegionRegistry::instance().find(
+                            reinterpret_cast<void *>(base), 1, r) &&
+                        r.id == tag);
   });
   const char *data = static_cast<const char *>(p) - (ref.offset - pageSize());
-  auto ins = mrs_->insert(data, ref.mapBytes - pageSize(), ref.id, /*pinned=*/false);
+  auto ins =
+      mrs_->insert(data, ref.mapBytes - pageSize(), ref.id, /*pinned=*/false);
   if (!ins) {
-    HCCL_LOG(Warn, ins.status().message() + "; sending through the bounce buffer");
+    HCCL_LOG(Warn,
+             ins.status().message() + "; sending through the bounce buffer");
     return MrCache::Handle{};
   }
   return *ins;
@@ -251,7 +266,9 @@ void VerbsDevice::onRegister(void *addr, size_t bytes) {
   mrs_->release(*h); // the entry keeps its own pin until deregistration
 }
 
-void VerbsDevice::onDeregister(void *addr, size_t bytes) { mrs_->invalidate(addr, bytes); }
+void VerbsDevice::onDeregister(void *addr, size_t bytes) {
+  mrs_->invalidate(addr, bytes);
+}
 
 //===----------------------------------------------------------------------===//
 // Event thread
@@ -319,7 +336,8 @@ void VerbsDevice::handleAsync(const ibv_async_event &ev) {
       break;
     case IBV_EVENT_DEVICE_FATAL:
     case IBV_EVENT_PORT_ERR:
-      if (ev.event_type == IBV_EVENT_PORT_ERR && ev.element.port_num != port_.port)
+      if (ev.event_type == IBV_EVENT_PORT_ERR &&
+          ev.element.port_num != port_.port)
         break;
       deviceWide = true;
       hit = pairs_;
@@ -333,10 +351,11 @@ void VerbsDevice::handleAsync(const ibv_async_event &ev) {
   for (VerbsPair *p : hit) {
     std::string msg =
         deviceWide ? "RoCE device " + where_ + ": " + what + " (async event " +
-                         std::to_string(ev.event_type) + ") on the link to rank " +
-                         std::to_string(p->peer())
-                   : "RoCE async event on the queue pair to rank " + std::to_string(p->peer()) +
-                         ": " + what + " (async event " + std::to_string(ev.event_type) + ")";
+                         std::to_string(ev.event_type) +
+                         ") on the link to rank " + std::to_string(p->peer())
+                   : "RoCE async event on the queue pair to rank " +
+                         std::to_string(p->peer()) + ": " + what +
+                         " (async event " + std::to_string(ev.event_type) + ")";
     Status st(HCCL_E_ROCE_TRANSFER, msg);
     bool pending = false;
     p->onAsyncError(st, pending);

@@ -1,4 +1,5 @@
-//===- VerbsDevice.h - One opened RDMA port and its event thread -*- C++ -*-===//
+//===- VerbsDevice.h - One opened RDMA port and its event thread -*- C++
+//-*-===//
 //
 // Per communicator: the device context, protection domain, completion
 // channel and the chosen port/GID, the registration cache, and one thread
@@ -32,8 +33,9 @@ class VerbsPair;
 
 class VerbsDevice final : public MrRegistrar {
 public:
-  static StatusOr<std::unique_ptr<VerbsDevice>> open(const Config &cfg, Doorbell *bell, int rank,
-                                                     VerbsTransport::FailureFn onFailure);
+  static StatusOr<std::unique_ptr<VerbsDevice>>
+  open(const Config &cfg, Doorbell *bell, int rank,
+       VerbsTransport::FailureFn onFailure);
   ~VerbsDevice() override;
 
   const IbvApi &api() const { return *api_; }

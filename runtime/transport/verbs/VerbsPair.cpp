@@ -20,14 +20,17 @@ namespace {
 // Work request ids: kind in the top byte, a sequence number or buffer below.
 enum WrKind : uint64_t { kWrData = 1, kWrCredit = 2, kWrBye = 3, kWrRecv = 4 };
 constexpr uint64_t kWrValueMask = (1ull << 56) - 1;
-uint64_t wrId(WrKind k, uint64_t v) { return (static_cast<uint64_t>(k) << 56) | v; }
+uint64_t wrId(WrKind k, uint64_t v) {
+  return (static_cast<uint64_t>(k) << 56) | v;
+}
 
 constexpr uint32_t kAbortMagic = 0x48414254u; // "HABT"
 constexpr size_t kMaxAbortText = 4096;
 constexpr char kByeMsg[] = "HCCL-BYE";
 
 char *mapAnon(size_t bytes) {
-  void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   return p == MAP_FAILED ? nullptr : static_cast<char *>(p);
 }
 
@@ -51,24 +54,28 @@ std::string VerbsPair::qpName(uint32_t qpNum) const {
 
 Status VerbsPair::connect(const Deadline &dl) {
   const IbvApi &A = dev_.api();
-  const std::string to = "RoCE connection to rank " + std::to_string(peer()) + ": ";
+  const std::string to =
+      "RoCE connection to rank " + std::to_string(peer()) + ": ";
   auto fail = [&](const std::string &what, int err) {
     return Status(HCCL_E_ROCE_CONNECT, to + what + ": " + std::strerror(err));
   };
   const uint32_t nQps = dev_.qpsPerConnection();
   ringBytes_ = static_cast<size_t>(kSlots) * kSlotBytes;
-  ctrlBytes_ = kSlots * 64 + static_cast<size_t>(nQps) * kRecvsPerQp * kCtrlMsgBytes + 64;
+  ctrlBytes_ = kSlots * 64 +
+               static_cast<size_t>(nQps) * kRecvsPerQp * kCtrlMsgBytes + 64;
   creditBytes_ = 4096;
   ring_ = mapAnon(ringBytes_);
   bounce_ = mapAnon(ringBytes_);
   ctrl_ = mapAnon(ctrlBytes_);
   credit_ = mapAnon(creditBytes_);
   if (!ring_ || !bounce_ || !ctrl_ || !credit_)
-    return Status(HCCL_E_MEMORY, to + "cannot allocate " + std::to_string(2 * ringBytes_) +
+    return Status(HCCL_E_MEMORY, to + "cannot allocate " +
+                                     std::to_string(2 * ringBytes_) +
                                      " bytes of buffers");
   std::memcpy(ctrl_ + ctrlBytes_ - 64, kByeMsg, sizeof(kByeMsg));
 
-  ringMr_ = A.regMr(dev_.pd(), ring_, ringBytes_, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+  ringMr_ = A.regMr(dev_.pd(), ring_, ringBytes_,
+                    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
   if (!ringMr_)
     return fail("ibv_reg_mr (receive slots)", errno);
   bounceMr_ = A.regMr(dev_.pd(), bounce_, ringBytes_, 0);
@@ -77,15 +84,17 @@ Status VerbsPair::connect(const Deadline &dl) {
   ctrlMr_ = A.regMr(dev_.pd(), ctrl_, ctrlBytes_, IBV_ACCESS_LOCAL_WRITE);
   if (!ctrlMr_)
     return fail("ibv_reg_mr (control)", errno);
-  creditMr_ =
-      A.regMr(dev_.pd(), credit_, creditBytes_, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+  creditMr_ = A.regMr(dev_.pd(), credit_, creditBytes_,
+                      IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
   if (!creditMr_)
     return fail("ibv_reg_mr (credits)", errno);
 
-  scq_ = A.createCq(dev_.ctx(), static_cast<int>(nQps * kSendsPerQp), this, dev_.channel(), 0);
+  scq_ = A.createCq(dev_.ctx(), static_cast<int>(nQps * kSendsPerQp), this,
+                    dev_.channel(), 0);
   if (!scq_)
     return fail("ibv_create_cq", errno);
-  rcq_ = A.createCq(dev_.ctx(), static_cast<int>(nQps * kRecvsPerQp), this, dev_.channel(), 0);
+  rcq_ = A.createCq(dev_.ctx(), static_cast<int>(nQps * kRecvsPerQp), this,
+                    dev_.channel(), 0);
   if (!rcq_)
     return fail("ibv_create_cq", errno);
   if (int rc = ibv_req_notify_cq(scq_, 0))
@@ -125,33 +134,41 @@ Status VerbsPair::connect(const Deadline &dl) {
   mine.creditAddr = reinterpret_cast<uintptr_t>(credit_);
   mine.creditKey = creditMr_->rkey;
 
-  HCCL_RT_TRY(sendFrame(sock_.get(), mine.encode(), dl).withContext(to + "sending"));
+  HCCL_RT_TRY(
+      sendFrame(sock_.get(), mine.encode(), dl).withContext(to + "sending"));
   auto got = recvFrame(sock_.get(), dl);
   if (!got)
-    return Status(got.status().code() == HCCL_E_TIMEOUT ? HCCL_E_TIMEOUT : HCCL_E_ROCE_CONNECT,
-                  to + "receiving the peer's queue pairs: " + got.status().message());
+    return Status(
+        got.status().code() == HCCL_E_TIMEOUT ? HCCL_E_TIMEOUT
+                                              : HCCL_E_ROCE_CONNECT,
+        to + "receiving the peer's queue pairs: " + got.status().message());
   auto info = ConnInfo::decode(*got, peer());
   if (!info)
     return info.status();
   peerInfo_ = info.take();
   if (peerInfo_.qps.size() != nQps)
-    return errPara(to + "rank " + std::to_string(peer()) + " has HCCL_RDMA_QPS_PER_CONNECTION=" +
-                   std::to_string(peerInfo_.qps.size()) + " but this rank has " +
-                   std::to_string(nQps) + " (every rank must use the same value)");
+    return errPara(to + "rank " + std::to_string(peer()) +
+                   " has HCCL_RDMA_QPS_PER_CONNECTION=" +
+                   std::to_string(peerInfo_.qps.size()) +
+                   " but this rank has " + std::to_string(nQps) +
+                   " (every rank must use the same value)");
   if (peerInfo_.slots != kSlots || peerInfo_.slotBytes != kSlotBytes)
-    return Status(HCCL_E_ROCE_CONNECT, to + "rank " + std::to_string(peer()) +
-                                           " uses a different slot geometry (runtime version?)");
+    return Status(HCCL_E_ROCE_CONNECT,
+                  to + "rank " + std::to_string(peer()) +
+                      " uses a different slot geometry (runtime version?)");
   if (peerInfo_.port.ethernet != dev_.port().ethernet)
-    return Status(HCCL_E_ROCE_CONNECT, to + "link layers differ (" + dev_.where() + " vs " +
+    return Status(HCCL_E_ROCE_CONNECT, to + "link layers differ (" +
+                                           dev_.where() + " vs " +
                                            peerInfo_.device + ")");
   for (uint32_t q = 0; q < nQps; ++q) {
     ibv_qp_attr attr;
     int mask = 0;
-    rtrAttrs(dev_.settings(), dev_.port(), peerInfo_.port, peerInfo_.qps[q], attr, mask);
+    rtrAttrs(dev_.settings(), dev_.port(), peerInfo_.port, peerInfo_.qps[q],
+             attr, mask);
     if (int rc = A.modifyQp(qps_[q], &attr, mask))
-      return fail("ibv_modify_qp(INIT->RTR) of " + qpName(qpNums_[q]) + " towards GID " +
-                      gidString(peerInfo_.port.gid) + " qpn " +
-                      std::to_string(peerInfo_.qps[q].qpn),
+      return fail("ibv_modify_qp(INIT->RTR) of " + qpName(qpNums_[q]) +
+                      " towards GID " + gidString(peerInfo_.port.gid) +
+                      " qpn " + std::to_string(peerInfo_.qps[q].qpn),
                   rc);
     rtsAttrs(dev_.settings(), mine.qps[q], attr, mask);
     if (int rc = A.modifyQp(qps_[q], &attr, mask))
@@ -162,15 +179,17 @@ Status VerbsPair::connect(const Deadline &dl) {
   HCCL_RT_TRY(sendFrame(sock_.get(), "ready", dl).withContext(to + "ready"));
   auto ready = recvFrame(sock_.get(), dl);
   if (!ready || *ready != "ready")
-    return Status(HCCL_E_ROCE_CONNECT,
-                  to + "the peer did not become ready" +
-                      (ready ? std::string() : ": " + ready.status().message()));
+    return Status(
+        HCCL_E_ROCE_CONNECT,
+        to + "the peer did not become ready" +
+            (ready ? std::string() : ": " + ready.status().message()));
   HCCL_RT_TRY(setNonBlocking(sock_.get()));
   inflight_.assign(kSlots, Inflight{});
   arrived_.assign(kSlots, Arrival{});
   HCCL_LOG(Debug, "verbs: rank " + std::to_string(dev_.rank()) + " <-> rank " +
                       std::to_string(peer()) + " over " + std::to_string(nQps) +
-                      " queue pair(s) on " + dev_.where() + " (peer " + peerInfo_.device + ")");
+                      " queue pair(s) on " + dev_.where() + " (peer " +
+                      peerInfo_.device + ")");
   return Status::ok();
 }
 
@@ -187,9 +206,9 @@ Status VerbsPair::postRecvBuffer(uint32_t qpIndex, uint32_t buf) {
   wr.num_sge = 1;
   ibv_recv_wr *bad = nullptr;
   if (int rc = ibv_post_recv(qps_[qpIndex], &wr, &bad))
-    return Status(HCCL_E_ROCE_TRANSFER, "ibv_post_recv on " + qpName(qpNums_[qpIndex]) +
-                                            " to rank " + std::to_string(peer()) + ": " +
-                                            std::strerror(rc));
+    return Status(HCCL_E_ROCE_TRANSFER,
+                  "ibv_post_recv on " + qpName(qpNums_[qpIndex]) + " to rank " +
+                      std::to_string(peer()) + ": " + std::strerror(rc));
   return Status::ok();
 }
 
@@ -235,11 +254,13 @@ Status VerbsPair::postSend(SendOp &op) {
   if (!failed_.isOk())
     return failed_;
   if (cancelled_)
-    return Status(HCCL_E_INTERNAL,
-                  "connection to rank " + std::to_string(peer()) + " is closed after a failure");
+    return Status(HCCL_E_INTERNAL, "connection to rank " +
+                                       std::to_string(peer()) +
+                                       " is closed after a failure");
   if (peerBye_)
-    return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
-                                     " destroyed its communicator; cannot send to it");
+    return Status(HCCL_E_REMOTE,
+                  "rank " + std::to_string(peer()) +
+                      " destroyed its communicator; cannot send to it");
   sends_.push_back(&op);
   bool moved = false;
   return progressLocked(moved);
@@ -252,8 +273,9 @@ Status VerbsPair::postRecv(RecvOp &op) {
   if (!failed_.isOk())
     return failed_;
   if (cancelled_)
-    return Status(HCCL_E_INTERNAL,
-                  "connection to rank " + std::to_string(peer()) + " is closed after a failure");
+    return Status(HCCL_E_INTERNAL, "connection to rank " +
+                                       std::to_string(peer()) +
+                                       " is closed after a failure");
   recvs_.push_back(&op);
   bool moved = false;
   return progressLocked(moved);
@@ -284,10 +306,12 @@ Status VerbsPair::progressLocked(bool &moved) {
 }
 
 Status VerbsPair::wcFailure(const ibv_wc &wc, const char *what) {
-  return Status(HCCL_E_ROCE_TRANSFER,
-                std::string(what) + " with rank " + std::to_string(peer()) + " failed on " +
-                    qpName(wc.qp_num) + ": " + dev_.wcStatus(wc.status) +
-                    (wc.vendor_err ? ", vendor error " + std::to_string(wc.vendor_err) : ""));
+  return Status(
+      HCCL_E_ROCE_TRANSFER,
+      std::string(what) + " with rank " + std::to_string(peer()) +
+          " failed on " + qpName(wc.qp_num) + ": " + dev_.wcStatus(wc.status) +
+          (wc.vendor_err ? ", vendor error " + std::to_string(wc.vendor_err)
+                         : ""));
 }
 
 void VerbsPair::releaseOp(SendOp *op) {
@@ -312,8 +336,8 @@ Status VerbsPair::pollSend(bool &moved) {
         f.busy = false;
         SendOp *op = f.op;
         f.op = nullptr;
-        if (op && w.status == IBV_WC_SUCCESS && --op->ticket == 0 && op->sent == op->bytes &&
-            op->emptyPosted) {
+        if (op && w.status == IBV_WC_SUCCESS && --op->ticket == 0 &&
+            op->sent == op->bytes && op->emptyPosted) {
           releaseOp(op);
           op->done.store(true, std::memory_order_release);
         }
@@ -335,9 +359,11 @@ Status VerbsPair::pollSend(bool &moved) {
     }
   }
   if (n < 0)
-    return Status(HCCL_E_ROCE_TRANSFER, "ibv_poll_cq failed on the link to rank " +
-                                            std::to_string(peer()));
-  while (!sends_.empty() && sends_.front()->done.load(std::memory_order_acquire)) {
+    return Status(HCCL_E_ROCE_TRANSFER,
+                  "ibv_poll_cq failed on the link to rank " +
+                      std::to_string(peer()));
+  while (!sends_.empty() &&
+         sends_.front()->done.load(std::memory_order_acquire)) {
     sends_.pop_front();
     if (firstUnposted_ > 0)
       --firstUnposted_;
@@ -362,31 +388,37 @@ Status VerbsPair::pollRecv(bool &moved) {
       if (w.opcode == IBV_WC_RECV_RDMA_WITH_IMM) {
         uint32_t imm = ntohl(w.imm_data);
         if (imm == kCreditImm) {
-          uint64_t v = __atomic_load_n(reinterpret_cast<uint64_t *>(credit_), __ATOMIC_ACQUIRE);
+          uint64_t v = __atomic_load_n(reinterpret_cast<uint64_t *>(credit_),
+                                       __ATOMIC_ACQUIRE);
           creditsKnown_ = std::max(creditsKnown_, v);
           continue;
         }
         ImmFields f = decodeImm(imm);
-        if (f.slot >= kSlots || f.bytes > kSlotBytes || (f.header && f.bytes < kHeaderBytes) ||
-            arrived_[f.slot].present || w.byte_len != f.bytes)
+        if (f.slot >= kSlots || f.bytes > kSlotBytes ||
+            (f.header && f.bytes < kHeaderBytes) || arrived_[f.slot].present ||
+            w.byte_len != f.bytes)
           return Status(HCCL_E_ROCE_TRANSFER,
-                        "corrupt chunk from rank " + std::to_string(peer()) + " on " +
-                            qpName(w.qp_num) + " (immediate 0x" + std::to_string(imm) + ")");
+                        "corrupt chunk from rank " + std::to_string(peer()) +
+                            " on " + qpName(w.qp_num) + " (immediate 0x" +
+                            std::to_string(imm) + ")");
         arrived_[f.slot] = Arrival{true, f.header, f.bytes};
         ++stats_.chunksReceived;
       } else if (w.opcode == IBV_WC_RECV) {
-        const char *msg = ctrl_ + kSlots * 64 + static_cast<size_t>(buf) * kCtrlMsgBytes;
-        if (w.byte_len == sizeof(kByeMsg) && std::memcmp(msg, kByeMsg, sizeof(kByeMsg)) == 0)
+        const char *msg =
+            ctrl_ + kSlots * 64 + static_cast<size_t>(buf) * kCtrlMsgBytes;
+        if (w.byte_len == sizeof(kByeMsg) &&
+            std::memcmp(msg, kByeMsg, sizeof(kByeMsg)) == 0)
           peerBye_ = true;
         else
-          return Status(HCCL_E_ROCE_TRANSFER,
-                        "unexpected message from rank " + std::to_string(peer()));
+          return Status(HCCL_E_ROCE_TRANSFER, "unexpected message from rank " +
+                                                  std::to_string(peer()));
       }
     }
   }
   if (n < 0)
-    return Status(HCCL_E_ROCE_TRANSFER, "ibv_poll_cq failed on the link to rank " +
-                                            std::to_string(peer()));
+    return Status(HCCL_E_ROCE_TRANSFER,
+                  "ibv_poll_cq failed on the link to rank " +
+                      std::to_string(peer()));
   return Status::ok();
 }
 
@@ -401,8 +433,9 @@ Status VerbsPair::consume(bool &moved) {
     size_t bytes = a.bytes;
     if (expectHeader_) {
       if (!a.header)
-        return Status(HCCL_E_ROCE_TRANSFER,
-                      "stream from rank " + std::to_string(peer()) + " lost its framing");
+        return Status(HCCL_E_ROCE_TRANSFER, "stream from rank " +
+                                                std::to_string(peer()) +
+                                                " lost its framing");
       if (recvs_.empty())
         return Status::ok(); // parked until a receive is posted
       WireHeader h;
@@ -415,13 +448,15 @@ Status VerbsPair::consume(bool &moved) {
       bytes -= kHeaderBytes;
       expectHeader_ = false;
     } else if (a.header) {
-      return Status(HCCL_E_ROCE_TRANSFER,
-                    "stream from rank " + std::to_string(peer()) + " lost its framing");
+      return Status(HCCL_E_ROCE_TRANSFER, "stream from rank " +
+                                              std::to_string(peer()) +
+                                              " lost its framing");
     }
     RecvOp &op = *recvs_.front();
     if (bytes > op.bytes - op.received)
-      return Status(HCCL_E_ROCE_TRANSFER, "rank " + std::to_string(peer()) +
-                                              " sent more bytes than its message holds");
+      return Status(HCCL_E_ROCE_TRANSFER,
+                    "rank " + std::to_string(peer()) +
+                        " sent more bytes than its message holds");
     if (bytes > 0 && !applyIncoming(op, op.received, data, bytes))
       return errInternal("reduction failed (unsupported type/op)");
     op.received += bytes;
@@ -467,11 +502,12 @@ Status VerbsPair::pump(bool &moved) {
         if (first) {
           char *h = ctrl_ + static_cast<size_t>(slot) * 64;
           std::memcpy(h, &op.hdr, kHeaderBytes);
-          sge[ns++] = ibv_sge{reinterpret_cast<uintptr_t>(h), kHeaderBytes, ctrlMr_->lkey};
+          sge[ns++] = ibv_sge{reinterpret_cast<uintptr_t>(h), kHeaderBytes,
+                              ctrlMr_->lkey};
         }
         if (n > 0)
-          sge[ns++] = ibv_sge{reinterpret_cast<uintptr_t>(src), static_cast<uint32_t>(n),
-                              opMr_[&op].lkey};
+          sge[ns++] = ibv_sge{reinterpret_cast<uintptr_t>(src),
+                              static_cast<uint32_t>(n), opMr_[&op].lkey};
         ++stats_.zeroCopyChunks;
       } else {
         char *b = bounce_ + static_cast<size_t>(slot) * kSlotBytes;
@@ -479,7 +515,8 @@ Status VerbsPair::pump(bool &moved) {
           std::memcpy(b, &op.hdr, kHeaderBytes);
         if (n > 0)
           std::memcpy(b + (first ? kHeaderBytes : 0), src, n);
-        sge[ns++] = ibv_sge{reinterpret_cast<uintptr_t>(b), len, bounceMr_->lkey};
+        sge[ns++] =
+            ibv_sge{reinterpret_cast<uintptr_t>(b), len, bounceMr_->lkey};
         ++stats_.bounceChunks;
       }
       ibv_send_wr wr;
@@ -490,14 +527,16 @@ Status VerbsPair::pump(bool &moved) {
       wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
       wr.send_flags = IBV_SEND_SIGNALED;
       wr.imm_data = htonl(encodeImm(slot, first, len));
-      wr.wr.rdma.remote_addr = peerInfo_.ringAddr + static_cast<uint64_t>(slot) * kSlotBytes;
+      wr.wr.rdma.remote_addr =
+          peerInfo_.ringAddr + static_cast<uint64_t>(slot) * kSlotBytes;
       wr.wr.rdma.rkey = peerInfo_.ringKey;
       size_t q = static_cast<size_t>(posted_ % qps_.size());
       ibv_send_wr *bad = nullptr;
       if (int rc = ibv_post_send(qps_[q], &wr, &bad))
         return Status(HCCL_E_ROCE_TRANSFER, "ibv_post_send of data to rank " +
-                                                std::to_string(peer()) + " on " +
-                                                qpName(qpNums_[q]) + ": " + std::strerror(rc));
+                                                std::to_string(peer()) +
+                                                " on " + qpName(qpNums_[q]) +
+                                                ": " + std::strerror(rc));
       inflight_[slot] = Inflight{&op, true};
       ++op.ticket;
       op.sent += n;
@@ -519,7 +558,8 @@ Status VerbsPair::sendCredit() {
     return Status::ok(); // retried when a credit write completes
   // Two source words, one per write in flight: the adapter may read a
   // word until its write completes.
-  uint64_t *src = reinterpret_cast<uint64_t *>(credit_ + 64 + 8 * (stats_.creditWrites % 2));
+  uint64_t *src = reinterpret_cast<uint64_t *>(credit_ + 64 +
+                                               8 * (stats_.creditWrites % 2));
   __atomic_store_n(src, consumed_, __ATOMIC_RELEASE);
   ibv_sge sge{reinterpret_cast<uintptr_t>(src), 8, creditMr_->lkey};
   ibv_send_wr wr;
@@ -535,7 +575,8 @@ Status VerbsPair::sendCredit() {
   ibv_send_wr *bad = nullptr;
   if (int rc = ibv_post_send(qps_[0], &wr, &bad))
     return Status(HCCL_E_ROCE_TRANSFER, "ibv_post_send of credits to rank " +
-                                            std::to_string(peer()) + ": " + std::strerror(rc));
+                                            std::to_string(peer()) + ": " +
+                                            std::strerror(rc));
   creditSent_ = consumed_;
   ++creditsInFlight_;
   ++stats_.creditWrites;
@@ -544,14 +585,18 @@ Status VerbsPair::sendCredit() {
 
 Status VerbsPair::remoteState(bool pending) {
   if (peerAborted_)
-    return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) + " aborted: " + abortText_);
+    return Status(HCCL_E_REMOTE,
+                  "rank " + std::to_string(peer()) + " aborted: " + abortText_);
   if (sockEof_ && !peerBye_)
-    return Status(HCCL_E_REMOTE, "connection to rank " + std::to_string(peer()) +
-                                     " closed unexpectedly (the peer process died or exited "
-                                     "without HcclCommDestroy)");
+    return Status(HCCL_E_REMOTE,
+                  "connection to rank " + std::to_string(peer()) +
+                      " closed unexpectedly (the peer process died or exited "
+                      "without HcclCommDestroy)");
   if (peerBye_ && pending)
-    return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
-                                     " destroyed its communicator while this rank waits for it");
+    return Status(
+        HCCL_E_REMOTE,
+        "rank " + std::to_string(peer()) +
+            " destroyed its communicator while this rank waits for it");
   return Status::ok();
 }
 
@@ -581,10 +626,12 @@ Status VerbsPair::peekLocked(const CallId &current) {
   if (!a.present || !a.header)
     return Status::ok();
   WireHeader h;
-  std::memcpy(&h, ring_ + static_cast<size_t>(consumed_ % kSlots) * kSlotBytes, sizeof(h));
+  std::memcpy(&h, ring_ + static_cast<size_t>(consumed_ % kSlots) * kSlotBytes,
+              sizeof(h));
   if (h.magic != WireHeader::kMagic)
     return Status::ok();
-  bool sameClass = (h.call.kind == CallKind::SendRecv) == (current.kind == CallKind::SendRecv);
+  bool sameClass = (h.call.kind == CallKind::SendRecv) ==
+                   (current.kind == CallKind::SendRecv);
   if (sameClass && h.call.seq == current.seq && h.call != current) {
     WireHeader want;
     want.call = current;
@@ -642,7 +689,8 @@ void VerbsPair::notifyAbort(const Status &why) {
                      static_cast<uint32_t>(text.size())};
   std::string frame(reinterpret_cast<const char *>(hdr), sizeof(hdr));
   frame += text;
-  (void)sendAll(sock_.get(), frame.data(), frame.size(), Deadline::afterMs(500));
+  (void)sendAll(sock_.get(), frame.data(), frame.size(),
+                Deadline::afterMs(500));
 }
 
 void VerbsPair::closeGraceful() {
@@ -707,7 +755,8 @@ void VerbsPair::onSocketReadable(Status &failure, bool &pending) {
           continue; // already failed; the reason adds nothing here
         peerAborted_ = true;
         abortText_ = text;
-        failure = Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) + " aborted: " + text);
+        failure = Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) +
+                                            " aborted: " + text);
         pending = true;
       }
       continue;
@@ -744,7 +793,9 @@ bool VerbsPair::ownsQp(const void *qp) const {
   return false;
 }
 
-bool VerbsPair::ownsCq(const void *cq) const { return cq == scq_ || cq == rcq_; }
+bool VerbsPair::ownsCq(const void *cq) const {
+  return cq == scq_ || cq == rcq_;
+}
 
 VerbsPair::Stats VerbsPair::stats() const {
   std::lock_guard<std::mutex> g(mu_);

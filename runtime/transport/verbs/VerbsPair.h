@@ -63,8 +63,9 @@ public:
   bool ownsCq(const void *cq) const;
 
   struct Stats {
-    uint64_t zeroCopyChunks = 0; ///< chunks sent straight from a registered source
-    uint64_t bounceChunks = 0;   ///< chunks copied into the bounce ring first
+    uint64_t zeroCopyChunks =
+        0; ///< chunks sent straight from a registered source
+    uint64_t bounceChunks = 0; ///< chunks copied into the bounce ring first
     uint64_t creditWrites = 0;
     uint64_t chunksReceived = 0;
   };
@@ -97,7 +98,8 @@ private:
   // Memory: receive slots (remote-writable), bounce slots, control block
   // (headers for zero-copy sends, receive buffers for SEND, BYE source),
   // credit page (remote-writable word + local source word).
-  char *ring_ = nullptr, *bounce_ = nullptr, *ctrl_ = nullptr, *credit_ = nullptr;
+  char *ring_ = nullptr, *bounce_ = nullptr, *ctrl_ = nullptr,
+       *credit_ = nullptr;
   size_t ringBytes_ = 0, ctrlBytes_ = 0, creditBytes_ = 0;
   struct ibv_mr *ringMr_ = nullptr, *bounceMr_ = nullptr, *ctrlMr_ = nullptr,
                 *creditMr_ = nullptr;

@@ -8,8 +8,9 @@
 
 namespace hccl::rt {
 
-StatusOr<std::unique_ptr<VerbsTransport>> VerbsTransport::open(const Config &cfg, Doorbell *bell,
-                                                               int rank, FailureFn onFailure) {
+StatusOr<std::unique_ptr<VerbsTransport>>
+VerbsTransport::open(const Config &cfg, Doorbell *bell, int rank,
+                     FailureFn onFailure) {
   auto dev = verbs::VerbsDevice::open(cfg, bell, rank, std::move(onFailure));
   if (!dev)
     return dev.status();
@@ -19,8 +20,9 @@ StatusOr<std::unique_ptr<VerbsTransport>> VerbsTransport::open(const Config &cfg
 }
 
 StatusOr<std::unique_ptr<VerbsTransport>>
-VerbsTransport::openOrFallback(const Config &cfg, bool require, Doorbell *bell, int rank,
-                               FailureFn onFailure, std::string &whyNot) {
+VerbsTransport::openOrFallback(const Config &cfg, bool require, Doorbell *bell,
+                               int rank, FailureFn onFailure,
+                               std::string &whyNot) {
   auto t = open(cfg, bell, rank, std::move(onFailure));
   if (t) {
     HCCL_LOG(Info, "verbs transport on " + (*t)->describe());
@@ -42,7 +44,8 @@ VerbsTransport::~VerbsTransport() = default;
 
 std::string VerbsTransport::describe() const { return dev_->describe(); }
 
-StatusOr<std::unique_ptr<Pair>> VerbsTransport::connect(Fd fd, int peer, const Deadline &dl) {
+StatusOr<std::unique_ptr<Pair>> VerbsTransport::connect(Fd fd, int peer,
+                                                        const Deadline &dl) {
   auto p = std::make_unique<verbs::VerbsPair>(*dev_, peer, std::move(fd));
   Status st = p->connect(dl);
   if (!st.isOk())
@@ -51,7 +54,11 @@ StatusOr<std::unique_ptr<Pair>> VerbsTransport::connect(Fd fd, int peer, const D
   return std::unique_ptr<Pair>(std::move(p));
 }
 
-void VerbsTransport::onRegister(void *addr, size_t bytes) { dev_->onRegister(addr, bytes); }
-void VerbsTransport::onDeregister(void *addr, size_t bytes) { dev_->onDeregister(addr, bytes); }
+void VerbsTransport::onRegister(void *addr, size_t bytes) {
+  dev_->onRegister(addr, bytes);
+}
+void VerbsTransport::onDeregister(void *addr, size_t bytes) {
+  dev_->onDeregister(addr, bytes);
+}
 
 } // namespace hccl::rt

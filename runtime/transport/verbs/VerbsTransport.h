@@ -1,4 +1,5 @@
-//===- VerbsTransport.h - RoCE transport as the communicator sees it -*- C++ -*-===//
+//===- VerbsTransport.h - RoCE transport as the communicator sees it -*- C++
+//-*-===//
 //
 // The communicator's view of the verbs transport (no <infiniband/verbs.h>
 // here): open the RDMA device once per communicator, turn bootstrap sockets
@@ -40,14 +41,14 @@ public:
   /// Opens the first usable RDMA port (HCCL_IB_HCA, HCCL_RDMA_GID_INDEX) of
   /// the library HCCL_IB_LIB names. Errors: HCCL_E_NOT_SUPPORT (no library,
   /// no device, no active port), HCCL_E_PARA (a setting that cannot be met).
-  static StatusOr<std::unique_ptr<VerbsTransport>> open(const Config &cfg, Doorbell *bell,
-                                                        int rank, FailureFn onFailure);
+  static StatusOr<std::unique_ptr<VerbsTransport>>
+  open(const Config &cfg, Doorbell *bell, int rank, FailureFn onFailure);
   /// open(); when that fails and `require` is false (HCCL_TRANSPORT=auto),
   /// logs once per process why links between hosts use TCP, stores the
   /// reason in `whyNot` and returns nullptr. Invalid settings stay errors.
   static StatusOr<std::unique_ptr<VerbsTransport>>
-  openOrFallback(const Config &cfg, bool require, Doorbell *bell, int rank, FailureFn onFailure,
-                 std::string &whyNot);
+  openOrFallback(const Config &cfg, bool require, Doorbell *bell, int rank,
+                 FailureFn onFailure, std::string &whyNot);
   ~VerbsTransport();
   VerbsTransport(const VerbsTransport &) = delete;
   VerbsTransport &operator=(const VerbsTransport &) = delete;
@@ -70,8 +71,9 @@ private:
 
 /// Agrees with the peer on this socket's transport (see above). Returns the
 /// verbs pair, or nullptr when the link is TCP (fd untouched otherwise).
-StatusOr<std::unique_ptr<Pair>> negotiateLink(VerbsTransport *verbs, Fd &fd, int peer,
-                                              bool requireVerbs, const std::string &whyNoVerbs,
+StatusOr<std::unique_ptr<Pair>> negotiateLink(VerbsTransport *verbs, Fd &fd,
+                                              int peer, bool requireVerbs,
+                                              const std::string &whyNoVerbs,
                                               const Deadline &dl);
 
 } // namespace hccl::rt

@@ -5,8 +5,8 @@
 // TCP, and HCCL_TRANSPORT=verbs says why.
 //
 //===----------------------------------------------------------------------===//
-#include "transport/verbs/VerbsTransport.h"
 #include "common/Log.h"
+#include "transport/verbs/VerbsTransport.h"
 
 #include <atomic>
 
@@ -16,16 +16,17 @@ namespace verbs {
 class VerbsDevice {};
 } // namespace verbs
 
-StatusOr<std::unique_ptr<VerbsTransport>> VerbsTransport::open(const Config &, Doorbell *, int,
-                                                               FailureFn) {
-  return Status(HCCL_E_NOT_SUPPORT,
-                "this libhccl was built without <infiniband/verbs.h> (install rdma-core's "
-                "libibverbs-dev and rebuild)");
+StatusOr<std::unique_ptr<VerbsTransport>>
+VerbsTransport::open(const Config &, Doorbell *, int, FailureFn) {
+  return Status(HCCL_E_NOT_SUPPORT, "this libhccl was built without "
+                                    "<infiniband/verbs.h> (install rdma-core's "
+                                    "libibverbs-dev and rebuild)");
 }
 
 StatusOr<std::unique_ptr<VerbsTransport>>
-VerbsTransport::openOrFallback(const Config &cfg, bool require, Doorbell *bell, int rank,
-                               FailureFn onFailure, std::string &whyNot) {
+VerbsTransport::openOrFallback(const Config &cfg, bool require, Doorbell *bell,
+                               int rank, FailureFn onFailure,
+                               std::string &whyNot) {
   auto t = open(cfg, bell, rank, std::move(onFailure));
   if (require)
     return t.status().withContext("HCCL_TRANSPORT=verbs");
@@ -39,7 +40,8 @@ VerbsTransport::openOrFallback(const Config &cfg, bool require, Doorbell *bell, 
 
 VerbsTransport::~VerbsTransport() = default;
 std::string VerbsTransport::describe() const { return "none"; }
-StatusOr<std::unique_ptr<Pair>> VerbsTransport::connect(Fd, int, const Deadline &) {
+StatusOr<std::unique_ptr<Pair>> VerbsTransport::connect(Fd, int,
+                                                        const Deadline &) {
   return Status(HCCL_E_NOT_SUPPORT, "verbs transport not built");
 }
 void VerbsTransport::onRegister(void *, size_t) {}

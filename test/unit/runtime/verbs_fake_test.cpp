@@ -105,8 +105,9 @@ struct Side {
     a.qp_state = IBV_QPS_INIT;
     a.port_num = 1;
     a.qp_access_flags = access;
-    return A->modifyQp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-                                   IBV_QP_ACCESS_FLAGS);
+    return A->modifyQp(qp, &a,
+                       IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+                           IBV_QP_ACCESS_FLAGS);
   }
   int toRtr(uint32_t dqpn, uint32_t dpsn, const ibv_gid &dgid) {
     ibv_qp_attr a{};
@@ -121,9 +122,10 @@ struct Side {
     a.ah_attr.grh.sgid_index = 3;
     a.ah_attr.grh.dgid = dgid;
     a.ah_attr.grh.hop_limit = 64;
-    return A->modifyQp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                                   IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-                                   IBV_QP_MIN_RNR_TIMER);
+    return A->modifyQp(qp, &a,
+                       IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+                           IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+                           IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
   }
   int toRts(uint8_t timeout = 14, uint8_t retry = 7) {
     ibv_qp_attr a{};
@@ -133,9 +135,10 @@ struct Side {
     a.retry_cnt = retry;
     a.rnr_retry = 7;
     a.max_rd_atomic = 1;
-    return A->modifyQp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-                                   IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-                                   IBV_QP_MAX_QP_RD_ATOMIC);
+    return A->modifyQp(qp, &a,
+                       IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+                           IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+                           IBV_QP_MAX_QP_RD_ATOMIC);
   }
   int postRecv(uint64_t id, size_t off, uint32_t len) {
     ibv_sge s{reinterpret_cast<uintptr_t>(buf + off), len, mr->lkey};
@@ -146,9 +149,10 @@ struct Side {
     ibv_recv_wr *bad;
     return ibv_post_recv(qp, &w, &bad);
   }
-  int post(ibv_wr_opcode op, uint64_t id, size_t off, uint32_t len, uint64_t raddr,
-           uint32_t rkey, uint32_t imm = 0, uint32_t lkey = 0) {
-    ibv_sge s{reinterpret_cast<uintptr_t>(buf + off), len, lkey ? lkey : mr->lkey};
+  int post(ibv_wr_opcode op, uint64_t id, size_t off, uint32_t len,
+           uint64_t raddr, uint32_t rkey, uint32_t imm = 0, uint32_t lkey = 0) {
+    ibv_sge s{reinterpret_cast<uintptr_t>(buf + off), len,
+              lkey ? lkey : mr->lkey};
     ibv_send_wr w{};
     w.wr_id = id;
     w.sg_list = &s;
@@ -178,8 +182,8 @@ struct Side {
   }
   int ibv_query_qp_fn(ibv_qp_attr &a, ibv_qp_init_attr &ia) {
     using Fn = int (*)(ibv_qp *, ibv_qp_attr *, int, ibv_qp_init_attr *);
-    static Fn f = reinterpret_cast<Fn>(
-        dlsym(dlopen(HCCL_FAKEVERBS_LIB, RTLD_NOW | RTLD_LOCAL), "ibv_query_qp"));
+    static Fn f = reinterpret_cast<Fn>(dlsym(
+        dlopen(HCCL_FAKEVERBS_LIB, RTLD_NOW | RTLD_LOCAL), "ibv_query_qp"));
     return f(qp, &a, IBV_QP_STATE, &ia);
   }
 };
@@ -216,7 +220,8 @@ PeerInfo peerOf(RankCtx &c, int peer, int base = 0) {
 }
 
 /// Both ranks: open, connect to the other (rank 0 <-> 1), RTS.
-std::string connectBoth(RankCtx &c, Side &s, uint8_t timeout = 14, uint8_t retry = 7) {
+std::string connectBoth(RankCtx &c, Side &s, uint8_t timeout = 14,
+                        uint8_t retry = 7) {
   std::string e = s.open();
   if (!e.empty())
     return e;
@@ -254,19 +259,22 @@ TEST_F(FakeVerbs, DeviceListAndGidTable) {
   ASSERT_NE(ctx, nullptr);
   ibv_port_attr pa;
   std::memset(&pa, 0, sizeof(pa));
-  ASSERT_EQ(A->queryPort(ctx, 1, reinterpret_cast<_compat_ibv_port_attr *>(&pa)), 0);
+  ASSERT_EQ(
+      A->queryPort(ctx, 1, reinterpret_cast<_compat_ibv_port_attr *>(&pa)), 0);
   EXPECT_EQ(pa.state, IBV_PORT_ACTIVE);
   EXPECT_EQ(pa.link_layer, IBV_LINK_LAYER_ETHERNET);
   ASSERT_EQ(pa.gid_tbl_len, 4);
-  EXPECT_NE(A->queryPort(ctx, 2, reinterpret_cast<_compat_ibv_port_attr *>(&pa)), 0);
+  EXPECT_NE(
+      A->queryPort(ctx, 2, reinterpret_cast<_compat_ibv_port_attr *>(&pa)), 0);
   ASSERT_NE(A->queryGidEx, nullptr);
-  const uint32_t types[4] = {IBV_GID_TYPE_ROCE_V1, IBV_GID_TYPE_ROCE_V2, IBV_GID_TYPE_ROCE_V1,
-                             IBV_GID_TYPE_ROCE_V2};
+  const uint32_t types[4] = {IBV_GID_TYPE_ROCE_V1, IBV_GID_TYPE_ROCE_V2,
+                             IBV_GID_TYPE_ROCE_V1, IBV_GID_TYPE_ROCE_V2};
   for (uint32_t i = 0; i < 4; ++i) {
     ibv_gid_entry e{};
     ASSERT_EQ(A->queryGidEx(ctx, 1, i, &e, 0, sizeof(e)), 0);
     EXPECT_EQ(e.gid_type, types[i]) << i;
-    bool v4 = e.gid.raw[10] == 0xff && e.gid.raw[11] == 0xff && e.gid.raw[12] == 10;
+    bool v4 =
+        e.gid.raw[10] == 0xff && e.gid.raw[11] == 0xff && e.gid.raw[12] == 10;
     EXPECT_EQ(v4, i >= 2) << i;
   }
   EXPECT_EQ(A->closeDevice(ctx), 0);
@@ -314,13 +322,17 @@ TEST_F(FakeVerbs, QueuePairStateMachineIsEnforced) {
   a.qp_state = IBV_QPS_INIT;
   a.port_num = 1;
   // Missing the access flags; an attribute INIT does not take (timeout).
-  EXPECT_EQ(s.A->modifyQp(s.qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT), EINVAL);
-  EXPECT_EQ(s.A->modifyQp(s.qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-                                        IBV_QP_ACCESS_FLAGS | IBV_QP_TIMEOUT),
+  EXPECT_EQ(
+      s.A->modifyQp(s.qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT),
+      EINVAL);
+  EXPECT_EQ(s.A->modifyQp(s.qp, &a,
+                          IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+                              IBV_QP_ACCESS_FLAGS | IBV_QP_TIMEOUT),
             EINVAL);
   a.port_num = 2;
-  EXPECT_EQ(s.A->modifyQp(s.qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-                                        IBV_QP_ACCESS_FLAGS),
+  EXPECT_EQ(s.A->modifyQp(s.qp, &a,
+                          IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+                              IBV_QP_ACCESS_FLAGS),
             EINVAL);
   // Posting in RESET / INIT.
   EXPECT_EQ(s.postRecv(1, 0, 64), EINVAL);
@@ -336,8 +348,9 @@ TEST_F(FakeVerbs, QueuePairStateMachineIsEnforced) {
   a.path_mtu = IBV_MTU_1024;
   a.dest_qp_num = 0x200;
   a.ah_attr.port_num = 1;
-  int rtrMask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-                IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+  int rtrMask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+                IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+                IBV_QP_MIN_RNR_TIMER;
   EXPECT_EQ(s.A->modifyQp(s.qp, &a, rtrMask), EINVAL);
   a.ah_attr.is_global = 1;
   a.ah_attr.grh.dgid = other;
@@ -376,7 +389,8 @@ TEST_F(FakeVerbs, MemoryRegistrationChecks) {
   EXPECT_EQ(s.A->regMr(s.pd, s.buf, 4096, IBV_ACCESS_REMOTE_WRITE), nullptr);
   EXPECT_EQ(errno, EINVAL);
   // Memory that is not mapped cannot be pinned.
-  void *hole = mmap(nullptr, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *hole =
+      mmap(nullptr, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   munmap(hole, 8192);
   errno = 0;
   EXPECT_EQ(s.A->regMr(s.pd, hole, 8192, IBV_ACCESS_LOCAL_WRITE), nullptr);
@@ -404,20 +418,27 @@ TEST_F(FakeVerbs, WriteWriteImmAndSendBetweenProcesses) {
       c.sync(1);
       ibv_wc wc{};
       RT_CHECK(s.poll(s.rcq, wc), "no WRITE_WITH_IMM completion");
-      RT_CHECK(wc.status == IBV_WC_SUCCESS && wc.wr_id == 100, "bad completion");
+      RT_CHECK(wc.status == IBV_WC_SUCCESS && wc.wr_id == 100,
+               "bad completion");
       RT_CHECK(wc.opcode == IBV_WC_RECV_RDMA_WITH_IMM, "opcode");
-      RT_CHECK((wc.wc_flags & IBV_WC_WITH_IMM) && ntohl(wc.imm_data) == 0xabc123, "imm");
-      RT_CHECK(wc.byte_len == 300000, "byte_len " + std::to_string(wc.byte_len));
+      RT_CHECK((wc.wc_flags & IBV_WC_WITH_IMM) &&
+                   ntohl(wc.imm_data) == 0xabc123,
+               "imm");
+      RT_CHECK(wc.byte_len == 300000,
+               "byte_len " + std::to_string(wc.byte_len));
       // The plain WRITE (before it, same QP) landed too, without a completion.
       for (int i = 0; i < 300000; ++i)
-        RT_CHECK(s.buf[4096 + i] == static_cast<char>(i * 7 + 1), "write-imm data");
+        RT_CHECK(s.buf[4096 + i] == static_cast<char>(i * 7 + 1),
+                 "write-imm data");
       for (int i = 0; i < 1000; ++i)
-        RT_CHECK(s.buf[400000 + i] == static_cast<char>(i * 3), "plain write data");
+        RT_CHECK(s.buf[400000 + i] == static_cast<char>(i * 3),
+                 "plain write data");
       RT_CHECK(s.poll(s.rcq, wc), "no SEND completion");
-      RT_CHECK(wc.status == IBV_WC_SUCCESS && wc.wr_id == 101 && wc.opcode == IBV_WC_RECV &&
-                   wc.byte_len == 11,
+      RT_CHECK(wc.status == IBV_WC_SUCCESS && wc.wr_id == 101 &&
+                   wc.opcode == IBV_WC_RECV && wc.byte_len == 11,
                "send completion");
-      RT_CHECK(std::memcmp(s.buf + 512 * 1024, "hello verbs", 11) == 0, "send data");
+      RT_CHECK(std::memcmp(s.buf + 512 * 1024, "hello verbs", 11) == 0,
+               "send data");
       RT_CHECK(ibv_poll_cq(s.rcq, 1, &wc) == 0, "an extra completion");
     } else {
       for (int i = 0; i < 1000; ++i)
@@ -426,16 +447,20 @@ TEST_F(FakeVerbs, WriteWriteImmAndSendBetweenProcesses) {
         s.buf[8192 + i] = static_cast<char>(i * 7 + 1);
       std::memcpy(s.buf + 600000, "hello verbs", 11);
       c.sync(1);
-      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 1, 0, 1000, p.addr + 400000, p.rkey) == 0, "post");
-      RT_CHECK(s.post(IBV_WR_RDMA_WRITE_WITH_IMM, 2, 8192, 300000, p.addr + 4096, p.rkey,
-                      0xabc123) == 0,
+      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 1, 0, 1000, p.addr + 400000, p.rkey) ==
+                   0,
+               "post");
+      RT_CHECK(s.post(IBV_WR_RDMA_WRITE_WITH_IMM, 2, 8192, 300000,
+                      p.addr + 4096, p.rkey, 0xabc123) == 0,
                "post");
       RT_CHECK(s.post(IBV_WR_SEND, 3, 600000, 11, 0, 0) == 0, "post");
       for (uint64_t id = 1; id <= 3; ++id) {
         ibv_wc wc{};
         RT_CHECK(s.poll(s.scq, wc), "no send completion");
-        RT_CHECK(wc.wr_id == id && wc.status == IBV_WC_SUCCESS, "send completion order");
-        RT_CHECK(wc.opcode == (id == 3 ? IBV_WC_SEND : IBV_WC_RDMA_WRITE), "opcode");
+        RT_CHECK(wc.wr_id == id && wc.status == IBV_WC_SUCCESS,
+                 "send completion order");
+        RT_CHECK(wc.opcode == (id == 3 ? IBV_WC_SEND : IBV_WC_RDMA_WRITE),
+                 "opcode");
       }
     }
     c.sync(2);
@@ -459,10 +484,12 @@ TEST_F(FakeVerbs, CompletionChannelSignalsArmedQueues) {
       RT_CHECK(::poll(&pf, 1, 5000) == 1, "no completion event");
       ibv_cq *cq = nullptr;
       void *cctx = nullptr;
-      RT_CHECK(s.A->getCqEvent(s.ch, &cq, &cctx) == 0 && cq == s.rcq, "get_cq_event");
+      RT_CHECK(s.A->getCqEvent(s.ch, &cq, &cctx) == 0 && cq == s.rcq,
+               "get_cq_event");
       s.A->ackCqEvents(cq, 1);
       ibv_wc wc{};
-      RT_CHECK(ibv_poll_cq(s.rcq, 1, &wc) == 1 && wc.wr_id == 5, "completion after event");
+      RT_CHECK(ibv_poll_cq(s.rcq, 1, &wc) == 1 && wc.wr_id == 5,
+               "completion after event");
       // Not re-armed: the next completion raises no event.
       RT_CHECK(s.postRecv(6, 0, 0) == 0, "post_recv");
       c.sync(2);
@@ -470,9 +497,13 @@ TEST_F(FakeVerbs, CompletionChannelSignalsArmedQueues) {
       RT_CHECK(::poll(&pf, 1, 0) == 0, "event without arming");
     } else {
       c.sync(1);
-      RT_CHECK(s.post(IBV_WR_RDMA_WRITE_WITH_IMM, 1, 0, 64, p.addr, p.rkey, 1) == 0, "post");
+      RT_CHECK(
+          s.post(IBV_WR_RDMA_WRITE_WITH_IMM, 1, 0, 64, p.addr, p.rkey, 1) == 0,
+          "post");
       c.sync(2);
-      RT_CHECK(s.post(IBV_WR_RDMA_WRITE_WITH_IMM, 2, 0, 64, p.addr, p.rkey, 2) == 0, "post");
+      RT_CHECK(
+          s.post(IBV_WR_RDMA_WRITE_WITH_IMM, 2, 0, 64, p.addr, p.rkey, 2) == 0,
+          "post");
     }
     c.sync(3);
     return "";
@@ -489,14 +520,17 @@ TEST_F(FakeVerbs, BadRkeyAndOutOfBoundsWritesAreRemoteAccessErrors) {
     PeerInfo p = peerOf(c, 1 - c.rank);
     if (c.rank == 0) {
       // Past the end of the peer's 1 MiB region.
-      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 9, 0, 4096, p.addr + (1 << 20) - 100, p.rkey) == 0,
+      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 9, 0, 4096, p.addr + (1 << 20) - 100,
+                      p.rkey) == 0,
                "post");
-      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 10, 0, 64, p.addr, p.rkey) == 0, "post");
+      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 10, 0, 64, p.addr, p.rkey) == 0,
+               "post");
       ibv_wc wc{};
       RT_CHECK(s.poll(s.scq, wc), "no completion");
       RT_CHECK(wc.wr_id == 9 && wc.status == IBV_WC_REM_ACCESS_ERR,
                std::string("got ") + s.A->wcStatusStr(wc.status));
-      RT_CHECK(s.poll(s.scq, wc) && wc.wr_id == 10 && wc.status == IBV_WC_WR_FLUSH_ERR,
+      RT_CHECK(s.poll(s.scq, wc) && wc.wr_id == 10 &&
+                   wc.status == IBV_WC_WR_FLUSH_ERR,
                "later request not flushed");
       RT_CHECK(s.state() == IBV_QPS_ERR, "requester QP not in error");
     } else {
@@ -505,7 +539,8 @@ TEST_F(FakeVerbs, BadRkeyAndOutOfBoundsWritesAreRemoteAccessErrors) {
       RT_CHECK(::poll(&pf, 1, 5000) == 1, "no async event");
       ibv_async_event ev{};
       RT_CHECK(s.A->getAsyncEvent(s.ctx, &ev) == 0, "get_async_event");
-      RT_CHECK(ev.event_type == IBV_EVENT_QP_ACCESS_ERR && ev.element.qp == s.qp,
+      RT_CHECK(ev.event_type == IBV_EVENT_QP_ACCESS_ERR &&
+                   ev.element.qp == s.qp,
                s.A->eventTypeStr(ev.event_type));
       s.A->ackAsyncEvent(&ev);
       RT_CHECK(s.state() == IBV_QPS_ERR, "responder QP not in error");
@@ -528,9 +563,11 @@ TEST_F(FakeVerbs, RkeyOfARegionWithoutRemoteWriteIsRejected) {
     RT_CHECK(s.toRtr(p.qpn, p.psn, p.gid) == 0 && s.toRts() == 0, "connect");
     c.sync(0);
     if (c.rank == 0) {
-      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 1, 0, 64, p.addr, p.rkey) == 0, "post");
+      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 1, 0, 64, p.addr, p.rkey) == 0,
+               "post");
       ibv_wc wc{};
-      RT_CHECK(s.poll(s.scq, wc) && wc.status == IBV_WC_REM_ACCESS_ERR, "not rejected");
+      RT_CHECK(s.poll(s.scq, wc) && wc.status == IBV_WC_REM_ACCESS_ERR,
+               "not rejected");
     }
     c.sync(1);
     return "";
@@ -549,7 +586,8 @@ TEST_F(FakeVerbs, LocalKeyOutsideItsRegionIsAProtectionError) {
       ibv_mr *small = s.A->regMr(s.pd, s.buf, 4096, IBV_ACCESS_LOCAL_WRITE);
       RT_CHECK(small != nullptr, "reg_mr");
       // 8 KiB from a 4 KiB region.
-      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 1, 0, 8192, p.addr, p.rkey, 0, small->lkey) == 0,
+      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 1, 0, 8192, p.addr, p.rkey, 0,
+                      small->lkey) == 0,
                "post");
       ibv_wc wc{};
       RT_CHECK(s.poll(s.scq, wc) && wc.status == IBV_WC_LOC_PROT_ERR,
@@ -574,7 +612,8 @@ TEST_F(FakeVerbs, SilentPeerExhaustsTheRetryTimer) {
     if (c.rank == 0) {
       RT_CHECK(s.toRtr(p.qpn, p.psn, p.gid) == 0, "rtr");
       RT_CHECK(s.toRts(/*timeout=*/10, /*retry=*/2) == 0, "rts"); // 4 ms x 3
-      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 1, 0, 64, p.addr, p.rkey) == 0, "post");
+      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 1, 0, 64, p.addr, p.rkey) == 0,
+               "post");
       ibv_wc wc{};
       RT_CHECK(s.poll(s.scq, wc) && wc.status == IBV_WC_RETRY_EXC_ERR,
                std::string("got ") + s.A->wcStatusStr(wc.status));
@@ -595,11 +634,13 @@ TEST_F(FakeVerbs, MismatchedPsnIsNeverAccepted) {
     publish(c, s);
     PeerInfo p = peerOf(c, 1 - c.rank);
     // Rank 1 expects a different first PSN than rank 0 starts with.
-    RT_CHECK(s.toRtr(p.qpn, c.rank == 1 ? p.psn + 5 : p.psn, p.gid) == 0, "rtr");
+    RT_CHECK(s.toRtr(p.qpn, c.rank == 1 ? p.psn + 5 : p.psn, p.gid) == 0,
+             "rtr");
     RT_CHECK(s.toRts(10, 1) == 0, "rts");
     c.sync(0);
     if (c.rank == 0) {
-      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 1, 0, 64, p.addr, p.rkey) == 0, "post");
+      RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 1, 0, 64, p.addr, p.rkey) == 0,
+               "post");
       ibv_wc wc{};
       RT_CHECK(s.poll(s.scq, wc) && wc.status == IBV_WC_RETRY_EXC_ERR,
                std::string("got ") + s.A->wcStatusStr(wc.status));
@@ -619,7 +660,9 @@ TEST_F(FakeVerbs, WriteWithImmWaitsForAReceive) {
     PeerInfo p = peerOf(c, 1 - c.rank);
     ibv_wc wc{};
     if (c.rank == 0) {
-      RT_CHECK(s.post(IBV_WR_RDMA_WRITE_WITH_IMM, 1, 0, 64, p.addr, p.rkey, 7) == 0, "post");
+      RT_CHECK(
+          s.post(IBV_WR_RDMA_WRITE_WITH_IMM, 1, 0, 64, p.addr, p.rkey, 7) == 0,
+          "post");
       c.sync(1);
       // Receiver-not-ready keeps the request alive past the retry window.
       RT_CHECK(s.poll(s.scq, wc) && wc.status == IBV_WC_SUCCESS,
@@ -629,7 +672,8 @@ TEST_F(FakeVerbs, WriteWithImmWaitsForAReceive) {
       usleep(100 * 1000); // 100 ms without a receive: several retry windows
       RT_CHECK(ibv_poll_cq(s.rcq, 1, &wc) == 0, "completed without a receive");
       RT_CHECK(s.postRecv(1, 0, 0) == 0, "post_recv");
-      RT_CHECK(s.poll(s.rcq, wc) && ntohl(wc.imm_data) == 7, "no completion after posting");
+      RT_CHECK(s.poll(s.rcq, wc) && ntohl(wc.imm_data) == 7,
+               "no completion after posting");
     }
     c.sync(2);
     return "";
@@ -644,11 +688,13 @@ TEST_F(FakeVerbs, InjectedFaults) {
     ibv_event_type event; // on the faulting side, or -1
   };
   const Case cases[] = {
-      {"cqe_error:after=2", IBV_WC_GENERAL_ERR, static_cast<ibv_event_type>(-1)},
+      {"cqe_error:after=2", IBV_WC_GENERAL_ERR,
+       static_cast<ibv_event_type>(-1)},
       {"qp_error:after=2", IBV_WC_WR_FLUSH_ERR, IBV_EVENT_QP_FATAL},
       {"stall:after=2", IBV_WC_RETRY_EXC_ERR, static_cast<ibv_event_type>(-1)},
       {"port_error:after=2", IBV_WC_WR_FLUSH_ERR, IBV_EVENT_PORT_ERR},
-      {"rem_access:after=2", IBV_WC_REM_ACCESS_ERR, static_cast<ibv_event_type>(-1)},
+      {"rem_access:after=2", IBV_WC_REM_ACCESS_ERR,
+       static_cast<ibv_event_type>(-1)},
   };
   for (const Case &k : cases) {
     SCOPED_TRACE(k.fault);
@@ -667,17 +713,21 @@ TEST_F(FakeVerbs, InjectedFaults) {
       ibv_wc wc{};
       if (stall && c.rank == 1) {
         // Two requests go through; the third stops the adapter.
-        RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 1, 0, 64, p.addr, p.rkey) == 0, "post");
-        RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 2, 0, 64, p.addr, p.rkey) == 0, "post");
+        RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 1, 0, 64, p.addr, p.rkey) == 0,
+                 "post");
+        RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 2, 0, 64, p.addr, p.rkey) == 0,
+                 "post");
         RT_CHECK(s.poll(s.scq, wc) && s.poll(s.scq, wc), "first requests");
-        RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 3, 0, 64, p.addr, p.rkey) == 0, "post");
+        RT_CHECK(s.post(IBV_WR_RDMA_WRITE, 3, 0, 64, p.addr, p.rkey) == 0,
+                 "post");
         usleep(50 * 1000);
         c.sync(1);
       } else if (c.rank == 0) {
         if (stall)
           c.sync(1);
         for (uint64_t id = 1; id <= 4; ++id)
-          RT_CHECK(s.post(IBV_WR_RDMA_WRITE, id, 0, 64, p.addr, p.rkey) == 0, "post");
+          RT_CHECK(s.post(IBV_WR_RDMA_WRITE, id, 0, 64, p.addr, p.rkey) == 0,
+                   "post");
         int ok = 0;
         for (;;) {
           RT_CHECK(s.poll(s.scq, wc), "missing completion");
@@ -689,14 +739,16 @@ TEST_F(FakeVerbs, InjectedFaults) {
         // or port failing under them may flush requests not yet answered.
         bool flushes = cur->first == IBV_WC_WR_FLUSH_ERR;
         if (!stall)
-          RT_CHECK(flushes ? ok <= 2 : ok == 2, "fault after " + std::to_string(ok) + " requests");
+          RT_CHECK(flushes ? ok <= 2 : ok == 2,
+                   "fault after " + std::to_string(ok) + " requests");
         RT_CHECK(wc.status == cur->first,
                  std::string("got ") + s.A->wcStatusStr(wc.status));
         if (cur->event != static_cast<ibv_event_type>(-1)) {
           pollfd pf{s.ctx->async_fd, POLLIN, 0};
           RT_CHECK(::poll(&pf, 1, 5000) == 1, "no async event");
           ibv_async_event ev{};
-          RT_CHECK(s.A->getAsyncEvent(s.ctx, &ev) == 0 && ev.event_type == cur->event,
+          RT_CHECK(s.A->getAsyncEvent(s.ctx, &ev) == 0 &&
+                       ev.event_type == cur->event,
                    "wrong async event");
           s.A->ackAsyncEvent(&ev);
         }
