@@ -199,6 +199,9 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
 
 Status Communicator::failCall(const CallId &call, size_t step,
                               const Status &cause) {
+  // A peer's abort may be the root cause of a local symptom (its memory or
+  // connection vanished while it tore down): report the abort, then.
+  (void)checkAborted();
   // Errors that came from elsewhere are not re-broadcast.
   bool remote = failed_.load();
   Status st = cause;

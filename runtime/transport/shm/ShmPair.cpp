@@ -153,8 +153,13 @@ Status ShmPair::progressRecvs(bool &moved) {
     } else if (sh->kind == kSlotRts) {
       auto src = cache_.resolve(*proc_, sh->region);
       if (!src) {
-        st = src.status().withContext("zero-copy read from rank " +
-                                      std::to_string(peer()));
+        // The peer published this region and waits for us to read it; if
+        // it is gone, the peer tore down (aborted or died).
+        st = Status(HCCL_E_REMOTE, "zero-copy read from rank " +
+                                       std::to_string(peer()) +
+                                       " failed, its buffer is gone (the peer "
+                                       "aborted or freed it): " +
+                                       src.status().message());
         break;
       }
       size_t len = std::min(opts_.pieceBytes, op.bytes - op.received);

@@ -169,6 +169,9 @@ Body mismatch(const std::function<HcclResult(HcclComm, int rank, void *in,
   return [call](RankCtx &c) -> std::string {
     HcclComm comm;
     RT_OK(c.initComm(&comm));
+    // Everyone finishes init first: a rank that raced ahead into the
+    // mismatched call could otherwise abort the others' init.
+    c.sync(0);
     std::vector<float> in(4096, 1.0f), out(4096 * 8, 0.0f);
     HcclResult rc = call(comm, c.rank, in.data(), out.data());
     std::string msg = HcclGetLastErrorMessage();
