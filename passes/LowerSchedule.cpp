@@ -13,6 +13,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <map>
+
 namespace mlir::comm {
 #define GEN_PASS_DEF_LOWERSCHEDULE
 #include "hccl-mlir/Passes/Passes.h.inc"
@@ -46,6 +48,8 @@ struct LowerSchedulePass
   using Base::Base;
 
   void runOnOperation() override {
+    programs.clear();
+    byRequest.clear();
     SmallVector<Operation *> work;
     getOperation()->walk([&](Operation *op) {
       if (getScheduleCollective(op))
@@ -136,15 +140,34 @@ struct LowerSchedulePass
       req.ranksPerServer = *m;
     }
 
-    auto prog = sched::generate(req);
-    if (!prog)
-      return op->emitOpError() << "cannot lower with algorithm '"
-                               << sched::algorithmName(req.algorithm)
-                               << "': " << prog.message();
+    // Identical requests give identical programs: generate each once.
+    Operation *tableOp = SymbolTable::getNearestSymbolTable(op->getParentOp());
+    std::string key = requestKey(req);
+    FlatSymbolRefAttr progRef;
+    auto cached = byRequest.find({tableOp, key});
+    if (cached != byRequest.end()) {
+      progRef = cached->second;
+    } else {
+      auto prog = sched::generate(req);
+      if (!prog)
+        return op->emitOpError() << "cannot lower with algorithm '"
+                                 << sched::algorithmName(req.algorithm)
+                                 << "': " << prog.message();
+      progRef = programFor(op, *prog, et);
+      if (!progRef)
+        return failure();
+      byRequest[{tableOp, key}] = progRef;
+    }
     OpBuilder b(op);
-    ScheduleOp s = buildScheduleOp(b, op->getLoc(), *prog, op->getOperands(),
-                                   op->getResultTypes(), coll.getGroupAttr(),
-                                   algo);
+    ReductionKindAttr kind;
+    if (auto k = coll.getReductionKind())
+      kind = ReductionKindAttr::get(op->getContext(), *k);
+    auto s = b.create<ScheduleOp>(
+        op->getLoc(), op->getResultTypes(), progRef,
+        CollectiveKindAttr::get(op->getContext(),
+                                static_cast<CollectiveKind>(
+                                    static_cast<int>(req.collective))),
+        kind, op->getOperands(), coll.getGroupAttr(), algo);
     // Keep discardable annotations (comm.bucket, ...).
     for (NamedAttribute a : op->getDiscardableAttrs())
       s->setAttr(a.getName(), a.getValue());
@@ -153,6 +176,62 @@ struct LowerSchedulePass
     ++numLowered;
     return success();
   }
+
+  /// The comm.program for `prog` in the op's symbol table: an existing one
+  /// with the same (deterministic) name, or a new one placed before the
+  /// symbol-table child that holds the op. Identical collectives share it.
+  FlatSymbolRefAttr programFor(Operation *op, const sched::Program &prog,
+                               Type elementType) {
+    Operation *tableOp = SymbolTable::getNearestSymbolTable(op->getParentOp());
+    if (!tableOp) {
+      op->emitOpError() << "is not inside a symbol table to hold its "
+                           "comm.program";
+      return {};
+    }
+    std::string name = programSymbolName(prog);
+    auto &known = programs[tableOp];
+    auto it = known.find(name);
+    if (it == known.end()) {
+      // Programs lowered by an earlier run of the pass are reused too.
+      if (Operation *sym = SymbolTable::lookupSymbolIn(tableOp, name)) {
+        if (isa<ProgramOp>(sym)) {
+          it = known.insert({name, name}).first;
+        } else {
+          std::string alt = name + "_program";
+          for (int i = 1; SymbolTable::lookupSymbolIn(tableOp, alt); ++i)
+            alt = name + "_program" + std::to_string(i);
+          name = alt;
+        }
+      }
+    }
+    if (it == known.end()) {
+      Operation *anchor = op;
+      while (anchor->getParentOp() != tableOp)
+        anchor = anchor->getParentOp();
+      OpBuilder b(anchor);
+      buildProgramOp(b, op->getLoc(), prog, name, elementType);
+      it = known.insert({name, name}).first;
+    }
+    return FlatSymbolRefAttr::get(op->getContext(), it->second);
+  }
+
+  static std::string requestKey(const sched::GenerateRequest &r) {
+    std::string k;
+    for (int64_t v :
+         {static_cast<int64_t>(r.collective), static_cast<int64_t>(r.algorithm),
+          static_cast<int64_t>(r.level0), static_cast<int64_t>(r.level1),
+          r.ranks, r.count, static_cast<int64_t>(r.dtype),
+          static_cast<int64_t>(r.reduceOp), r.root, r.slices,
+          r.ranksPerServer, r.chunks})
+      k += std::to_string(v) + ",";
+    return k;
+  }
+
+  /// Program symbol per (symbol table, generate request) during this run.
+  std::map<std::pair<Operation *, std::string>, FlatSymbolRefAttr> byRequest;
+
+  /// Programs created or found per symbol table during this run.
+  llvm::DenseMap<Operation *, std::map<std::string, std::string>> programs;
 
   /// HCCL's element count of the collective, with the layout checks.
   LogicalResult countFor(Operation *op, sched::GenerateRequest &req,

@@ -13,6 +13,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cstdio>
+
 using namespace mlir;
 using namespace mlir::comm;
 namespace sched = hccl::sched;
@@ -37,8 +39,7 @@ public:
   Emitter(OpBuilder &b, Location loc, const sched::Program &prog)
       : b(b), loc(loc), prog(prog), pool(prog.pool) {}
 
-  ScheduleOp run(ValueRange inputs, TypeRange resultTypes,
-                 FlatSymbolRefAttr group, AlgorithmAttr algo) {
+  ProgramOp run(StringRef name, Type elementType) {
     MLIRContext *ctx = b.getContext();
     auto coll = static_cast<CollectiveKind>(static_cast<int>(prog.collective));
     ReductionKindAttr kind;
@@ -52,10 +53,13 @@ public:
         ts.push_back(b.getDenseI64ArrayAttr(t));
       tables = b.getArrayAttr(ts);
     }
-    auto op = b.create<ScheduleOp>(
-        loc, resultTypes, CollectiveKindAttr::get(ctx, coll), kind, inputs,
-        group, algo, b.getI64IntegerAttr(prog.n),
-        b.getI64IntegerAttr(prog.root), tables, IntegerAttr());
+    auto algo = AlgorithmAttr::get(ctx, prog.algorithm, prog.level0,
+                                   prog.level1, prog.slices);
+    auto op = b.create<ProgramOp>(
+        loc, b.getStringAttr(name), CollectiveKindAttr::get(ctx, coll), kind,
+        algo, b.getI64IntegerAttr(prog.p), b.getI64IntegerAttr(prog.n),
+        b.getI64IntegerAttr(prog.root), TypeAttr::get(elementType), tables,
+        IntegerAttr());
     Block *body = b.createBlock(&op.getBody());
     Type idx = b.getIndexType();
     body->addArguments({idx, idx, idx}, {loc, loc, loc});
@@ -321,14 +325,47 @@ private:
 
 } // namespace
 
-ScheduleOp mlir::comm::buildScheduleOp(OpBuilder &b, Location loc,
-                                       const sched::Program &prog,
-                                       ValueRange inputs,
-                                       TypeRange resultTypes,
-                                       FlatSymbolRefAttr group,
-                                       AlgorithmAttr algo) {
+ProgramOp mlir::comm::buildProgramOp(OpBuilder &b, Location loc,
+                                     const sched::Program &prog,
+                                     StringRef name, Type elementType) {
   OpBuilder::InsertionGuard guard(b);
-  return Emitter(b, loc, prog).run(inputs, resultTypes, group, algo);
+  return Emitter(b, loc, prog).run(name, elementType);
+}
+
+std::string mlir::comm::programSymbolName(const sched::Program &prog) {
+  std::string s = std::string(sched::collectiveName(prog.collective)) + "_" +
+                  sched::algorithmName(prog.algorithm);
+  if (prog.algorithm == sched::Algorithm::Hierarchical)
+    s += std::string("_") + sched::algorithmName(prog.level0) + "_" +
+         sched::algorithmName(prog.level1);
+  s += "_p" + std::to_string(prog.p) + "_n" + std::to_string(prog.n) + "_" +
+       sched::dataTypeName(prog.dtype);
+  if (sched::isReduction(prog.collective))
+    s += std::string("_") + sched::reduceOpName(prog.reduceOp);
+  if (prog.slices != 1)
+    s += "_s" + std::to_string(prog.slices);
+  bool rootParam = false;
+  for (const sched::Param &p : prog.params) {
+    s += "_" + p.name + std::to_string(p.value);
+    rootParam |= p.name == "root";
+  }
+  if (prog.root != 0 && !rootParam)
+    s += "_root" + std::to_string(prog.root);
+  if (!prog.tables.empty()) {
+    // FNV-1a of the tables: all-to-all-v counts differ per call.
+    uint64_t h = 1469598103934665603ull;
+    for (const auto &t : prog.tables)
+      for (int64_t v : t)
+        for (int i = 0; i < 8; ++i) {
+          h ^= static_cast<uint64_t>(v >> (8 * i)) & 0xff;
+          h *= 1099511628211ull;
+        }
+    char buf[20];
+    std::snprintf(buf, sizeof(buf), "_t%016llx",
+                  static_cast<unsigned long long>(h));
+    s += buf;
+  }
+  return s;
 }
 
 //===----------------------------------------------------------------------===//
@@ -339,7 +376,7 @@ namespace {
 
 class Reader {
 public:
-  explicit Reader(ScheduleOp op) : op(op) {}
+  explicit Reader(ProgramOp op) : op(op) {}
 
   FailureOr<sched::Program> run() {
     sched::Program &prog = builder.program();
@@ -348,18 +385,13 @@ public:
     if (auto k = op.getKindAttr())
       prog.reduceOp = static_cast<sched::ReduceOp>(static_cast<int>(k.getValue()));
     applyAlgorithm(op.getAlgoAttr(), prog);
-    auto et = cast<RankedTensorType>(op.getInputs().front().getType())
-                  .getElementType();
+    Type et = op.getElementType();
     auto dt = toScheduleType(et);
     if (!dt)
       return op.emitOpError() << "element type " << et
                               << " has no lib/schedule data type";
     prog.dtype = *dt;
-    GroupOp g = lookupGroup(op, op.getGroupAttr());
-    if (!g)
-      return op.emitOpError() << "references unknown group "
-                              << op.getGroupAttr();
-    prog.p = g.getGroupSize();
+    prog.p = op.getRanksAttr().getInt();
     prog.n = op.getCountAttr().getInt();
     prog.root = op.getRootAttr().getInt();
     if (auto tables = op.getTablesAttr())
@@ -560,13 +592,13 @@ private:
         });
   }
 
-  ScheduleOp op;
+  ProgramOp op;
   sched::ProgramBuilder builder;
   llvm::DenseMap<Value, sched::ExprId> map;
 };
 
 } // namespace
 
-FailureOr<sched::Program> mlir::comm::scheduleToProgram(ScheduleOp op) {
+FailureOr<sched::Program> mlir::comm::readProgram(ProgramOp op) {
   return Reader(op).run();
 }

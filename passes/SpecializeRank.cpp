@@ -34,10 +34,10 @@ struct SpecializeRankPass
           << rank.getValue();
       return signalPassFailure();
     }
-    SmallVector<ScheduleOp> schedules;
-    getOperation()->walk([&](ScheduleOp s) { schedules.push_back(s); });
+    SmallVector<ProgramOp> schedules;
+    getOperation()->walk([&](ProgramOp s) { schedules.push_back(s); });
     FrozenRewritePatternSet patterns = collectPatterns();
-    for (ScheduleOp s : schedules)
+    for (ProgramOp s : schedules)
       if (failed(specialize(s, patterns)))
         return signalPassFailure();
   }
@@ -54,17 +54,14 @@ struct SpecializeRankPass
     return FrozenRewritePatternSet(std::move(set));
   }
 
-  LogicalResult specialize(ScheduleOp s, const FrozenRewritePatternSet &pats) {
+  LogicalResult specialize(ProgramOp s, const FrozenRewritePatternSet &pats) {
     if (s.getRankAttr())
       return s.emitOpError() << "is already specialised for rank "
                              << s.getRankAttr().getInt();
-    GroupOp g = lookupGroup(s, s.getGroupAttr());
-    if (!g)
-      return s.emitOpError() << "references unknown group " << s.getGroupAttr();
-    int64_t p = g.getGroupSize();
+    int64_t p = s.getRanksAttr().getInt();
     if (rank >= p)
       return s.emitOpError() << "cannot specialise for rank " << rank.getValue()
-                             << ": the group has " << p << " ranks (0.."
+                             << ": the program is for " << p << " ranks (0.."
                              << p - 1 << ")";
     OpBuilder b(s.getContext());
     s.setRankAttr(b.getI64IntegerAttr(rank));
@@ -86,7 +83,7 @@ struct SpecializeRankPass
   }
 
   /// One phase op per step, each with its step index as a constant.
-  void unrollPhases(ScheduleOp s) {
+  void unrollPhases(ProgramOp s) {
     SmallVector<PhaseOp> phases;
     for (auto ph : s.getBodyBlock().getOps<PhaseOp>())
       phases.push_back(ph);
@@ -107,7 +104,7 @@ struct SpecializeRankPass
     }
   }
 
-  LogicalResult unrollRepeats(ScheduleOp s) {
+  LogicalResult unrollRepeats(ProgramOp s) {
     SmallVector<RepeatOp> repeats;
     s.walk([&](RepeatOp r) { repeats.push_back(r); });
     for (RepeatOp r : repeats) {
@@ -130,7 +127,7 @@ struct SpecializeRankPass
     return success();
   }
 
-  LogicalResult fold(ScheduleOp s, const FrozenRewritePatternSet &pats) {
+  LogicalResult fold(ProgramOp s, const FrozenRewritePatternSet &pats) {
     GreedyRewriteConfig cfg;
     cfg.maxIterations = 64;
     if (failed(applyPatternsAndFoldGreedily(s.getBody(), pats, cfg)))

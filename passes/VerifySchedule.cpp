@@ -26,8 +26,8 @@ struct VerifySchedulePass
       return signalPassFailure();
     }
     bool failedAny = false;
-    getOperation()->walk([&](ScheduleOp s) {
-      if (failed(check(s)))
+    getOperation()->walk([&](ProgramOp p) {
+      if (failed(check(p)))
         failedAny = true;
     });
     if (failedAny)
@@ -35,12 +35,12 @@ struct VerifySchedulePass
     markAllAnalysesPreserved();
   }
 
-  LogicalResult check(ScheduleOp s) {
+  LogicalResult check(ProgramOp s) {
     if (auto r = s.getRankAttr())
       return s.emitOpError()
              << "is specialised for rank " << r.getInt()
-             << "; verify the rank-parametric schedule instead";
-    FailureOr<sched::Program> prog = scheduleToProgram(s);
+             << "; verify the rank-parametric program instead";
+    FailureOr<sched::Program> prog = readProgram(s);
     if (failed(prog))
       return failure();
     sched::VerifyOptions opts;

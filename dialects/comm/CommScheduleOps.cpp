@@ -438,66 +438,87 @@ HCCL_DEFINE_STEP_OP(StepReduceOp, Reduce)
 #undef HCCL_DEFINE_STEP_OP
 
 //===----------------------------------------------------------------------===//
-// ScheduleOp
+// ProgramOp
 //
-//   %r = comm.schedule all_reduce sum (%a, %b) on @g algo <ring> count 16
-//          root 0 rank 3 tables [...] {attrs} : (T, T) -> (T, T) {
+//   comm.program @name all_reduce sum algo <ring> ranks 4 count 16 root 0
+//       rank 3 tables [[...], ...] {attrs} : f32 {
 //   ^bb0(%r: index, %p: index, %n: index):
 //     ...
 //   }
 //===----------------------------------------------------------------------===//
 
-ParseResult ScheduleOp::parse(OpAsmParser &parser, OperationState &result) {
+/// `all_reduce sum` / `all_gather`: the collective and, for reducing ones,
+/// the reduction.
+static ParseResult parseCollectiveAndKind(OpAsmParser &parser,
+                                          OperationState &result,
+                                          StringAttr collName,
+                                          StringAttr kindName) {
   MLIRContext *ctx = parser.getContext();
-  Builder &b = parser.getBuilder();
   SMLoc loc = parser.getCurrentLocation();
-  StringRef collName;
-  if (parser.parseKeyword(&collName))
+  StringRef coll;
+  if (parser.parseKeyword(&coll))
     return failure();
-  auto coll = symbolizeCollectiveKind(collName);
-  if (!coll)
-    return parser.emitError(loc) << "unknown collective '" << collName << "'";
-  result.addAttribute(getCollectiveAttrName(result.name),
-                      CollectiveKindAttr::get(ctx, *coll));
-  StringRef kindName;
-  SMLoc kindLoc = parser.getCurrentLocation();
-  if (succeeded(parser.parseOptionalKeyword(&kindName))) {
-    auto k = symbolizeReductionKind(kindName);
-    if (!k)
-      return parser.emitError(kindLoc)
-             << "unknown reduction '" << kindName
-             << "'; expected sum, prod, max or min";
-    result.addAttribute(getKindAttrName(result.name),
-                        ReductionKindAttr::get(ctx, *k));
-  }
-  SmallVector<OpAsmParser::UnresolvedOperand> inputs;
-  FlatSymbolRefAttr group;
+  auto c = symbolizeCollectiveKind(coll);
+  if (!c)
+    return parser.emitError(loc) << "unknown collective '" << coll << "'";
+  result.addAttribute(collName, CollectiveKindAttr::get(ctx, *c));
+  StringRef kind;
+  if (succeeded(parser.parseOptionalKeyword(&kind,
+                                            {"sum", "prod", "max", "min"})))
+    result.addAttribute(kindName, ReductionKindAttr::get(
+                                      ctx, *symbolizeReductionKind(kind)));
+  return success();
+}
+
+static void printCollectiveAndKind(OpAsmPrinter &p, CollectiveKind c,
+                                   ReductionKindAttr kind) {
+  p << ' ' << stringifyCollectiveKind(c);
+  if (kind)
+    p << ' ' << stringifyReductionKind(kind.getValue());
+}
+
+static LogicalResult verifyKindMatches(Operation *op, CollectiveKind c,
+                                       ReductionKindAttr kind) {
+  bool reducing =
+      sched::isReduction(static_cast<sched::Collective>(static_cast<int>(c)));
+  if (reducing != static_cast<bool>(kind))
+    return op->emitOpError() << (reducing ? "a reducing collective needs a "
+                                            "reduction kind"
+                                          : "only reducing collectives take a "
+                                            "reduction kind");
+  return success();
+}
+
+ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &b = parser.getBuilder();
+  StringAttr name;
   AlgorithmAttr algo;
-  int64_t count = 0;
-  if (parser.parseOperandList(inputs, OpAsmParser::Delimiter::Paren) ||
-      parser.parseKeyword("on") ||
-      parser.parseAttribute(group, getGroupAttrName(result.name),
-                            result.attributes) ||
+  int64_t ranks = 0, count = 0;
+  if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
+                             result.attributes) ||
+      parseCollectiveAndKind(parser, result, getCollectiveAttrName(result.name),
+                             getKindAttrName(result.name)) ||
       parser.parseKeyword("algo") ||
       parser.parseCustomAttributeWithFallback(algo, Type(),
                                               getAlgoAttrName(result.name),
                                               result.attributes) ||
+      parser.parseKeyword("ranks") || parser.parseInteger(ranks) ||
       parser.parseKeyword("count") || parser.parseInteger(count))
     return failure();
+  result.addAttribute(getRanksAttrName(result.name),
+                      b.getI64IntegerAttr(ranks));
   result.addAttribute(getCountAttrName(result.name),
                       b.getI64IntegerAttr(count));
-  int64_t root = 0, rank = 0;
+  int64_t v = 0;
   if (succeeded(parser.parseOptionalKeyword("root"))) {
-    if (parser.parseInteger(root))
+    if (parser.parseInteger(v))
       return failure();
-    result.addAttribute(getRootAttrName(result.name),
-                        b.getI64IntegerAttr(root));
+    result.addAttribute(getRootAttrName(result.name), b.getI64IntegerAttr(v));
   }
   if (succeeded(parser.parseOptionalKeyword("rank"))) {
-    if (parser.parseInteger(rank))
+    if (parser.parseInteger(v))
       return failure();
-    result.addAttribute(getRankAttrName(result.name),
-                        b.getI64IntegerAttr(rank));
+    result.addAttribute(getRankAttrName(result.name), b.getI64IntegerAttr(v));
   }
   if (succeeded(parser.parseOptionalKeyword("tables"))) {
     SmallVector<Attribute> tables;
@@ -506,10 +527,10 @@ ParseResult ScheduleOp::parse(OpAsmParser &parser, OperationState &result) {
               SmallVector<int64_t> values;
               if (parser.parseCommaSeparatedList(
                       OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
-                        int64_t v;
-                        if (parser.parseInteger(v))
+                        int64_t x;
+                        if (parser.parseInteger(x))
                           return failure();
-                        values.push_back(v);
+                        values.push_back(x);
                         return success();
                       }))
                 return failure();
@@ -520,14 +541,11 @@ ParseResult ScheduleOp::parse(OpAsmParser &parser, OperationState &result) {
     result.addAttribute(getTablesAttrName(result.name),
                         b.getArrayAttr(tables));
   }
-  FunctionType fnType;
-  if (parser.parseOptionalAttrDict(result.attributes) ||
-      parser.parseColonType(fnType))
+  Type et;
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseColonType(et))
     return failure();
-  if (parser.resolveOperands(inputs, fnType.getInputs(), loc,
-                             result.operands))
-    return failure();
-  result.addTypes(fnType.getResults());
+  result.addAttribute(getElementTypeAttrName(result.name), TypeAttr::get(et));
   SmallVector<OpAsmParser::Argument> args;
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, args, /*enableNameShadowing=*/false))
@@ -537,15 +555,14 @@ ParseResult ScheduleOp::parse(OpAsmParser &parser, OperationState &result) {
   return success();
 }
 
-void ScheduleOp::print(OpAsmPrinter &p) {
-  p << ' ' << stringifyCollectiveKind(getCollective());
-  if (auto k = getKindAttr())
-    p << ' ' << stringifyReductionKind(k.getValue());
-  p << " (";
-  p.printOperands(getInputs());
-  p << ") on " << getGroupAttr() << " algo ";
+void ProgramOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printSymbolName(getSymName());
+  printCollectiveAndKind(p, getCollective(), getKindAttr());
+  p << " algo ";
   p.printStrippedAttrOrType(getAlgoAttr());
-  p << " count " << getCountAttr().getInt();
+  p << " ranks " << getRanksAttr().getInt() << " count "
+    << getCountAttr().getInt();
   if (getRootAttr().getInt() != 0)
     p << " root " << getRootAttr().getInt();
   if (auto r = getRankAttr())
@@ -559,33 +576,136 @@ void ScheduleOp::print(OpAsmPrinter &p) {
     });
     p << ']';
   }
-  p.printOptionalAttrDict(
+  p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
-      {getCollectiveAttrName(), getKindAttrName(), getGroupAttrName(),
-       getAlgoAttrName(), getCountAttrName(), getRootAttrName(),
-       getRankAttrName(), getTablesAttrName()});
-  p << " : ";
-  p.printFunctionalType(getInputs().getTypes(), getResults().getTypes());
-  p << ' ';
+      {getSymNameAttrName(), getCollectiveAttrName(), getKindAttrName(),
+       getAlgoAttrName(), getRanksAttrName(), getCountAttrName(),
+       getRootAttrName(), getRankAttrName(), getTablesAttrName(),
+       getElementTypeAttrName()});
+  p << " : " << getElementType() << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/true);
 }
 
-LogicalResult ScheduleOp::verify() {
-  bool reducing = sched::isReduction(
-      static_cast<sched::Collective>(static_cast<int>(getCollective())));
-  if (reducing != static_cast<bool>(getKindAttr()))
-    return emitOpError() << (reducing ? "a reducing collective needs a "
-                                        "reduction kind"
-                                      : "only reducing collectives take a "
-                                        "reduction kind");
-  if (getInputs().empty())
-    return emitOpError() << "expected at least one input tensor, found none";
+LogicalResult ProgramOp::verify() {
+  if (failed(verifyKindMatches(*this, getCollective(), getKindAttr())))
+    return failure();
+  int64_t ranks = getRanksAttr().getInt();
+  if (ranks < 1)
+    return emitOpError() << "ranks must be >= 1, found " << ranks;
   if (getCountAttr().getInt() < 0)
     return emitOpError() << "count must be >= 0, found "
                          << getCountAttr().getInt();
-  if (getRootAttr().getInt() < 0)
-    return emitOpError() << "root " << getRootAttr().getInt()
-                         << " is negative";
+  int64_t root = getRootAttr().getInt();
+  if (root < 0 || root >= ranks)
+    return emitOpError() << "root " << root
+                         << " is outside the group: expected 0.." << ranks - 1;
+  if (auto r = getRankAttr())
+    if (r.getInt() < 0 || r.getInt() >= ranks)
+      return emitOpError() << "rank " << r.getInt()
+                           << " is outside the group: expected 0.."
+                           << ranks - 1;
+  if (!toScheduleType(getElementType()))
+    return emitOpError() << "element type " << getElementType()
+                         << " is not one the runtime moves";
+  return success();
+}
+
+LogicalResult ProgramOp::verifyRegions() {
+  Block &body = getBodyBlock();
+  if (body.getNumArguments() != 3 ||
+      !llvm::all_of(body.getArgumentTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return emitOpError() << "body must take three index arguments (rank, "
+                            "group size, count), found "
+                         << body.getNumArguments();
+  int buffers = 0;
+  for (Operation &op : body) {
+    if (isa<BuffersOp>(op))
+      ++buffers;
+    else if (!isa<PhaseOp, ParamOp, TableAtOp, EModOp>(op) &&
+             (!op.getDialect() ||
+              op.getDialect()->getNamespace() != "arith"))
+      return op.emitOpError() << "is not allowed in a comm.program body "
+                                 "(expected comm.buffers, comm.phase, "
+                                 "comm.param, comm.table_at, comm.emod or "
+                                 "arith ops)";
+  }
+  if (buffers != 1)
+    return emitOpError() << "body must hold exactly one comm.buffers, found "
+                         << buffers;
+  return success();
+}
+
+void ProgramOp::getAsmBlockArgumentNames(Region &region,
+                                         OpAsmSetValueNameFn setName) {
+  if (region.empty() || region.front().getNumArguments() != 3)
+    return;
+  setName(region.front().getArgument(0), "r");
+  setName(region.front().getArgument(1), "p");
+  setName(region.front().getArgument(2), "n");
+}
+
+BuffersOp ProgramOp::getBuffers() {
+  for (Operation &op : getBodyBlock())
+    if (auto b = dyn_cast<BuffersOp>(op))
+      return b;
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ScheduleOp
+//
+//   %r = comm.schedule @prog all_reduce sum (%a, %b) on @g algo <ring>
+//          {attrs} : (T, T) -> (T, T)
+//===----------------------------------------------------------------------===//
+
+ParseResult ScheduleOp::parse(OpAsmParser &parser, OperationState &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  FlatSymbolRefAttr program, group;
+  AlgorithmAttr algo;
+  SmallVector<OpAsmParser::UnresolvedOperand> inputs;
+  FunctionType fnType;
+  if (parser.parseAttribute(program, getProgramAttrName(result.name),
+                            result.attributes) ||
+      parseCollectiveAndKind(parser, result, getCollectiveAttrName(result.name),
+                             getKindAttrName(result.name)) ||
+      parser.parseOperandList(inputs, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("on") ||
+      parser.parseAttribute(group, getGroupAttrName(result.name),
+                            result.attributes) ||
+      parser.parseKeyword("algo") ||
+      parser.parseCustomAttributeWithFallback(algo, Type(),
+                                              getAlgoAttrName(result.name),
+                                              result.attributes) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(fnType) ||
+      parser.resolveOperands(inputs, fnType.getInputs(), loc,
+                             result.operands))
+    return failure();
+  result.addTypes(fnType.getResults());
+  return success();
+}
+
+void ScheduleOp::print(OpAsmPrinter &p) {
+  p << ' ' << getProgramAttr();
+  printCollectiveAndKind(p, getCollective(), getKindAttr());
+  p << " (";
+  p.printOperands(getInputs());
+  p << ") on " << getGroupAttr() << " algo ";
+  p.printStrippedAttrOrType(getAlgoAttr());
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getProgramAttrName(), getCollectiveAttrName(),
+                           getKindAttrName(), getGroupAttrName(),
+                           getAlgoAttrName()});
+  p << " : ";
+  p.printFunctionalType(getInputs().getTypes(), getResults().getTypes());
+}
+
+LogicalResult ScheduleOp::verify() {
+  if (failed(verifyKindMatches(*this, getCollective(), getKindAttr())))
+    return failure();
+  if (getInputs().empty())
+    return emitOpError() << "expected at least one input tensor, found none";
   Type et = cast<RankedTensorType>(getInputs().front().getType())
                 .getElementType();
   SmallVector<Type> types(getInputs().getTypes());
@@ -599,64 +719,73 @@ LogicalResult ScheduleOp::verify() {
   return success();
 }
 
-LogicalResult ScheduleOp::verifyRegions() {
-  Block &body = getBodyBlock();
-  if (body.getNumArguments() != 3 ||
-      !llvm::all_of(body.getArgumentTypes(),
-                    [](Type t) { return t.isIndex(); }))
-    return emitOpError() << "body must take three index arguments (rank, "
-                            "group size, count), found "
-                         << body.getNumArguments();
-  int buffers = 0;
-  for (Operation &op : body) {
-    if (isa<BuffersOp>(op))
-      ++buffers;
-    else if (!isa<PhaseOp, ParamOp, TableAtOp, EModOp>(op) &&
-             op.getDialect() &&
-             op.getDialect()->getNamespace() != "arith")
-      return op.emitOpError() << "is not allowed in a comm.schedule body "
-                                 "(expected comm.buffers, comm.phase, "
-                                 "comm.param, comm.table_at, comm.emod or "
-                                 "arith ops)";
+std::optional<int64_t> ScheduleOp::getHcclCount() {
+  int64_t total = 0;
+  for (Type t : getInputs().getTypes()) {
+    auto rt = cast<RankedTensorType>(t);
+    if (!rt.hasStaticShape())
+      return std::nullopt;
+    total += rt.getNumElements();
   }
-  if (buffers != 1)
-    return emitOpError() << "body must hold exactly one comm.buffers, found "
-                         << buffers;
-  return success();
+  int64_t resultElems = 0;
+  for (Type t : getResults().getTypes()) {
+    auto rt = cast<RankedTensorType>(t);
+    if (!rt.hasStaticShape())
+      return std::nullopt;
+    resultElems += rt.getNumElements();
+  }
+  switch (getCollective()) {
+  case CollectiveKind::reduce_scatter:
+    return resultElems;
+  case CollectiveKind::all_to_all:
+  case CollectiveKind::all_to_allv:
+    return std::nullopt; // needs p; checked against the program instead
+  default:
+    return total;
+  }
 }
 
 LogicalResult ScheduleOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto g = tables.lookupNearestSymbolFrom<GroupOp>(*this, getGroupAttr());
   if (!g)
     return emitOpError() << "references unknown group " << getGroupAttr();
-  if (auto r = getRankAttr())
-    if (r.getInt() < 0 || r.getInt() >= static_cast<int64_t>(g.getGroupSize()))
-      return emitOpError() << "rank " << r.getInt()
-                           << " is outside the group: expected 0.."
-                           << g.getGroupSize() - 1;
+  auto prog = tables.lookupNearestSymbolFrom<ProgramOp>(*this,
+                                                        getProgramAttr());
+  if (!prog)
+    return emitOpError() << "references unknown program " << getProgramAttr();
+  if (prog.getCollective() != getCollective() ||
+      prog.getKindAttr() != getKindAttr() || prog.getAlgoAttr() != getAlgoAttr())
+    return emitOpError() << "collective, reduction and algorithm must be "
+                            "those of program "
+                         << getProgramAttr();
+  int64_t p = prog.getRanksAttr().getInt();
+  if (p != static_cast<int64_t>(g.getGroupSize()))
+    return emitOpError() << "program " << getProgramAttr() << " is for "
+                         << p << " ranks but group " << getGroupAttr()
+                         << " has " << g.getGroupSize();
+  Type et = cast<RankedTensorType>(getInputs().front().getType())
+                .getElementType();
+  if (et != prog.getElementType())
+    return emitOpError() << "element type " << et << " differs from program "
+                         << getProgramAttr() << "'s "
+                         << prog.getElementType();
+  int64_t expected = prog.getCountAttr().getInt();
+  std::optional<int64_t> count = getHcclCount();
+  if (!count && getCollective() == CollectiveKind::all_to_all) {
+    auto rt = cast<RankedTensorType>(getInputs().front().getType());
+    if (rt.hasStaticShape())
+      count = rt.getNumElements() / p;
+  }
+  if (count && *count != expected)
+    return emitOpError() << "moves " << *count << " elements but program "
+                         << getProgramAttr() << " counts " << expected;
   return success();
-}
-
-void ScheduleOp::getAsmBlockArgumentNames(Region &region,
-                                          OpAsmSetValueNameFn setName) {
-  if (region.empty() || region.front().getNumArguments() != 3)
-    return;
-  setName(region.front().getArgument(0), "r");
-  setName(region.front().getArgument(1), "p");
-  setName(region.front().getArgument(2), "n");
 }
 
 std::optional<ReductionKind> ScheduleOp::getReductionKind() {
   if (auto k = getKindAttr())
     return k.getValue();
   return std::nullopt;
-}
-
-BuffersOp ScheduleOp::getBuffers() {
-  for (Operation &op : getBodyBlock())
-    if (auto b = dyn_cast<BuffersOp>(op))
-      return b;
-  return {};
 }
 
 //===----------------------------------------------------------------------===//
@@ -666,20 +795,20 @@ BuffersOp ScheduleOp::getBuffers() {
 OpFoldResult ParamOp::fold(FoldAdaptor) { return getValueAttr(); }
 
 LogicalResult TableAtOp::verify() {
-  auto sched = (*this)->getParentOfType<ScheduleOp>();
+  auto sched = (*this)->getParentOfType<ProgramOp>();
   if (!sched)
-    return emitOpError() << "must be inside a comm.schedule";
+    return emitOpError() << "must be inside a comm.program";
   int64_t t = getTableAttr().getInt();
   int64_t n = sched.getTablesAttr() ? sched.getTablesAttr().size() : 0;
   if (t < 0 || t >= n)
-    return emitOpError() << "table " << t << " does not exist: the schedule "
+    return emitOpError() << "table " << t << " does not exist: the program "
                          << "has " << n << " table(s)";
   return success();
 }
 
 OpFoldResult TableAtOp::fold(FoldAdaptor adaptor) {
   auto idx = dyn_cast_or_null<IntegerAttr>(adaptor.getIndex());
-  auto sched = (*this)->getParentOfType<ScheduleOp>();
+  auto sched = (*this)->getParentOfType<ProgramOp>();
   if (!idx || !sched || !sched.getTablesAttr())
     return {};
   int64_t t = getTableAttr().getInt();

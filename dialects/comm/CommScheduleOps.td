@@ -10,44 +10,44 @@
 #ifndef HCCL_COMM_SCHEDULE_OPS
 #define HCCL_COMM_SCHEDULE_OPS
 
-def Comm_ScheduleOp : Comm_CommunicationOp<"schedule", [
-    IsolatedFromAbove, SingleBlock, NoTerminator,
-    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
-    DeclareOpInterfaceMethods<Comm_CollectiveOpInterface,
-                              ["getReductionKind"]>]> {
-  let summary = "a collective lowered to its explicit step program";
+def Comm_ProgramOp : Comm_Op<"program", [
+    Symbol, IsolatedFromAbove, SingleBlock, NoTerminator,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+  let summary = "a collective's step program, shared by the schedules using it";
   let description = [{
     ```
-    %r = comm.schedule all_reduce sum (%g) on @dp algo <ring> count 1024
-           : (tensor<1024xf32>) -> tensor<1024xf32> {
-    ^bb0(%rank: index, %p: index, %n: index):
+    comm.program @allreduce_ring_p4_n16_fp32_sum all_reduce sum algo <ring>
+        ranks 4 count 16 : f32 {
+    ^bb0(%r: index, %p: index, %n: index):
       comm.buffers input %n output %n scratch %c0
-      comm.phase "reduce_scatter" steps 7 (%s) {
+      comm.phase "rs" steps 3 (%s) {
         ...
-        comm.step.send input[%off] to %peer count %cnt
+        comm.step.send output[%off] to %next count %cnt
         comm.step.recv_reduce output[%off2] from %prev with input[%off2] count %cnt2
       }
       ...
     }
     ```
-    The body is the program of lib/schedule for this collective: block
-    arguments are the group-local rank r, the group size p and the element
-    count n (as HCCL counts it; a fused bucket is the concatenation of its
-    inputs). Phases run in order; each op's fields are index values. The
-    reduction of reducing ops is the schedule's `kind`. `rank` is set once
-    the schedule has been specialised for one rank.
+    The program lib/schedule generates for one (collective, algorithm, group
+    size, element count, element type, ...), as IR: block arguments are the
+    group-local rank r, the group size p and the element count n (as HCCL
+    counts it; a fused bucket is the concatenation of its inputs). Phases
+    run in order; each op's fields are index values. Programs are symbols so
+    that identical collectives (the 48 layers of a transformer) share one
+    body: the lowered IR holds each distinct program once. `rank` is set
+    once the program has been specialised for one rank.
   }];
   let arguments = (ins
+    SymbolNameAttr:$sym_name,
     Comm_CollectiveKindAttr:$collective,
     OptionalAttr<Comm_ReductionKindAttr>:$kind,
-    Variadic<Comm_Tensor>:$inputs,
-    FlatSymbolRefAttr:$group,
     Comm_AlgorithmAttr:$algo,
+    I64Attr:$ranks,
     I64Attr:$count,
     DefaultValuedAttr<I64Attr, "0">:$root,
+    TypeAttr:$element_type,
     OptionalAttr<TypedArrayAttrBase<DenseI64ArrayAttr, "integer tables">>:$tables,
     OptionalAttr<I64Attr>:$rank);
-  let results = (outs Variadic<Comm_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -62,7 +62,38 @@ def Comm_ScheduleOp : Comm_CommunicationOp<"schedule", [
   }];
 }
 
-def Comm_BuffersOp : Comm_Op<"buffers", [HasParent<"ScheduleOp">]> {
+def Comm_ScheduleOp : Comm_CommunicationOp<"schedule", [
+    DeclareOpInterfaceMethods<Comm_CollectiveOpInterface,
+                              ["getReductionKind"]>]> {
+  let summary = "a collective lowered to the step program it runs";
+  let description = [{
+    ```
+    %r = comm.schedule @allreduce_ring_p4_n16_fp32_sum all_reduce sum (%g)
+           on @dp algo <ring> : (tensor<16xf32>) -> tensor<16xf32>
+    ```
+    Runs `program` on the group with these tensors (inputs concatenated into
+    the flat input buffer). Collective, reduction and algorithm repeat the
+    program's so the op reads on its own; the verifier checks they agree,
+    and that the group size, element type and element count are the
+    program's.
+  }];
+  let arguments = (ins
+    FlatSymbolRefAttr:$program,
+    Comm_CollectiveKindAttr:$collective,
+    OptionalAttr<Comm_ReductionKindAttr>:$kind,
+    Variadic<Comm_Tensor>:$inputs,
+    FlatSymbolRefAttr:$group,
+    Comm_AlgorithmAttr:$algo);
+  let results = (outs Variadic<Comm_Tensor>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Elements of the flat buffer HCCL counts for this collective.
+    std::optional<int64_t> getHcclCount();
+  }];
+}
+
+def Comm_BuffersOp : Comm_Op<"buffers", [HasParent<"ProgramOp">]> {
   let summary = "sizes, in elements, of the program's three buffers";
   let arguments = (ins Index:$input, Index:$output, Index:$scratch);
   let assemblyFormat = [{
@@ -84,7 +115,7 @@ def Comm_ParamOp : Comm_Op<"param", [Pure]> {
 }
 
 def Comm_TableAtOp : Comm_Op<"table_at", [Pure]> {
-  let summary = "entry of an integer table of the enclosing schedule";
+  let summary = "entry of an integer table of the enclosing program";
   let arguments = (ins Index:$index, I64Attr:$table);
   let results = (outs Index:$result);
   let assemblyFormat = "$table `[` $index `]` attr-dict";
@@ -106,7 +137,7 @@ def Comm_EModOp : Comm_Op<"emod", [Pure]> {
 }
 
 def Comm_PhaseOp : Comm_Op<"phase", [
-    SingleBlock, NoTerminator, HasParent<"ScheduleOp">,
+    SingleBlock, NoTerminator, HasParent<"ProgramOp">,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "a loop of steps over the same ops";
   let description = [{

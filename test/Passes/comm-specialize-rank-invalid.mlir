@@ -4,9 +4,9 @@
 // RUN: not hccl-opt %s --comm-lower-schedule --comm-specialize-rank=rank=1 --comm-verify-schedule 2>&1 | FileCheck %s --check-prefix=VERIFY
 
 // NORANK: error: comm-specialize-rank needs rank=R with R >= 0, found -1
-// RANGE: error: 'comm.schedule' op cannot specialise for rank 4: the group has 4 ranks (0..3)
-// TWICE: error: 'comm.schedule' op is already specialised for rank 1
-// VERIFY: error: 'comm.schedule' op is specialised for rank 1; verify the rank-parametric schedule instead
+// RANGE: error: 'comm.program' op cannot specialise for rank 4: the program is for 4 ranks (0..3)
+// TWICE: error: 'comm.program' op is already specialised for rank 1
+// VERIFY: error: 'comm.program' op is specialised for rank 1; verify the rank-parametric program instead
 
 module attributes {comm.topology = #comm.topology<"910b-8">} {
   comm.group @g ranks = [0, 1, 2, 3]

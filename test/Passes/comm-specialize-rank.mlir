@@ -72,8 +72,7 @@ module attributes {comm.topology = #comm.topology<"910b-8">} {
     return %r : tensor<60xf32>
   }
 }
-// RING4R1-LABEL: func.func @ring_p4
-// RING4R1: %{{.*}} = comm.schedule all_reduce sum (%{{.*}}) on @g algo <ring> count 40 rank 1 : (tensor<40xf32>) -> tensor<40xf32> {
+// RING4R1-LABEL: comm.program @allreduce_ring_p4_n40_fp32_sum all_reduce sum algo <ring> ranks 4 count 40 rank 1 : f32 {
 // RING4R1: comm.phase "rs" step 0 (%{{.*}}) {
 // RING4R1-NEXT: comm.step.send input[0] to 2 count 10
 // RING4R1-NEXT: comm.step.recv_reduce output[30] from 0 with input[30] count 10
@@ -93,8 +92,7 @@ module attributes {comm.topology = #comm.topology<"910b-8">} {
 // RING4R1-NEXT: comm.step.send output[30] to 2 count 10
 // RING4R1-NEXT: comm.step.recv output[20] from 0 count 10
 
-// RING6R3-LABEL: func.func @ring_p6
-// RING6R3: %{{.*}} = comm.schedule all_reduce sum (%{{.*}}) on @g algo <ring> count 60 rank 3 : (tensor<60xf32>) -> tensor<60xf32> {
+// RING6R3-LABEL: comm.program @allreduce_ring_p6_n60_fp32_sum all_reduce sum algo <ring> ranks 6 count 60 rank 3 : f32 {
 // RING6R3: comm.phase "rs" step 0 (%{{.*}}) {
 // RING6R3-NEXT: comm.step.send input[20] to 4 count 10
 // RING6R3-NEXT: comm.step.recv_reduce output[10] from 2 with input[10] count 10
@@ -126,8 +124,7 @@ module attributes {comm.topology = #comm.topology<"910b-8">} {
 // RING6R3-NEXT: comm.step.send output[50] to 4 count 10
 // RING6R3-NEXT: comm.step.recv output[40] from 2 count 10
 
-// RHD4R3-LABEL: func.func @rhd_p4
-// RHD4R3: %{{.*}} = comm.schedule all_reduce sum (%{{.*}}) on @g algo <rhd> count 40 rank 3 : (tensor<40xf32>) -> tensor<40xf32> {
+// RHD4R3-LABEL: comm.program @allreduce_rhd_p4_n40_fp32_sum all_reduce sum algo <rhd> ranks 4 count 40 rank 3 : f32 {
 // RHD4R3: comm.phase "halve" step 0 (%{{.*}}) {
 // RHD4R3-NEXT: comm.step.send input[0] to 1 count 20
 // RHD4R3-NEXT: comm.step.recv_reduce output[20] from 1 with input[20] count 20
@@ -141,8 +138,7 @@ module attributes {comm.topology = #comm.topology<"910b-8">} {
 // RHD4R3-NEXT: comm.step.send output[20] to 1 count 20
 // RHD4R3-NEXT: comm.step.recv output[0] from 1 count 20
 
-// RHD6R1-LABEL: func.func @rhd_p6
-// RHD6R1: %{{.*}} = comm.schedule all_reduce sum (%{{.*}}) on @g algo <rhd> count 60 rank 1 : (tensor<60xf32>) -> tensor<60xf32> {
+// RHD6R1-LABEL: comm.program @allreduce_rhd_p6_n60_fp32_sum all_reduce sum algo <rhd> ranks 6 count 60 rank 1 : f32 {
 // RHD6R1: comm.phase "fold" step 0 (%{{.*}}) {
 // RHD6R1-NEXT: comm.step.recv_reduce output[0] from 0 with input[0] count 60
 // RHD6R1: comm.phase "halve" step 0 (%{{.*}}) {
@@ -160,8 +156,7 @@ module attributes {comm.topology = #comm.topology<"910b-8">} {
 // RHD6R1: comm.phase "unfold" step 0 (%{{.*}}) {
 // RHD6R1-NEXT: comm.step.send output[0] to 0 count 60
 
-// RHD6R0-LABEL: func.func @rhd_p6
-// RHD6R0: %{{.*}} = comm.schedule all_reduce sum (%{{.*}}) on @g algo <rhd> count 60 rank 0 : (tensor<60xf32>) -> tensor<60xf32> {
+// RHD6R0-LABEL: comm.program @allreduce_rhd_p6_n60_fp32_sum all_reduce sum algo <rhd> ranks 6 count 60 rank 0 : f32 {
 // RHD6R0: comm.phase "fold" step 0 (%{{.*}}) {
 // RHD6R0-NEXT: comm.step.send input[0] to 1 count 60
 // RHD6R0: comm.phase "halve" step 0 (%{{.*}}) {
@@ -171,8 +166,7 @@ module attributes {comm.topology = #comm.topology<"910b-8">} {
 // RHD6R0: comm.phase "unfold" step 0 (%{{.*}}) {
 // RHD6R0-NEXT: comm.step.recv output[0] from 1 count 60
 
-// MESH4R2-LABEL: func.func @mesh_p4
-// MESH4R2: %{{.*}} = comm.schedule all_reduce sum (%{{.*}}) on @g algo <mesh> count 40 rank 2 : (tensor<40xf32>) -> tensor<40xf32> {
+// MESH4R2-LABEL: comm.program @allreduce_mesh_p4_n40_fp32_sum all_reduce sum algo <mesh> ranks 4 count 40 rank 2 : f32 {
 // MESH4R2: comm.phase "rs_exchange" step 0 (%{{.*}}) {
 // MESH4R2-NEXT: comm.step.send input[30] to 3 count 10
 // MESH4R2-NEXT: comm.step.send input[0] to 0 count 10
@@ -191,8 +185,7 @@ module attributes {comm.topology = #comm.topology<"910b-8">} {
 // MESH4R2-NEXT: comm.step.recv output[0] from 0 count 10
 // MESH4R2-NEXT: comm.step.recv output[30] from 3 count 10
 
-// MESH6R3-LABEL: func.func @mesh_p6
-// MESH6R3: %{{.*}} = comm.schedule all_reduce sum (%{{.*}}) on @g algo <mesh> count 60 rank 3 : (tensor<60xf32>) -> tensor<60xf32> {
+// MESH6R3-LABEL: comm.program @allreduce_mesh_p6_n60_fp32_sum all_reduce sum algo <mesh> ranks 6 count 60 rank 3 : f32 {
 // MESH6R3: comm.phase "rs_exchange" step 0 (%{{.*}}) {
 // MESH6R3-NEXT: comm.step.send input[40] to 4 count 10
 // MESH6R3-NEXT: comm.step.send input[50] to 5 count 10
@@ -222,7 +215,7 @@ module attributes {comm.topology = #comm.topology<"910b-8">} {
 // FOLDED-NOT: arith.addi
 // FOLDED-NOT: comm.emod
 // FOLDED-NOT: comm.repeat
-// FOLDED-LABEL: func.func @rhd_p6
+// FOLDED-LABEL: comm.program @allreduce_rhd_p6_n60_fp32_sum
 // FOLDED: comm.phase "fold" step 0
 // FOLDED-NEXT: comm.step.send input[0] to 1 count 60
 // FOLDED-NEXT: }

@@ -4,10 +4,9 @@
 
 comm.group @pair ranks = [0, 1]
 // A two-rank one-shot all-reduce, written by hand: correct.
-func.func @exchange(%g: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-remark @+1 {{allreduce mesh_oneshot p=2 n=4 slices=1 (out-of-place, in-place), 2 steps, 8 op instances: correct on all 2 ranks}}
-  %r = comm.schedule all_reduce sum (%g) on @pair algo <mesh_oneshot> count 4 : (tensor<4xf32>) -> tensor<4xf32> {
-  ^bb0(%rank: index, %p: index, %n: index):
+// expected-remark @+1 {{allreduce mesh_oneshot p=2 n=4 slices=1 (out-of-place, in-place), 2 steps, 8 op instances: correct on all 2 ranks}}
+comm.program @exchange all_reduce sum algo <mesh_oneshot> ranks 2 count 4 : f32 {
+^bb0(%rank: index, %p: index, %n: index):
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %s2 = arith.muli %n, %p : index
@@ -23,18 +22,15 @@ func.func @exchange(%g: tensor<4xf32>) -> tensor<4xf32> {
     comm.phase "reduce" steps 1 (%s) {
       comm.step.reduce output[0] from scratch[0] stride %n n 2 count %n
     }
-  }
-  return %r : tensor<4xf32>
 }
 
 // -----
 
 comm.group @pair ranks = [0, 1]
 // Every rank sends to itself.
-func.func @wrong_peer(%g: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{step schedule is incorrect: rank 0, phase 0 'exchange' step 0, op 0 (send, t=0): peer 0 is the rank itself}}
-  %r = comm.schedule all_reduce sum (%g) on @pair algo <mesh_oneshot> count 4 : (tensor<4xf32>) -> tensor<4xf32> {
-  ^bb0(%rank: index, %p: index, %n: index):
+// expected-error @+1 {{step schedule is incorrect: rank 0, phase 0 'exchange' step 0, op 0 (send, t=0): peer 0 is the rank itself}}
+comm.program @wrong_peer all_reduce sum algo <mesh_oneshot> ranks 2 count 4 : f32 {
+^bb0(%rank: index, %p: index, %n: index):
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %s2 = arith.muli %n, %p : index
@@ -50,18 +46,15 @@ func.func @wrong_peer(%g: tensor<4xf32>) -> tensor<4xf32> {
     comm.phase "reduce" steps 1 (%s) {
       comm.step.reduce output[0] from scratch[0] stride %n n 2 count %n
     }
-  }
-  return %r : tensor<4xf32>
 }
 
 // -----
 
 comm.group @pair ranks = [0, 1]
 // Sends 4 elements, receives 3.
-func.func @count_mismatch(%g: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{step schedule is incorrect: rank 1, phase 0 'exchange' step 0 (step 0), op 0 (send to 0): sends 4 elements to rank 0 but its op 1 (recv from 1) receives 3}}
-  %r = comm.schedule all_reduce sum (%g) on @pair algo <mesh_oneshot> count 4 : (tensor<4xf32>) -> tensor<4xf32> {
-  ^bb0(%rank: index, %p: index, %n: index):
+// expected-error @+1 {{step schedule is incorrect: rank 1, phase 0 'exchange' step 0 (step 0), op 0 (send to 0): sends 4 elements to rank 0 but its op 1 (recv from 1) receives 3}}
+comm.program @count_mismatch all_reduce sum algo <mesh_oneshot> ranks 2 count 4 : f32 {
+^bb0(%rank: index, %p: index, %n: index):
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %s2 = arith.muli %n, %p : index
@@ -77,18 +70,15 @@ func.func @count_mismatch(%g: tensor<4xf32>) -> tensor<4xf32> {
     comm.phase "reduce" steps 1 (%s) {
       comm.step.reduce output[0] from scratch[0] stride %n n 2 count %n
     }
-  }
-  return %r : tensor<4xf32>
 }
 
 // -----
 
 comm.group @pair ranks = [0, 1]
 // Never puts the rank's own data in its slot.
-func.func @missing_contribution(%g: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{step schedule is incorrect: rank 0, phase 1 'reduce' step 0 (step 1), op 0 (reduce): reduces nothing written with input element 0 of rank 1 at destination element 0}}
-  %r = comm.schedule all_reduce sum (%g) on @pair algo <mesh_oneshot> count 4 : (tensor<4xf32>) -> tensor<4xf32> {
-  ^bb0(%rank: index, %p: index, %n: index):
+// expected-error @+1 {{step schedule is incorrect: rank 0, phase 1 'reduce' step 0 (step 1), op 0 (reduce): reduces nothing written with input element 0 of rank 1 at destination element 0}}
+comm.program @missing_contribution all_reduce sum algo <mesh_oneshot> ranks 2 count 4 : f32 {
+^bb0(%rank: index, %p: index, %n: index):
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %s2 = arith.muli %n, %p : index
@@ -104,18 +94,15 @@ func.func @missing_contribution(%g: tensor<4xf32>) -> tensor<4xf32> {
     comm.phase "reduce" steps 1 (%s) {
       comm.step.reduce output[0] from scratch[0] stride %n n 2 count %n
     }
-  }
-  return %r : tensor<4xf32>
 }
 
 // -----
 
 comm.group @pair ranks = [0, 1]
 // Reduces past the end of the output buffer.
-func.func @out_of_bounds(%g: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{op 0 (reduce, t=0): writes output[2, 6) beyond its size 4}}
-  %r = comm.schedule all_reduce sum (%g) on @pair algo <mesh_oneshot> count 4 : (tensor<4xf32>) -> tensor<4xf32> {
-  ^bb0(%rank: index, %p: index, %n: index):
+// expected-error @+1 {{op 0 (reduce, t=0): writes output[2, 6) beyond its size 4}}
+comm.program @out_of_bounds all_reduce sum algo <mesh_oneshot> ranks 2 count 4 : f32 {
+^bb0(%rank: index, %p: index, %n: index):
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %s2 = arith.muli %n, %p : index
@@ -131,17 +118,14 @@ func.func @out_of_bounds(%g: tensor<4xf32>) -> tensor<4xf32> {
     comm.phase "reduce" steps 1 (%s) {
       comm.step.reduce output[2] from scratch[0] stride %n n 2 count %n
     }
-  }
-  return %r : tensor<4xf32>
 }
 
 // -----
 
 comm.group @pair ranks = [0, 1]
 // An op the verifier cannot read as a step-program expression.
-func.func @foreign_op(%g: tensor<4xf32>) -> tensor<4xf32> {
-  %r = comm.schedule all_reduce sum (%g) on @pair algo <rd> count 4 : (tensor<4xf32>) -> tensor<4xf32> {
-  ^bb0(%rank: index, %p: index, %n: index):
+comm.program @foreign_op all_reduce sum algo <rd> ranks 2 count 4 : f32 {
+^bb0(%rank: index, %p: index, %n: index):
     %c0 = arith.constant 0 : index
     comm.buffers input %n output %n scratch %c0
     comm.phase "exchange" steps 1 (%s) {
@@ -149,6 +133,4 @@ func.func @foreign_op(%g: tensor<4xf32>) -> tensor<4xf32> {
       %q = arith.ceildivsi %n, %p : index
       comm.step.send input[0] to 0 count %q
     }
-  }
-  return %r : tensor<4xf32>
 }

@@ -11,17 +11,20 @@
 // Eight 1 MiB gradients ready 100 us apart on a 910B server: each all-reduce
 // (~17 us) hides behind the next layer's backward, so the optimal sizing
 // keeps them apart, and every one starts as soon as its gradient is ready.
+// All eight share one program.
+// FULL-COUNT-1: comm.program @allreduce_mesh_p8_n262144_fp32_sum
+// FULL-NOT: comm.program
 // FULL-LABEL: func.func @backward
 // FULL-NOT: comm.all_reduce
 // FULL: comm.compute "l7.backward"
 // FULL-NEXT: comm.start {
-// FULL-NEXT: comm.schedule all_reduce sum (%{{.*}}) on @dp algo <mesh> count 262144 {comm.bucket = 0 : i64}
+// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n262144_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 0 : i64}
 // FULL: comm.compute "l6.backward"
 // FULL-NEXT: comm.start {
-// FULL-NEXT: comm.schedule all_reduce sum (%{{.*}}) on @dp algo <mesh> count 262144 {comm.bucket = 1 : i64}
+// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n262144_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 1 : i64}
 // FULL: comm.compute "l0.backward"
 // FULL-NEXT: comm.start {
-// FULL-NEXT: comm.schedule all_reduce sum (%{{.*}}) on @dp algo <mesh> count 262144 {comm.bucket = 7 : i64}
+// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n262144_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 7 : i64}
 // FULL-COUNT-8: comm.wait
 // FULL: return
 

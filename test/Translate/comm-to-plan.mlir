@@ -13,7 +13,7 @@
 // CHECK: "topology": {
 // CHECK: "name": "910b-8"
 // CHECK: "programs": [
-// CHECK: "id": "c0",
+// CHECK: "id": "allreduce_ring_p4_n16_fp32_sum",
 // CHECK-NEXT: "collective": "allreduce",
 // CHECK-NEXT: "algorithm": "ring",
 // CHECK-NEXT: "dtype": "fp32",
@@ -22,7 +22,7 @@
 // CHECK: "phases": [
 // CHECK: "kind": "send",
 // CHECK-NEXT: "peer": "(r + 1) % p",
-// CHECK: "id": "c1",
+// CHECK: "id": "allreduce_rhd_p4_n8_fp32_sum",
 // CHECK-NEXT: "collective": "allreduce",
 // CHECK-NEXT: "algorithm": "rhd",
 // CHECK: "plan": {
@@ -33,7 +33,7 @@
 // CHECK-NEXT: "cost_us": 20.0
 // CHECK: "kind": "start",
 // CHECK-NEXT: "id": 0,
-// CHECK-NEXT: "program": "c0"
+// CHECK-NEXT: "program": "allreduce_ring_p4_n16_fp32_sum"
 // CHECK: "kind": "compute",
 // CHECK-NEXT: "name": "arith.mulf",
 // CHECK-NEXT: "cost_us": 15.5
@@ -41,12 +41,12 @@
 // CHECK-NEXT: "id": 0
 // CHECK: "kind": "start",
 // CHECK-NEXT: "id": 1,
-// CHECK-NEXT: "program": "c1"
+// CHECK-NEXT: "program": "allreduce_rhd_p4_n8_fp32_sum"
 // CHECK: "kind": "wait",
 // CHECK-NEXT: "id": 1
 
-// VERIFY: OK c0: allreduce ring p=4 n=16
-// VERIFY: OK c1: allreduce rhd p=4 n=8
+// VERIFY: OK allreduce_ring_p4_n16_fp32_sum: allreduce ring p=4 n=16
+// VERIFY: OK allreduce_rhd_p4_n8_fp32_sum: allreduce rhd p=4 n=8
 
 // EXPANDED: "expanded": [
 // EXPANDED: "rank": 0,

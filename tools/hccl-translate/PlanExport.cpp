@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -40,24 +41,45 @@ std::string nameOf(Operation *op) {
 
 struct PlanBuilder {
   sched::Plan plan;
+  SymbolTableCollection tables;
   int64_t nextId = 0;
   llvm::DenseMap<Operation *, int64_t> startIds;
 
+  /// Plan program id of (program, group): the program's symbol, with the
+  /// group appended when one program runs on several groups.
+  std::map<std::pair<std::string, std::string>, std::string> ids;
+  std::map<std::string, int> usesOfProgram;
+
   LogicalResult addProgram(ScheduleOp s, std::string &idOut) {
-    FailureOr<sched::Program> prog = scheduleToProgram(s);
-    if (failed(prog))
+    auto prog = tables.lookupNearestSymbolFrom<ProgramOp>(s, s.getProgramAttr());
+    if (!prog)
+      return s.emitOpError() << "references unknown program "
+                             << s.getProgramAttr();
+    std::string pname = prog.getSymName().str();
+    std::string gname = s.getGroupAttr().getValue().str();
+    auto key = std::make_pair(pname, gname);
+    auto found = ids.find(key);
+    if (found != ids.end()) {
+      idOut = found->second;
+      return success();
+    }
+    FailureOr<sched::Program> program = readProgram(prog);
+    if (failed(program))
       return failure();
-    GroupOp g = lookupGroup(s, s.getGroupAttr());
+    GroupOp g = tables.lookupNearestSymbolFrom<GroupOp>(s, s.getGroupAttr());
+    if (!g)
+      return s.emitOpError() << "references unknown group " << s.getGroupAttr();
     if (g.getNumSubgroups() != 1)
       return s.emitOpError()
              << "runs on the partitioned group " << s.getGroupAttr()
              << "; a plan describes one group of global ranks, so export "
                 "partitioned groups one subgroup at a time";
     sched::PlanProgram pp;
-    pp.id = "c" + std::to_string(plan.programs.size());
-    pp.program = std::move(*prog);
+    pp.id = usesOfProgram[pname]++ == 0 ? pname : pname + "@" + gname;
+    pp.program = std::move(*program);
     pp.group.assign(g.getRanks().begin(), g.getRanks().end());
     idOut = pp.id;
+    ids[key] = pp.id;
     plan.programs.push_back(std::move(pp));
     return success();
   }

@@ -16,16 +16,21 @@
 
 namespace mlir::comm {
 
-/// Builds a comm.schedule for `prog` at the builder's insertion point.
-/// `inputs` are the collective's tensors and `resultTypes` its result types.
-ScheduleOp buildScheduleOp(OpBuilder &b, Location loc,
-                           const hccl::sched::Program &prog,
-                           ValueRange inputs, TypeRange resultTypes,
-                           FlatSymbolRefAttr group, AlgorithmAttr algo);
+/// Builds a comm.program named `name` for `prog` at the builder's insertion
+/// point (a symbol table's body). `elementType` is the MLIR element type of
+/// the program's dtype.
+ProgramOp buildProgramOp(OpBuilder &b, Location loc,
+                         const hccl::sched::Program &prog, StringRef name,
+                         Type elementType);
 
-/// Reads a comm.schedule back into a Program. On failure, emits a
+/// A readable symbol name that identifies a generated program:
+/// allreduce_ring_p8_n1040_fp32_sum, with suffixes for root, slices,
+/// hierarchical levels and a hash of the tables when they matter.
+std::string programSymbolName(const hccl::sched::Program &prog);
+
+/// Reads a comm.program back into a Program. On failure, emits a
 /// diagnostic at the offending op and returns failure.
-FailureOr<hccl::sched::Program> scheduleToProgram(ScheduleOp op);
+FailureOr<hccl::sched::Program> readProgram(ProgramOp op);
 
 /// The lib/schedule algorithm fields of an algorithm attribute.
 void applyAlgorithm(AlgorithmAttr algo, hccl::sched::Program &prog);
