@@ -299,15 +299,18 @@ void VerbsDevice::stopEngine() {
     return;
   engineStopped_ = true;
   stop_.store(true);
-  uint64_t one = 1;
-  ssize_t rc = ::write(evfd_.get(), &one, sizeof(one));
-  (void)rc;
-  if (engine_.joinable())
+  if (engine_.joinable()) {
+    uint64_t one = 1;
+    ssize_t rc = ::write(evfd_.get(), &one, sizeof(one));
+    (void)rc;
     engine_.join();
+  }
   drainEvents();
 }
 
 void VerbsDevice::drainEvents() {
+  if (!chan_)
+    return;
   ibv_cq *cq = nullptr;
   void *cqCtx = nullptr;
   while (api_->getCqEvent(chan_, &cq, &cqCtx) == 0)

@@ -27,6 +27,7 @@ uint64_t wrId(WrKind k, uint64_t v) {
 constexpr uint32_t kAbortMagic = 0x48414254u; // "HABT"
 constexpr size_t kMaxAbortText = 4096;
 constexpr char kByeMsg[] = "HCCL-BYE";
+constexpr int64_t kFlushGraceUs = 5000;
 
 char *mapAnon(size_t bytes) {
   void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
@@ -286,9 +287,24 @@ Status VerbsPair::progress(bool &moved) {
   return progressLocked(moved);
 }
 
+void VerbsPair::noteFlush(const Status &st) {
+  if (flushAtUs_ == 0) {
+    flushAtUs_ = nowUs();
+    flushed_ = st;
+  }
+}
+
 Status VerbsPair::progressLocked(bool &moved) {
   if (!failed_.isOk())
     return failed_;
+  // A flushed request is the consequence of a queue pair in the error
+  // state; the cause (an async event, another completion) usually arrives
+  // within microseconds and is the better report. Report the flush itself
+  // only when nothing else came.
+  if (flushAtUs_ != 0 && nowUs() - flushAtUs_ > kFlushGraceUs) {
+    failed_ = flushed_;
+    return failed_;
+  }
   if (qps_.empty() || cancelled_)
     return Status::ok();
   Status st = pollSend(moved);
@@ -353,9 +369,14 @@ Status VerbsPair::pollSend(bool &moved) {
         continue;
       if (peerBye_ && kind != kWrData)
         continue;
-      return wcFailure(w, kind == kWrData     ? "RDMA write of data"
-                          : kind == kWrCredit ? "RDMA write of credits"
-                                              : "SEND of BYE");
+      Status f = wcFailure(w, kind == kWrData     ? "RDMA write of data"
+                              : kind == kWrCredit ? "RDMA write of credits"
+                                                  : "SEND of BYE");
+      if (w.status == IBV_WC_WR_FLUSH_ERR) {
+        noteFlush(f);
+        continue;
+      }
+      return f;
     }
   }
   if (n < 0)
@@ -382,7 +403,11 @@ Status VerbsPair::pollRecv(bool &moved) {
       if (w.status != IBV_WC_SUCCESS) {
         if (w.status == IBV_WC_WR_FLUSH_ERR && (qpsErrored_ || peerBye_))
           continue;
-        return wcFailure(w, "receive");
+        Status f = wcFailure(w, "receive");
+        if (w.status != IBV_WC_WR_FLUSH_ERR)
+          return f;
+        noteFlush(f);
+        continue;
       }
       HCCL_RT_TRY(postRecvBuffer(buf / kRecvsPerQp, buf));
       if (w.opcode == IBV_WC_RECV_RDMA_WITH_IMM) {

@@ -81,6 +81,7 @@ private:
   Status sendCredit();
   Status postRecvBuffer(uint32_t qpIndex, uint32_t buf);
   Status wcFailure(const struct ibv_wc &wc, const char *what);
+  void noteFlush(const Status &st);
   Status peekLocked(const CallId &current);
   Status remoteState(bool pending);
   void moveQpsToError();
@@ -130,6 +131,8 @@ private:
 
   // State.
   Status failed_;
+  int64_t flushAtUs_ = 0; ///< a flushed completion seen, cause pending
+  Status flushed_;
   bool cancelled_ = false;
   bool qpsErrored_ = false;
   bool peerBye_ = false;

@@ -17,6 +17,11 @@
 #include "rt_collective_runner.h"
 #include "verbs_env.h"
 
+#include <arpa/inet.h>
+#include <fstream>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 using namespace rtest;
 
 namespace {
@@ -84,4 +89,238 @@ TEST_F(VerbsCollectives, EveryAlgorithmOverVerbs) {
     };
     EXPECT_EQ(runRanks(p, body, verbsOpts()), "");
   }
+}
+
+TEST_F(VerbsCollectives, TwoServersUseShmInsideAndVerbsBetween) {
+  // Ranks 0,1 on "server A", 2,3 on "server B": the runtime sees a 2-server
+  // topology, so hierarchical schedules run (intra-server shm,
+  // inter-server verbs).
+  auto body = [](RankCtx &c) -> std::string {
+    setenv("HCCL_FAKE_HOST_ID", c.rank < 2 ? "serverA" : "serverB", 1);
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    std::string e = checkLinks(comm, c.rank, c.size, [&](int q) {
+      return q / 2 == c.rank / 2 ? "shm" : "verbs";
+    });
+    if (!e.empty())
+      return e;
+    bool sawHierarchical = false;
+    for (Collective coll : kColls)
+      for (const AlgoChoice &a : algoChoices(coll, c.size))
+        sawHierarchical = sawHierarchical || a.algo == Algorithm::Hierarchical;
+    RT_CHECK(sawHierarchical, "no hierarchical algorithm among the candidates");
+    std::vector<uint64_t> counts = {1, 13, (3u << 20) / 4 + 1};
+    e = runMatrix(comm, c.rank, c.size, counts);
+    if (!e.empty())
+      return e;
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  EXPECT_EQ(runRanks(4, body, verbsOpts("auto")), "");
+}
+
+TEST_F(VerbsCollectives, SeveralQueuePairsPerConnection) {
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    for (int q = 0; q < c.size; ++q) {
+      if (q == c.rank)
+        continue;
+      const auto *vp = verbsPair(comm, q);
+      RT_CHECK(vp != nullptr,
+               "link to rank " + std::to_string(q) + " is not verbs");
+      RT_CHECK(vp->queuePairs() == 4,
+               std::to_string(vp->queuePairs()) + " queue pairs");
+    }
+    for (Algorithm algo : {Algorithm::Ring, Algorithm::RHD}) {
+      RunSpec s;
+      s.coll = Collective::AllReduce;
+      s.algo = AlgoChoice{false, algo, 0};
+      s.dtype = DataType::Fp32;
+      s.count = (6u << 20) / 4 + 5;
+      std::string e = runOne(comm, c.rank, c.size, s);
+      if (!e.empty())
+        return e;
+    }
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  RunOptions o = verbsOpts();
+  o.env.push_back({"HCCL_RDMA_QPS_PER_CONNECTION", "4"});
+  EXPECT_EQ(runRanks(3, body, o), "");
+}
+
+TEST_F(VerbsCollectives, RegisteredBuffersAreSentZeroCopy) {
+  // Ring all-reduce sends from the output buffer: registered (or
+  // HcclMemAlloc'd) memory goes out straight from the user's pages, other
+  // memory through the bounce ring; a deregistered range is no longer used.
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    const int peer = 1 - c.rank;
+    const size_t n = (4u << 20) / 4;
+    auto stats = [&] { return verbsPair(comm, peer)->stats(); };
+    auto ringAllReduce = [&](float *in, float *out) -> std::string {
+      for (size_t i = 0; i < n; ++i)
+        in[i] = static_cast<float>((i % 1000) + c.rank);
+      hccl::sched::GenerateRequest req;
+      req.collective = Collective::AllReduce;
+      req.algorithm = Algorithm::Ring;
+      req.ranks = 2;
+      req.count = static_cast<int64_t>(n);
+      req.dtype = DataType::Fp32;
+      req.reduceOp = ReduceOp::Sum;
+      auto prog = hccl::sched::generate(req);
+      if (!prog)
+        return prog.message();
+      hccl::rt::Status st = commOf(comm)->runProgram(*prog, {}, in, out);
+      if (!st.isOk())
+        return st.message();
+      for (size_t i = 0; i < n; ++i)
+        if (out[i] != static_cast<float>(2 * (i % 1000) + 1))
+          return "wrong sum at " + std::to_string(i);
+      return "";
+    };
+    std::vector<float> in(n), out(n);
+    // Plain malloc'd memory: bounced.
+    auto s0 = stats();
+    std::string e = ringAllReduce(in.data(), out.data());
+    if (!e.empty())
+      return e;
+    auto s1 = stats();
+    RT_CHECK(s1.bounceChunks > s0.bounceChunks &&
+                 s1.zeroCopyChunks == s0.zeroCopyChunks,
+             "malloc'd buffers were not bounced");
+    // Registered: zero-copy, from the second call on too (cache hit).
+    void *hIn = nullptr, *hOut = nullptr;
+    RT_OK(HcclCommRegister(comm, out.data(), n * 4, &hOut, 0));
+    RT_OK(HcclCommRegister(comm, in.data(), n * 4, &hIn, 0));
+    e = ringAllReduce(in.data(), out.data());
+    if (!e.empty())
+      return e;
+    auto s2 = stats();
+    RT_CHECK(s2.zeroCopyChunks > s1.zeroCopyChunks &&
+                 s2.bounceChunks == s1.bounceChunks,
+             "registered buffers were bounced");
+    e = ringAllReduce(in.data(), out.data());
+    if (!e.empty())
+      return e;
+    auto s3 = stats();
+    RT_CHECK(s3.zeroCopyChunks - s2.zeroCopyChunks ==
+                     s2.zeroCopyChunks - s1.zeroCopyChunks &&
+                 s3.bounceChunks == s2.bounceChunks,
+             "second call on registered buffers not zero-copy");
+    // Deregistered: back to the bounce ring.
+    RT_OK(HcclCommDeregister(comm, hOut));
+    RT_OK(HcclCommDeregister(comm, hIn));
+    e = ringAllReduce(in.data(), out.data());
+    if (!e.empty())
+      return e;
+    auto s4 = stats();
+    RT_CHECK(s4.bounceChunks > s3.bounceChunks &&
+                 s4.zeroCopyChunks == s3.zeroCopyChunks,
+             "deregistered buffers are still sent zero-copy");
+    // Shareable memory from HcclMemAlloc: zero-copy without registering.
+    void *a = nullptr, *b = nullptr;
+    RT_OK(HcclMemAlloc(&a, n * 4));
+    RT_OK(HcclMemAlloc(&b, n * 4));
+    auto s5 = stats();
+    e = ringAllReduce(static_cast<float *>(a), static_cast<float *>(b));
+    if (!e.empty())
+      return e;
+    auto s6 = stats();
+    RT_CHECK(s6.zeroCopyChunks > s5.zeroCopyChunks &&
+                 s6.bounceChunks == s5.bounceChunks,
+             "HcclMemAlloc'd buffers were bounced");
+    RT_OK(HcclMemFree(a));
+    RT_OK(HcclMemFree(b));
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  EXPECT_EQ(runRanks(2, body, verbsOpts()), "");
+}
+
+TEST_F(VerbsCollectives, PointToPointLargeMessages) {
+  // Calls on a communicator run in issue order, so rank 0 sends first and
+  // rank 1 receives first; 8 MiB each way is four turns of the slot ring.
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    const size_t n = (8u << 20) / 4;
+    std::vector<int32_t> out(n), in(n, -1);
+    for (size_t i = 0; i < n; ++i)
+      out[i] = static_cast<int32_t>(i * 2 + static_cast<size_t>(c.rank));
+    uint32_t peer = static_cast<uint32_t>(1 - c.rank);
+    for (int turn = 0; turn < 2; ++turn) {
+      if ((turn == 0) == (c.rank == 0))
+        RT_OK(
+            HcclSend(out.data(), n, HCCL_DATA_TYPE_INT32, peer, comm, nullptr));
+      else
+        RT_OK(
+            HcclRecv(in.data(), n, HCCL_DATA_TYPE_INT32, peer, comm, nullptr));
+    }
+    for (size_t i = 0; i < n; ++i)
+      RT_CHECK(in[i] == static_cast<int32_t>(i * 2 + peer),
+               "element " + std::to_string(i));
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  EXPECT_EQ(runRanks(2, body, verbsOpts()), "");
+}
+
+namespace {
+int freePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof(a));
+  socklen_t len = sizeof(a);
+  getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+} // namespace
+
+TEST_F(VerbsCollectives, RankTableWithTwoServers) {
+  // HCCL's rank table (two servers of two devices) through
+  // HcclCommInitClusterInfo; the processes stand for the servers'
+  // hosts through HCCL_FAKE_HOST_ID.
+  static std::string table;
+  table = "/tmp/hccl-verbs-ranktable-" + std::to_string(getpid()) + ".json";
+  {
+    std::ofstream f(table);
+    f << R"({"version":"1.0","status":"completed","server_count":"2","server_list":[)"
+      << R"({"server_id":"127.0.0.1","device":[{"device_id":"0","device_ip":"192.168.1.0","rank_id":"0"},)"
+      << R"({"device_id":"1","device_ip":"192.168.1.1","rank_id":"1"}]},)"
+      << R"({"server_id":"127.0.0.2","device":[{"device_id":"0","device_ip":"192.168.1.2","rank_id":"2"},)"
+      << R"({"device_id":"1","device_ip":"192.168.1.3","rank_id":"3"}]}]})";
+  }
+  static int port;
+  port = freePort();
+  auto body = [](RankCtx &c) -> std::string {
+    setenv("HCCL_IF_BASE_PORT", std::to_string(port).c_str(), 1);
+    setenv("HCCL_FAKE_HOST_ID", c.rank < 2 ? "127.0.0.1" : "127.0.0.2", 1);
+    HcclComm comm;
+    RT_OK(HcclCommInitClusterInfo(table.c_str(), static_cast<uint32_t>(c.rank),
+                                  &comm));
+    std::string e = checkLinks(comm, c.rank, c.size, [&](int q) {
+      return q / 2 == c.rank / 2 ? "shm" : "verbs";
+    });
+    if (!e.empty())
+      return e;
+    for (const AlgoChoice &a : algoChoices(Collective::AllReduce, c.size)) {
+      RunSpec s;
+      s.coll = Collective::AllReduce;
+      s.algo = a;
+      s.count = (2u << 20) / 4 + 1;
+      e = runOne(comm, c.rank, c.size, s);
+      if (!e.empty())
+        return e;
+    }
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  EXPECT_EQ(runRanks(4, body, verbsOpts("auto")), "");
+  std::remove(table.c_str());
 }
