@@ -1,0 +1,119 @@
+//===- Options.cpp - hccl-run's command line ------------------------------===//
+#include "Options.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace hcclrun {
+namespace {
+
+bool parseInt(const char *s, int lo, int hi, int &out) {
+  if (!s || !*s)
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  long v = std::strtol(s, &end, 10);
+  if (errno || *end || v < lo || v > hi)
+    return false;
+  out = static_cast<int>(v);
+  return true;
+}
+
+bool parseDouble(const char *s, double &out) {
+  if (!s || !*s)
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  double v = std::strtod(s, &end);
+  if (errno || *end || !std::isfinite(v))
+    return false;
+  out = v;
+  return true;
+}
+
+} // namespace
+
+std::string usage() {
+  return "usage: hccl-run PLAN.json [-p RANKS] [-n ITERS] [-w WARMUP]\n"
+         "                [--time-scale X] [--compare BASELINE.json]\n"
+         "                [--trace OUT.json] [-c 0|1]\n"
+         "Runs a plan exported by `hccl-translate --comm-to-plan` on the\n"
+         "bundled runtime: collectives on real buffers (checked against a\n"
+         "reference with -c 1), compute items as waits of their predicted\n"
+         "time (x --time-scale). Alone it launches the plan's ranks; under\n"
+         "mpirun or torchrun each process is one rank.\n"
+         "  -p RANKS          local ranks (default: the plan's group size)\n"
+         "  -n ITERS          measured iterations (default 5)\n"
+         "  -w WARMUP         warm-up iterations (default 1)\n"
+         "  --time-scale X    multiply compute times by X (default 1)\n"
+         "  --compare PLAN    also run this (unscheduled) plan and print the\n"
+         "                    speedup of PLAN.json over it\n"
+         "  --trace FILE      write a Chrome trace (chrome://tracing,\n"
+         "                    Perfetto) of the last iteration, one process "
+         "per rank\n"
+         "  -c 0|1            check every collective's result (default 1)\n"
+         "exit status: 0 ok, 1 a run failed or a check failed, 2 bad input\n";
+}
+
+ParseResult parseOptions(int argc, const char *const *argv) {
+  Options o;
+  auto err = [](const std::string &m) {
+    ParseResult r;
+    r.error = "hccl-run: " + m;
+    return r;
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char *what) -> const char * {
+      if (i + 1 >= argc)
+        return nullptr;
+      (void)what;
+      return argv[++i];
+    };
+    if (a == "-h" || a == "--help") {
+      o.help = true;
+    } else if (a == "-p" || a == "-n" || a == "-w") {
+      const char *v = value(a.c_str());
+      int *dst = a == "-p" ? &o.ranks : a == "-n" ? &o.iters : &o.warmup;
+      int lo = a == "-w" ? 0 : 1;
+      if (!v || !parseInt(v, lo, a == "-p" ? 1024 : 1000000, *dst))
+        return err(a + " needs an integer " + (a == "-p" ? "in 1..1024" :
+                   a == "-n" ? ">= 1" : ">= 0") + ", found '" +
+                   (v ? v : "") + "'");
+    } else if (a == "-c") {
+      const char *v = value("-c");
+      if (!v || (std::strcmp(v, "0") && std::strcmp(v, "1")))
+        return err(std::string("-c needs 0 or 1, found '") + (v ? v : "") +
+                   "'");
+      o.check = std::strcmp(v, "1") == 0;
+    } else if (a == "--time-scale") {
+      const char *v = value("--time-scale");
+      if (!v || !parseDouble(v, o.timeScale) || o.timeScale < 0 ||
+          o.timeScale > 1e6)
+        return err(std::string("--time-scale needs a number in 0..1e6, "
+                               "found '") +
+                   (v ? v : "") + "'");
+    } else if (a == "--compare" || a == "--trace") {
+      const char *v = value(a.c_str());
+      if (!v || !*v)
+        return err(a + " needs a file name");
+      (a == "--compare" ? o.baseline : o.trace) = v;
+    } else if (!a.empty() && a[0] == '-') {
+      return err("unknown option '" + a + "' (see --help)");
+    } else if (o.plan.empty()) {
+      o.plan = a;
+    } else {
+      return err("more than one plan given ('" + o.plan + "' and '" + a +
+                 "'); use --compare for the baseline");
+    }
+  }
+  if (!o.help && o.plan.empty())
+    return err("no plan given (see --help)");
+  ParseResult r;
+  r.options = o;
+  return r;
+}
+
+} // namespace hcclrun

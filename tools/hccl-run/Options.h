@@ -1,0 +1,31 @@
+//===- Options.h - hccl-run's command line ----------------------*- C++ -*-===//
+#ifndef HCCL_TOOLS_HCCL_RUN_OPTIONS_H
+#define HCCL_TOOLS_HCCL_RUN_OPTIONS_H
+
+#include <optional>
+#include <string>
+
+namespace hcclrun {
+
+struct Options {
+  std::string plan;        ///< the scheduled plan
+  std::string baseline;    ///< --compare: the unscheduled plan
+  std::string trace;       ///< --trace FILE: Chrome trace of what ran
+  int ranks = 0;           ///< -p: local ranks to launch (0 = the plan's)
+  int iters = 5;           ///< -n
+  int warmup = 1;          ///< -w
+  double timeScale = 1.0;  ///< --time-scale: compute cost multiplier
+  bool check = true;       ///< -c 0|1
+  bool help = false;
+};
+
+struct ParseResult {
+  std::optional<Options> options;
+  std::string error; ///< "hccl-run: ..." when options is empty
+};
+ParseResult parseOptions(int argc, const char *const *argv);
+std::string usage();
+
+} // namespace hcclrun
+
+#endif

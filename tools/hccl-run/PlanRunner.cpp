@@ -1,0 +1,589 @@
+//===- PlanRunner.cpp - One rank of hccl-run ------------------------------===//
+//
+// A plan's items run in order on the calling thread, the way a training
+// step runs on an NPU's host thread: `compute` waits the op's predicted time
+// (the device is busy; the host thread sleeps, leaving the cores to the
+// communication), `start` queues the collective on a host stream of the
+// runtime and returns, `wait` synchronises that stream. So communication
+// overlaps compute exactly as the schedule says, and the iteration time is
+// what the schedule bought.
+//
+// Every collective runs on its own buffers, filled with hccl-test's
+// reference data (values whose reduction is exact in any order), and is
+// checked after the last iteration.
+//
+//===----------------------------------------------------------------------===//
+#include "PlanRunner.h"
+
+#include "Layout.h"
+#include "Reference.h"
+#include "Verify.h"
+
+#include "hccl-mlir/schedule/Plan.h"
+#include "hccl/hccl.h"
+#include "hccl/hccl_ext.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace sched = hccl::sched;
+using hccltest::Op;
+
+namespace hcclrun {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double usSince(Clock::time_point t0, Clock::time_point t) {
+  return std::chrono::duration<double, std::micro>(t - t0).count();
+}
+
+std::optional<Op> opOf(sched::Collective c) {
+  switch (c) {
+  case sched::Collective::AllReduce: return Op::AllReduce;
+  case sched::Collective::AllGather: return Op::AllGather;
+  case sched::Collective::ReduceScatter: return Op::ReduceScatter;
+  case sched::Collective::Broadcast: return Op::Broadcast;
+  case sched::Collective::Reduce: return Op::Reduce;
+  case sched::Collective::AllToAll: return Op::AllToAll;
+  default: return std::nullopt;
+  }
+}
+
+/// The per-rank buffer hccl-test's layout calls data_size.
+uint64_t dataBytes(sched::Collective c, int64_t n, int64_t p, size_t elem) {
+  switch (c) {
+  case sched::Collective::AllGather:
+  case sched::Collective::ReduceScatter:
+  case sched::Collective::AllToAll:
+    return static_cast<uint64_t>(n) * p * elem;
+  default:
+    return static_cast<uint64_t>(n) * elem;
+  }
+}
+
+/// One started collective: its program, buffers and last timing.
+struct Instance {
+  int64_t id = 0;
+  const sched::PlanProgram *program = nullptr;
+  bool member = false;      ///< this rank is in the program's group
+  uint32_t groupRank = 0;
+  hccltest::RankContext ctx{};
+  hccltest::Layout layout;
+  std::unique_ptr<hccltest::DataGen> gen;
+  void *send = nullptr, *recv = nullptr;
+  aclrtStream stream = nullptr;
+  Clock::time_point issued, done;
+};
+
+struct TraceEvent {
+  std::string name, cat;
+  double ts = 0, dur = 0;
+  int tid = 0;
+};
+
+struct Figures {
+  double iterationUs = 0, computeUs = 0, commUs = 0, exposedUs = 0;
+};
+
+void hostDone(void *arg) {
+  static_cast<Instance *>(arg)->done = Clock::now();
+}
+
+/// Busy time of a set of intervals (their union).
+double unionUs(std::vector<std::pair<double, double>> iv) {
+  std::sort(iv.begin(), iv.end());
+  double total = 0, curS = -1, curE = -1;
+  for (auto [s, e] : iv) {
+    if (s > curE) {
+      if (curE > curS)
+        total += curE - curS;
+      curS = s;
+      curE = e;
+    } else {
+      curE = std::max(curE, e);
+    }
+  }
+  if (curE > curS)
+    total += curE - curS;
+  return total;
+}
+
+class PlanRun {
+public:
+  PlanRun(HcclComm comm, uint32_t rank, uint32_t size, const Options &o)
+      : comm_(comm), rank_(rank), size_(size), opts_(o) {}
+  ~PlanRun() { release(); }
+
+  /// Loads the plan and sets up every collective's buffers. Returns an exit
+  /// status (0 = ok) and prints errors on rank 0 (all ranks fail alike).
+  int setup(const std::string &path) {
+    path_ = path;
+    auto parsed = sched::readPlanFile(path);
+    if (!parsed)
+      return fail(2, parsed.message());
+    plan_ = parsed.take();
+    if (plan_.items.empty())
+      return fail(2, path + ": the plan has no schedule items (export it "
+                            "with hccl-translate --comm-to-plan)");
+    if (Status s = checkGroup(); s != 0)
+      return s;
+    if (HcclPlanLoad(path.c_str(), &handle_) != HCCL_SUCCESS)
+      return fail(2, std::string("the runtime cannot load ") + path + ": " +
+                         HcclGetLastErrorMessage());
+    for (const sched::PlanItem &it : plan_.items) {
+      if (it.kind != sched::PlanItemKind::Start)
+        continue;
+      const sched::PlanProgram *pp = plan_.find(it.program);
+      if (!pp)
+        return fail(2, path + ": start " + std::to_string(it.id) +
+                           " names unknown program '" + it.program + "'");
+      auto inst = std::make_unique<Instance>();
+      inst->id = it.id;
+      inst->program = pp;
+      if (int s = prepare(*inst); s != 0)
+        return s;
+      instances_[it.id] = std::move(inst);
+    }
+    return 0;
+  }
+
+  /// Runs warm-up and measured iterations; fills per-iteration figures
+  /// (max over ranks) and the trace of the last one.
+  int run(std::vector<Figures> &figures, std::vector<TraceEvent> &trace) {
+    int total = opts_.warmup + opts_.iters;
+    for (int i = 0; i < total; ++i) {
+      if (HcclBarrier(comm_, nullptr) != HCCL_SUCCESS)
+        return fail(1, std::string("barrier failed: ") +
+                           HcclGetLastErrorMessage());
+      Figures f;
+      std::vector<TraceEvent> events;
+      if (int s = iteration(f, events); s != 0)
+        return s;
+      if (i >= opts_.warmup) {
+        figures.push_back(f);
+        trace = std::move(events);
+      }
+    }
+    // The slowest rank decides an iteration.
+    std::vector<double> v;
+    for (const Figures &f : figures)
+      v.insert(v.end(), {f.iterationUs, f.computeUs, f.commUs, f.exposedUs});
+    if (!v.empty() &&
+        HcclAllReduce(v.data(), v.data(), v.size(), HCCL_DATA_TYPE_FP64,
+                      HCCL_REDUCE_MAX, comm_, nullptr) != HCCL_SUCCESS)
+      return fail(1, std::string("gathering figures failed: ") +
+                         HcclGetLastErrorMessage());
+    for (size_t i = 0; i < figures.size(); ++i)
+      figures[i] = {v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]};
+    return 0;
+  }
+
+  /// Mismatching elements summed over ranks (0 = every result right).
+  int check(uint64_t &mismatches, std::string &first) {
+    uint64_t local = 0;
+    for (auto &[id, inst] : instances_) {
+      if (!inst->member)
+        continue;
+      hccltest::Mismatches m = hccltest::verifyBuffers(
+          inst->ctx, inst->layout, *inst->gen, inst->recv);
+      local += m.count;
+      if (m.count && first.empty() && !m.first.empty())
+        first = "rank " + std::to_string(rank_) + ", program " +
+                inst->program->id + ": " + m.first.front();
+    }
+    uint64_t sum = local;
+    if (HcclAllReduce(&sum, &sum, 1, HCCL_DATA_TYPE_UINT64, HCCL_REDUCE_SUM,
+                      comm_, nullptr) != HCCL_SUCCESS)
+      return fail(1, std::string("gathering checks failed: ") +
+                         HcclGetLastErrorMessage());
+    mismatches = sum;
+    if (local && !first.empty())
+      std::fprintf(stderr, "hccl-run: wrong result on %s\n", first.c_str());
+    return 0;
+  }
+
+  size_t collectives() const { return instances_.size(); }
+
+private:
+  using Status = int;
+
+  int fail(int status, const std::string &msg) {
+    if (rank_ == 0 || status != 2)
+      std::fprintf(stderr, "hccl-run: %s\n", msg.c_str());
+    return status;
+  }
+
+  Status checkGroup() {
+    std::vector<int64_t> group = plan_.groupRanks;
+    if (group.empty())
+      for (const sched::PlanProgram &pp : plan_.programs)
+        for (int64_t r : pp.group)
+          group.push_back(r);
+    int64_t maxRank = -1;
+    for (int64_t r : group)
+      maxRank = std::max(maxRank, r);
+    int64_t need = group.empty() ? 0 : maxRank + 1;
+    if (!plan_.programs.empty() && group.empty())
+      need = plan_.programs.front().program.p;
+    if (need != static_cast<int64_t>(size_))
+      return fail(2, path_ + ": the plan runs on " + std::to_string(need) +
+                         " ranks but " + std::to_string(size_) +
+                         " were launched");
+    return 0;
+  }
+
+  int prepare(Instance &inst) {
+    const sched::Program &prog = inst.program->program;
+    const std::vector<int64_t> &group = inst.program->group;
+    int64_t groupRank = -1;
+    if (group.empty()) {
+      groupRank = rank_;
+    } else {
+      auto it = std::find(group.begin(), group.end(), rank_);
+      if (it != group.end())
+        groupRank = it - group.begin();
+    }
+    inst.member = groupRank >= 0;
+    if (!inst.member)
+      return 0;
+    inst.groupRank = static_cast<uint32_t>(groupRank);
+    auto op = opOf(prog.collective);
+    if (!op)
+      return fail(2, path_ + ": program '" + inst.program->id + "' is a " +
+                         sched::collectiveName(prog.collective) +
+                         ", which hccl-run cannot check");
+    size_t elem = sched::dataTypeSize(prog.dtype);
+    auto dtype = static_cast<HcclDataType>(static_cast<int>(prog.dtype));
+    auto rop = static_cast<HcclReduceOp>(static_cast<int>(prog.reduceOp));
+    inst.layout = hccltest::layoutFor(
+        *op, dataBytes(prog.collective, prog.n, prog.p, elem), elem,
+        inst.groupRank, static_cast<uint32_t>(prog.p));
+    inst.ctx = {*op, inst.groupRank, static_cast<uint32_t>(prog.p),
+                static_cast<uint32_t>(prog.root)};
+    inst.gen = std::make_unique<hccltest::DataGen>(
+        dtype, rop, sched::isReduction(prog.collective),
+        static_cast<uint64_t>(inst.id) * 7919 + 17);
+    HcclPlanProgramInfo info;
+    if (HcclPlanGetProgramInfo(handle_, inst.program->id.c_str(),
+                               inst.groupRank, &info) != HCCL_SUCCESS)
+      return fail(2, std::string("program '") + inst.program->id +
+                         "': " + HcclGetLastErrorMessage());
+    if (info.inputBytes != inst.layout.sendElems * elem ||
+        info.outputBytes != inst.layout.recvElems * elem)
+      return fail(2, "program '" + inst.program->id +
+                         "' has buffers of " +
+                         std::to_string(info.inputBytes) + " / " +
+                         std::to_string(info.outputBytes) +
+                         " bytes; its collective needs " +
+                         std::to_string(inst.layout.sendElems * elem) +
+                         " / " + std::to_string(inst.layout.recvElems * elem));
+    // Runtime-allocated buffers: peers on this host read them directly.
+    uint64_t sb = std::max<uint64_t>(info.inputBytes, 1);
+    uint64_t rb = std::max<uint64_t>(info.outputBytes, 1);
+    if (HcclMemAlloc(&inst.send, sb) != HCCL_SUCCESS ||
+        HcclMemAlloc(&inst.recv, rb) != HCCL_SUCCESS)
+      return fail(1, std::string("cannot allocate buffers for program '") +
+                         inst.program->id + "': " +
+                         HcclGetLastErrorMessage());
+    hccltest::fillBuffers(inst.ctx, inst.layout, *inst.gen, inst.send,
+                          inst.recv);
+    if (HcclStreamCreate(&inst.stream) != HCCL_SUCCESS)
+      return fail(1, std::string("cannot create a stream: ") +
+                         HcclGetLastErrorMessage());
+    return 0;
+  }
+
+  int iteration(Figures &f, std::vector<TraceEvent> &events) {
+    Clock::time_point t0 = Clock::now();
+    std::vector<std::pair<double, double>> comm;
+    double compute = 0;
+    for (const sched::PlanItem &it : plan_.items) {
+      switch (it.kind) {
+      case sched::PlanItemKind::Compute: {
+        auto us = std::chrono::duration<double, std::micro>(it.costUs *
+                                                            opts_.timeScale);
+        Clock::time_point s = Clock::now();
+        std::this_thread::sleep_until(
+            s + std::chrono::duration_cast<Clock::duration>(us));
+        Clock::time_point e = Clock::now();
+        compute += usSince(s, e);
+        events.push_back({it.name, "compute", usSince(t0, s), usSince(s, e),
+                          0});
+        break;
+      }
+      case sched::PlanItemKind::Start: {
+        Instance &inst = *instances_.at(it.id);
+        if (!inst.member)
+          break;
+        inst.issued = Clock::now();
+        if (HcclRunPlanCollective(comm_, handle_, inst.program->id.c_str(),
+                                  inst.send, inst.recv,
+                                  inst.stream) != HCCL_SUCCESS ||
+            HcclStreamLaunchHostFunc(inst.stream, hostDone, &inst) !=
+                HCCL_SUCCESS)
+          return fail(1, "collective " + std::to_string(it.id) + " (" +
+                             inst.program->id + ") failed to start: " +
+                             HcclGetLastErrorMessage());
+        break;
+      }
+      case sched::PlanItemKind::Wait: {
+        Instance &inst = *instances_.at(it.id);
+        if (!inst.member)
+          break;
+        Clock::time_point s = Clock::now();
+        if (HcclStreamSynchronize(inst.stream) != HCCL_SUCCESS)
+          return fail(1, "collective " + std::to_string(it.id) + " (" +
+                             inst.program->id +
+                             ") failed: " + HcclGetLastErrorMessage());
+        Clock::time_point e = Clock::now();
+        double is = usSince(t0, inst.issued), ie = usSince(t0, inst.done);
+        comm.push_back({is, ie});
+        events.push_back({inst.program->id, "collective", is,
+                          std::max(0.0, ie - is), 1 + static_cast<int>(
+                                                          inst.id % 8)});
+        if (usSince(s, e) > 1)
+          events.push_back({"wait " + std::to_string(inst.id), "wait",
+                            usSince(t0, s), usSince(s, e), 0});
+        break;
+      }
+      }
+    }
+    f.iterationUs = usSince(t0, Clock::now());
+    f.computeUs = compute;
+    f.commUs = unionUs(comm);
+    f.exposedUs = std::max(0.0, f.iterationUs - compute);
+    return 0;
+  }
+
+  void release() {
+    for (auto &[id, inst] : instances_) {
+      if (inst->stream)
+        HcclStreamDestroy(inst->stream);
+      if (inst->send)
+        HcclMemFree(inst->send);
+      if (inst->recv)
+        HcclMemFree(inst->recv);
+    }
+    instances_.clear();
+    if (handle_)
+      HcclPlanFree(handle_);
+    handle_ = nullptr;
+  }
+
+  HcclComm comm_;
+  uint32_t rank_, size_;
+  const Options &opts_;
+  std::string path_;
+  sched::Plan plan_;
+  HcclPlan handle_ = nullptr;
+  std::map<int64_t, std::unique_ptr<Instance>> instances_;
+};
+
+double median(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+struct Summary {
+  Figures f;
+  size_t collectives = 0;
+  uint64_t mismatches = 0;
+  bool checked = false;
+};
+
+Summary summarize(const std::vector<Figures> &figs, size_t collectives) {
+  Summary s;
+  std::vector<double> it, c, m, e;
+  for (const Figures &f : figs) {
+    it.push_back(f.iterationUs);
+    c.push_back(f.computeUs);
+    m.push_back(f.commUs);
+    e.push_back(f.exposedUs);
+  }
+  s.f = {median(it), median(c), median(m), median(e)};
+  s.collectives = collectives;
+  return s;
+}
+
+void writeTraceFile(const std::string &path, uint32_t rank,
+                    const std::vector<TraceEvent> &events) {
+  std::ofstream out(path);
+  out << "[\n";
+  bool first = true;
+  auto emit = [&](const std::string &s) {
+    out << (first ? "" : ",\n") << s;
+    first = false;
+  };
+  auto quote = [](const std::string &s) {
+    std::string q = "\"";
+    for (char ch : s)
+      q += (ch == '"' || ch == '\\') ? std::string("\\") + ch
+                                     : std::string(1, ch);
+    return q + "\"";
+  };
+  emit("{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": " +
+       std::to_string(rank) + ", \"args\": {\"name\": \"rank " +
+       std::to_string(rank) + "\"}}");
+  for (const TraceEvent &e : events) {
+    std::ostringstream os;
+    os.precision(3);
+    os << std::fixed << "{\"name\": " << quote(e.name) << ", \"cat\": \""
+       << e.cat << "\", \"ph\": \"X\", \"pid\": " << rank
+       << ", \"tid\": " << e.tid << ", \"ts\": " << e.ts
+       << ", \"dur\": " << e.dur << "}";
+    emit(os.str());
+  }
+  out << "\n]\n";
+}
+
+/// Rank 0 joins the per-rank files it can see into one trace.
+void mergeTraces(const std::string &path, uint32_t size) {
+  std::ofstream out(path);
+  out << "{\"traceEvents\": [\n";
+  bool first = true;
+  for (uint32_t r = 0; r < size; ++r) {
+    std::string part = path + ".rank" + std::to_string(r);
+    std::ifstream in(part);
+    if (!in)
+      continue;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string body = ss.str();
+    size_t b = body.find('['), e = body.rfind(']');
+    if (b == std::string::npos || e == std::string::npos || e <= b + 1)
+      continue;
+    std::string inner = body.substr(b + 1, e - b - 1);
+    while (!inner.empty() && (inner.back() == '\n' || inner.back() == ' '))
+      inner.pop_back();
+    out << (first ? "" : ",\n") << inner;
+    first = false;
+    in.close();
+    std::remove(part.c_str());
+  }
+  out << "\n], \"displayTimeUnit\": \"ms\"}\n";
+}
+
+void printRow(const char *label, const Summary &s) {
+  std::printf("%-10s | %-12.3f | %-10.3f | %-10.3f | %-15.3f | %-11zu | %s\n",
+              label, s.f.iterationUs / 1e3, s.f.computeUs / 1e3,
+              s.f.commUs / 1e3, s.f.exposedUs / 1e3, s.collectives,
+              !s.checked ? "NULL" : s.mismatches ? "failed" : "success");
+}
+
+} // namespace
+
+int precheckPlan(const std::string &path, int ranks, int &planRanks) {
+  auto plan = sched::readPlanFile(path);
+  if (!plan) {
+    std::fprintf(stderr, "hccl-run: %s\n", plan.message().c_str());
+    return 2;
+  }
+  int64_t maxRank = -1;
+  for (int64_t r : plan->groupRanks)
+    maxRank = std::max(maxRank, r);
+  for (const sched::PlanProgram &pp : plan->programs)
+    for (int64_t r : pp.group)
+      maxRank = std::max(maxRank, r);
+  planRanks = maxRank >= 0 ? static_cast<int>(maxRank + 1)
+              : plan->programs.empty()
+                  ? 0
+                  : static_cast<int>(plan->programs.front().program.p);
+  if (plan->items.empty()) {
+    std::fprintf(stderr,
+                 "hccl-run: %s: the plan has no schedule items (export it "
+                 "with hccl-translate --comm-to-plan)\n",
+                 path.c_str());
+    return 2;
+  }
+  if (ranks && ranks != planRanks) {
+    std::fprintf(stderr,
+                 "hccl-run: %s: the plan runs on %d ranks but -p %d was "
+                 "given\n",
+                 path.c_str(), planRanks, ranks);
+    return 2;
+  }
+  return 0;
+}
+
+int runRank(const Options &opts) {
+  HcclComm comm = nullptr;
+  if (HcclCommInitFromEnv(&comm) != HCCL_SUCCESS) {
+    std::fprintf(stderr, "hccl-run: cannot initialise the communicator: %s\n",
+                 HcclGetLastErrorMessage());
+    return 1;
+  }
+  uint32_t rank = 0, size = 1;
+  HcclGetRankId(comm, &rank);
+  HcclGetRankSize(comm, &size);
+  int status = 0;
+  std::vector<std::pair<std::string, Summary>> rows;
+  std::vector<TraceEvent> lastTrace;
+  std::vector<std::string> plans;
+  if (!opts.baseline.empty())
+    plans.push_back(opts.baseline);
+  plans.push_back(opts.plan);
+  for (size_t k = 0; k < plans.size() && status == 0; ++k) {
+    PlanRun run(comm, rank, size, opts);
+    std::vector<Figures> figs;
+    std::vector<TraceEvent> trace;
+    status = run.setup(plans[k]);
+    if (status == 0)
+      status = run.run(figs, trace);
+    if (status != 0)
+      break;
+    Summary s = summarize(figs, run.collectives());
+    if (opts.check) {
+      std::string first;
+      status = run.check(s.mismatches, first);
+      s.checked = true;
+      if (status == 0 && s.mismatches)
+        status = 1;
+    }
+    bool isBaseline = !opts.baseline.empty() && k == 0;
+    rows.push_back({isBaseline ? "baseline" : "scheduled", s});
+    if (!isBaseline)
+      lastTrace = std::move(trace);
+  }
+  if (status == 0 && !opts.trace.empty()) {
+    writeTraceFile(opts.trace + ".rank" + std::to_string(rank), rank,
+                   lastTrace);
+    HcclBarrier(comm, nullptr);
+    if (rank == 0)
+      mergeTraces(opts.trace, size);
+  }
+  if (rank == 0 && !rows.empty()) {
+    std::printf("hccl-run: %s on %u ranks, %d iterations (+%d warm-up), "
+                "compute x%g; medians of the slowest rank\n",
+                opts.plan.c_str(), size, opts.iters, opts.warmup,
+                opts.timeScale);
+    std::printf("%-10s | %-12s | %-10s | %-10s | %-15s | %-11s | %s\n",
+                "plan", "iteration_ms", "compute_ms", "comm_ms",
+                "exposed_comm_ms", "collectives", "check_result");
+    for (auto &[label, s] : rows)
+      printRow(label.c_str(), s);
+    if (rows.size() == 2 && rows[1].second.f.iterationUs > 0)
+      std::printf("speedup (baseline / scheduled iteration): %.3fx\n",
+                  rows[0].second.f.iterationUs /
+                      rows[1].second.f.iterationUs);
+    if (!opts.trace.empty() && status == 0)
+      std::printf("trace: %s\n", opts.trace.c_str());
+    std::fflush(stdout);
+  }
+  HcclCommDestroy(comm);
+  return status;
+}
+
+} // namespace hcclrun
