@@ -321,7 +321,7 @@ TEST(SubComms, CreateSubCommConfigWithMembersOnly) {
     return "";
   };
   RunOptions o = opts();
-  o.env.push_back({"HCCL_CONNECT_TIMEOUT_MS", "1000"});
+  o.env.push_back({"HCCL_CONNECT_TIMEOUT_MS", "3000"});
   o.env.push_back({"HCCL_LOG_LEVEL", "error"});
   EXPECT_EQ(runRanks(4, body, o), "");
 }
