@@ -28,11 +28,13 @@ VerbsTransport::openOrFallback(const Config &cfg, bool require, Doorbell *bell,
     HCCL_LOG(Info, "verbs transport on " + (*t)->describe());
     return t;
   }
-  if (require)
-    return t.status().withContext("HCCL_TRANSPORT=verbs");
   if (t.status().code() == HCCL_E_PARA)
     return t.status();
   whyNot = t.status().message();
+  // HCCL_TRANSPORT=verbs: every link's negotiation fails with this reason,
+  // on this rank and (in the peer's offer) on its peers.
+  if (require)
+    return std::unique_ptr<VerbsTransport>();
   static std::atomic<bool> logged{false};
   if (!logged.exchange(true))
     HCCL_LOG(Warn, "verbs (RoCE) transport unavailable: " + whyNot +

@@ -43,9 +43,11 @@ public:
   /// no device, no active port), HCCL_E_PARA (a setting that cannot be met).
   static StatusOr<std::unique_ptr<VerbsTransport>>
   open(const Config &cfg, Doorbell *bell, int rank, FailureFn onFailure);
-  /// open(); when that fails and `require` is false (HCCL_TRANSPORT=auto),
-  /// logs once per process why links between hosts use TCP, stores the
-  /// reason in `whyNot` and returns nullptr. Invalid settings stay errors.
+  /// open(); when that fails, stores the reason in `whyNot` and returns
+  /// nullptr, after logging once per process (HCCL_TRANSPORT=auto) that
+  /// links between hosts use TCP. With `require` (HCCL_TRANSPORT=verbs) the
+  /// link negotiations then fail, naming the reason on both ends. Invalid
+  /// settings (HCCL_E_PARA) stay errors.
   static StatusOr<std::unique_ptr<VerbsTransport>>
   openOrFallback(const Config &cfg, bool require, Doorbell *bell, int rank,
                  FailureFn onFailure, std::string &whyNot);

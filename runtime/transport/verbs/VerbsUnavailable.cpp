@@ -28,9 +28,9 @@ VerbsTransport::openOrFallback(const Config &cfg, bool require, Doorbell *bell,
                                int rank, FailureFn onFailure,
                                std::string &whyNot) {
   auto t = open(cfg, bell, rank, std::move(onFailure));
-  if (require)
-    return t.status().withContext("HCCL_TRANSPORT=verbs");
   whyNot = t.status().message();
+  if (require) // every link's negotiation reports it
+    return std::unique_ptr<VerbsTransport>();
   static std::atomic<bool> logged{false};
   if (!logged.exchange(true))
     HCCL_LOG(Warn, "verbs (RoCE) transport unavailable: " + whyNot +
