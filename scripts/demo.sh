@@ -1,18 +1,104 @@
 #!/usr/bin/env bash
-# The main job: build hccl-mlir, then run the bundled example through the
-# compiler and print the result.
+# The main job: an exported training graph through the whole path, on this
+# machine's processes:
+#   import (hccl-translate --import-graph)
+#   -> --hccl-pipeline (bucket sizing, fusion, overlap, algorithm selection,
+#      lowering, verification)
+#   -> plan export (hccl-translate --comm-to-plan)
+#   -> hccl-run on 8 local ranks, next to the unscheduled baseline (one
+#      synchronous all-reduce per gradient), results checked
+# and prints predicted and measured iteration times side by side.
+#
+#   scripts/demo.sh [GRAPH.json]     (default: examples/gpt-small-host.graph.json)
+#
+# The host topology's link figures are calibrated once with hccl-test
+# (tools/calibrate/calibrate_host.py) and cached in build/demo/; set
+# HCCLMLIR_DEMO_RECALIBRATE=1 to measure again.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD="${HCCL_BUILD_DIR:-$ROOT/build}"
-JOBS="${HCCL_JOBS:-$(nproc)}"
+BUILD="${HCCLMLIR_BUILD_DIR:-$ROOT/build}"
+JOBS="${HCCLMLIR_JOBS:-$(nproc)}"
+GRAPH="${1:-$ROOT/examples/gpt-small-host.graph.json}"
+OUT="$BUILD/demo"
+BIN="$BUILD/bin"
 
 "$ROOT/scripts/setup.sh"
-ninja -C "$BUILD" -j "$JOBS" hccl-opt
+ninja -C "$BUILD" -j "$JOBS" hccl-opt hccl-translate hccl-run hccl-test >/dev/null
+mkdir -p "$OUT"
 
-EXAMPLE="$ROOT/examples/mlir/gradients.mlir"
-echo "== input: $EXAMPLE"
-cat "$EXAMPLE"
+step() { printf '\n== %s\n' "$*"; }
+
+RANKS=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1])); print(len(g["groups"][0]["ranks"]))' "$GRAPH")
+
+step "calibrating the host topology ($RANKS ranks)"
+CALIB="$OUT/host-calibration-p$RANKS.json"
+if [[ ! -f "$CALIB" || -n "${HCCLMLIR_DEMO_RECALIBRATE:-}" ]]; then
+  python3 "$ROOT/tools/calibrate/calibrate_host.py" --hccl-test "$BIN/hccl-test" \
+    -p "$RANKS" -o "$CALIB"
+else
+  echo "using $CALIB (HCCLMLIR_DEMO_RECALIBRATE=1 measures again)"
+fi
+# The graph, priced on this machine: its host preset with calibrated links.
+python3 - "$GRAPH" "$CALIB" "$OUT/graph.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+calib = json.load(open(sys.argv[2]))
+t = g.get("topology")
+preset = t if isinstance(t, str) else (t or {}).get("preset", "")
+if preset.startswith("host"):
+    g["topology"] = {"preset": preset, "link_params": calib}
+json.dump(g, open(sys.argv[3], "w"))
+PY
+
+step "import: $(basename "$GRAPH")"
+"$BIN/hccl-translate" --import-graph "$OUT/graph.json" -o "$OUT/graph.mlir"
+GRADS=$(grep -c "comm.all_reduce" "$OUT/graph.mlir" || true)
+COMPUTE=$(grep -c "comm.compute" "$OUT/graph.mlir" || true)
+echo "$COMPUTE compute ops, $GRADS gradient all-reduces ($OUT/graph.mlir)"
+
+step "compile: baseline (one synchronous all-reduce per gradient) and --hccl-pipeline"
+"$BIN/hccl-opt" "$OUT/graph.mlir" --comm-select-algorithm \
+  -o "$OUT/baseline.mlir"
+"$BIN/hccl-opt" "$OUT/baseline.mlir" --comm-estimate=output="$OUT/baseline.estimate" -o /dev/null
+"$BIN/hccl-opt" "$OUT/graph.mlir" --hccl-pipeline="lower=false" \
+  -o "$OUT/scheduled.mlir"
+"$BIN/hccl-opt" "$OUT/scheduled.mlir" --comm-estimate=output="$OUT/scheduled.estimate" -o /dev/null
+"$BIN/hccl-opt" "$OUT/baseline.mlir" --comm-lower-schedule --comm-verify-schedule \
+  | "$BIN/hccl-translate" --comm-to-plan -o "$OUT/baseline.plan.json"
+"$BIN/hccl-opt" "$OUT/graph.mlir" --hccl-pipeline \
+  | "$BIN/hccl-translate" --comm-to-plan -o "$OUT/scheduled.plan.json"
+BUCKETS=$(grep -c "comm.start" "$OUT/scheduled.mlir" || true)
+PROGRAMS=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["programs"]))' "$OUT/scheduled.plan.json")
+echo "scheduled: $GRADS all-reduces fused into $BUCKETS buckets, each started"
+echo "as soon as its last gradient is ready; $PROGRAMS distinct verified programs"
+echo "plans: $OUT/baseline.plan.json, $OUT/scheduled.plan.json"
+
+step "run on $RANKS local ranks (hccl-run --compare)"
+"$BIN/hccl-run" "$OUT/scheduled.plan.json" --compare "$OUT/baseline.plan.json" \
+  -n "${HCCLMLIR_DEMO_ITERS:-3}" -w 1 --trace "$OUT/trace.json" | tee "$OUT/run.txt"
+
+step "predicted (comm-estimate) vs measured (hccl-run), iteration ms"
+python3 - "$OUT" <<'PY'
+import re, sys
+out = sys.argv[1]
+def predicted(name):
+    text = open(f"{out}/{name}.estimate").read()
+    m = re.search(r"timeline @\S+ compute_us=([\d.]+) comm_us=([\d.]+) "
+                  r"exposed_comm_us=([\d.]+) iteration_us=([\d.]+)", text)
+    return [float(x) / 1e3 for x in m.groups()]
+measured = {}
+for line in open(f"{out}/run.txt"):
+    cols = [c.strip() for c in line.split("|")]
+    if cols[0] in ("baseline", "scheduled"):
+        measured[cols[0]] = [float(c) for c in cols[1:5]]
+pb, ps = predicted("baseline"), predicted("scheduled")
+mb, ms = measured["baseline"], measured["scheduled"]
+print(f"{'':10} | {'predicted':>22} | {'measured':>22}")
+print(f"{'':10} | {'iteration':>10} {'exposed':>11} | {'iteration':>10} {'exposed':>11}")
+print(f"{'baseline':10} | {pb[3]:10.2f} {pb[2]:11.2f} | {mb[0]:10.2f} {mb[3]:11.2f}")
+print(f"{'scheduled':10} | {ps[3]:10.2f} {ps[2]:11.2f} | {ms[0]:10.2f} {ms[3]:11.2f}")
+print(f"{'speedup':10} | {pb[3] / ps[3]:9.2f}x {'':11} | {mb[0] / ms[0]:9.2f}x")
+PY
 echo
-echo "== hccl-opt --comm-gradient-fusion --canonicalize"
-"$BUILD/bin/hccl-opt" "$EXAMPLE" --comm-gradient-fusion --canonicalize
+echo "trace of the scheduled run: $OUT/trace.json (chrome://tracing, Perfetto)"

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD="${HCCL_BUILD_DIR:-$ROOT/build}"
+BUILD="${HCCLMLIR_BUILD_DIR:-$ROOT/build}"
 
 PACKAGES=(
   # compiler side
@@ -19,7 +19,7 @@ PACKAGES=(
   openmpi-bin libopenmpi-dev
   python3-torch python3-torchvision python3-matplotlib  # tools/export, tools/plot (+ tests)
 )
-PACKAGES+=(${HCCL_EXTRA_PACKAGES:-})
+PACKAGES+=(${HCCLMLIR_EXTRA_PACKAGES:-})
 
 missing=()
 for p in "${PACKAGES[@]}"; do

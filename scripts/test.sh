@@ -5,8 +5,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD="${HCCL_BUILD_DIR:-$ROOT/build}"
-JOBS="${HCCL_JOBS:-$(nproc)}"
+BUILD="${HCCLMLIR_BUILD_DIR:-$ROOT/build}"
+JOBS="${HCCLMLIR_JOBS:-$(nproc)}"
 
 "$ROOT/scripts/setup.sh"
 ninja -C "$BUILD" -j "$JOBS"

@@ -38,7 +38,7 @@ bool parseDouble(const char *s, double &out) {
 std::string usage() {
   return "usage: hccl-run PLAN.json [-p RANKS] [-n ITERS] [-w WARMUP]\n"
          "                [--time-scale X] [--compare BASELINE.json]\n"
-         "                [--trace OUT.json] [-c 0|1]\n"
+         "                [--trace OUT.json] [-c 0|1] [--streams N]\n"
          "Runs a plan exported by `hccl-translate --comm-to-plan` on the\n"
          "bundled runtime: collectives on real buffers (checked against a\n"
          "reference with -c 1), compute items as waits of their predicted\n"
@@ -54,6 +54,9 @@ std::string usage() {
          "                    Perfetto) of the last iteration, one process "
          "per rank\n"
          "  -c 0|1            check every collective's result (default 1)\n"
+         "  --streams N       communication streams; started collectives go\n"
+         "                    to them round-robin and run in order on each,\n"
+         "                    as on an NPU's comm streams (default 1)\n"
          "exit status: 0 ok, 1 a run failed or a check failed, 2 bad input\n";
 }
 
@@ -81,6 +84,11 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       if (!v || !parseInt(v, lo, a == "-p" ? 1024 : 1000000, *dst))
         return err(a + " needs an integer " + (a == "-p" ? "in 1..1024" :
                    a == "-n" ? ">= 1" : ">= 0") + ", found '" +
+                   (v ? v : "") + "'");
+    } else if (a == "--streams") {
+      const char *v = value("--streams");
+      if (!v || !parseInt(v, 1, 64, o.streams))
+        return err(std::string("--streams needs an integer in 1..64, found '") +
                    (v ? v : "") + "'");
     } else if (a == "-c") {
       const char *v = value("-c");

@@ -16,6 +16,7 @@ struct Options {
   int warmup = 1;          ///< -w
   double timeScale = 1.0;  ///< --time-scale: compute cost multiplier
   bool check = true;       ///< -c 0|1
+  int streams = 1;         ///< --streams: communication streams
   bool help = false;
 };
 

@@ -297,9 +297,15 @@ private:
                          HcclGetLastErrorMessage());
     hccltest::fillBuffers(inst.ctx, inst.layout, *inst.gen, inst.send,
                           inst.recv);
-    if (HcclStreamCreate(&inst.stream) != HCCL_SUCCESS)
-      return fail(1, std::string("cannot create a stream: ") +
-                         HcclGetLastErrorMessage());
+    // Started collectives share the communication streams round-robin.
+    if (streams_.empty()) {
+      streams_.resize(static_cast<size_t>(opts_.streams), nullptr);
+      for (aclrtStream &s : streams_)
+        if (HcclStreamCreate(&s) != HCCL_SUCCESS)
+          return fail(1, std::string("cannot create a stream: ") +
+                             HcclGetLastErrorMessage());
+    }
+    inst.stream = streams_[nextStream_++ % streams_.size()];
     return 0;
   }
 
@@ -349,8 +355,8 @@ private:
         double is = usSince(t0, inst.issued), ie = usSince(t0, inst.done);
         comm.push_back({is, ie});
         events.push_back({inst.program->id, "collective", is,
-                          std::max(0.0, ie - is), 1 + static_cast<int>(
-                                                          inst.id % 8)});
+                          std::max(0.0, ie - is),
+                          1 + static_cast<int>(inst.id % opts_.streams)});
         if (usSince(s, e) > 1)
           events.push_back({"wait " + std::to_string(inst.id), "wait",
                             usSince(t0, s), usSince(s, e), 0});
@@ -366,9 +372,11 @@ private:
   }
 
   void release() {
+    for (aclrtStream s : streams_)
+      if (s)
+        HcclStreamDestroy(s);
+    streams_.clear();
     for (auto &[id, inst] : instances_) {
-      if (inst->stream)
-        HcclStreamDestroy(inst->stream);
       if (inst->send)
         HcclMemFree(inst->send);
       if (inst->recv)
@@ -387,6 +395,8 @@ private:
   sched::Plan plan_;
   HcclPlan handle_ = nullptr;
   std::map<int64_t, std::unique_ptr<Instance>> instances_;
+  std::vector<aclrtStream> streams_;
+  size_t nextStream_ = 0;
 };
 
 double median(std::vector<double> v) {

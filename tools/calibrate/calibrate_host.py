@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Fits the `host` topology's alpha-beta-gamma figures to this machine.
+
+Runs the bundled runtime's hccl-test with the ring algorithm (whose cost is
+the textbook one) at several sizes and fits, by least squares,
+
+  all_gather:  T = (p-1) alpha + (p-1)/p S beta            (S = receive bytes)
+  all_reduce:  T = 2(p-1) alpha + 2(p-1)/p S beta + (p-1)/p S gamma
+
+then writes the link-parameter JSON that topologies accept
+(docs/plan-format.md, "Link parameters"), so the compiler prices
+collectives on this machine as they really run.
+
+  tools/calibrate/calibrate_host.py --hccl-test build/bin/hccl-test -p 8 -o calib.json
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run(hccl_test, op, ranks, sizes, iters):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "out.csv")
+        cmd = [hccl_test, op, "-b", str(sizes[0]), "-e", str(sizes[-1]),
+               "-f", "4", "-p", str(ranks), "-n", str(iters), "-w", "2",
+               "--algo", "level0:ring", "--csv", path, "-c", "0"]
+        res = subprocess.run(cmd, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        if res.returncode != 0:
+            sys.exit(f"calibrate_host: {' '.join(cmd)} failed: "
+                     f"{res.stderr.strip().splitlines()[-1:]}")
+        with open(path) as f:
+            return [(float(r["data_size_bytes"]), float(r["avg_time_us"]) * 1e-6)
+                    for r in csv.DictReader(f)]
+
+
+def fit(points):
+    """Least squares T = a + b S in relative error (weights 1/T^2), so the
+    small sizes (latency) count as much as the large ones (bandwidth)."""
+    w = [1.0 / (t * t) for _, t in points]
+    sw = sum(w)
+    sx = sum(wi * s for wi, (s, _) in zip(w, points))
+    sy = sum(wi * t for wi, (_, t) in zip(w, points))
+    sxx = sum(wi * s * s for wi, (s, _) in zip(w, points))
+    sxy = sum(wi * s * t for wi, (s, t) in zip(w, points))
+    den = sw * sxx - sx * sx
+    b = (sw * sxy - sx * sy) / den
+    a = (sy - b * sx) / sw
+    return a, b
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hccl-test", required=True)
+    ap.add_argument("-p", "--ranks", type=int, default=8)
+    ap.add_argument("-n", "--iters", type=int, default=5)
+    ap.add_argument("-o", "--out", required=True)
+    args = ap.parse_args()
+    if args.ranks < 2:
+        sys.exit("calibrate_host: -p must be >= 2")
+    p = args.ranks
+    sizes = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20]
+    ag = run(args.hccl_test, "all_gather", p, sizes, args.iters)
+    ar = run(args.hccl_test, "all_reduce", p, sizes, args.iters)
+    a_ag, b_ag = fit(ag)
+    a_ar, b_ar = fit(ar)
+    # Both fits see alpha; the all-gather one is the cleaner (no reduction).
+    alpha = max(min(a_ag / (p - 1), a_ar / (2 * (p - 1))), 1e-7)
+    beta = max(b_ag * p / (p - 1), 1e-12)
+    gamma = (b_ar - 2 * (p - 1) / p * beta) * p / (p - 1)
+    reduce_gbps = 1e-9 / gamma if gamma > 1e-12 else 100.0
+    params = {
+        "version": "1.0",
+        "intra": {"class": "shm", "bandwidth_gbps": round(1e-9 / beta, 4),
+                  "latency_us": round(alpha * 1e6, 3), "ports": 1},
+        "reduce_gbps": round(min(reduce_gbps, 1000.0), 4),
+    }
+    with open(args.out, "w") as f:
+        json.dump(params, f, indent=1)
+        f.write("\n")
+    print(f"calibrate_host: p={p}: alpha {alpha * 1e6:.1f} us, "
+          f"bandwidth {1e-9 / beta:.3f} GB/s, reduction "
+          f"{params['reduce_gbps']} GB/s -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
