@@ -53,6 +53,8 @@ std::string usage() {
          "  --trace FILE      write a Chrome trace (chrome://tracing,\n"
          "                    Perfetto) of the last iteration, one process "
          "per rank\n"
+         "                    (with --compare, the baseline's goes to\n"
+         "                    FILE with .baseline before the extension)\n"
          "  -c 0|1            check every collective's result (default 1)\n"
          "  --streams N       communication streams; started collectives go\n"
          "                    to them round-robin and run in order on each,\n"

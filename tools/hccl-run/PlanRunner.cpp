@@ -493,6 +493,15 @@ void printRow(const char *label, const Summary &s) {
               !s.checked ? "NULL" : s.mismatches ? "failed" : "success");
 }
 
+/// out.json -> out.baseline.json (the baseline's trace beside the plan's).
+std::string baselineTracePath(const std::string &trace) {
+  size_t dot = trace.rfind('.');
+  size_t slash = trace.rfind('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return trace + ".baseline";
+  return trace.substr(0, dot) + ".baseline" + trace.substr(dot);
+}
+
 } // namespace
 
 int precheckPlan(const std::string &path, int ranks, int &planRanks) {
@@ -540,7 +549,7 @@ int runRank(const Options &opts) {
   HcclGetRankSize(comm, &size);
   int status = 0;
   std::vector<std::pair<std::string, Summary>> rows;
-  std::vector<TraceEvent> lastTrace;
+  std::vector<std::pair<std::string, std::vector<TraceEvent>>> traces;
   std::vector<std::string> plans;
   if (!opts.baseline.empty())
     plans.push_back(opts.baseline);
@@ -564,15 +573,16 @@ int runRank(const Options &opts) {
     }
     bool isBaseline = !opts.baseline.empty() && k == 0;
     rows.push_back({isBaseline ? "baseline" : "scheduled", s});
-    if (!isBaseline)
-      lastTrace = std::move(trace);
+    traces.push_back({isBaseline ? baselineTracePath(opts.trace) : opts.trace,
+                      std::move(trace)});
   }
   if (status == 0 && !opts.trace.empty()) {
-    writeTraceFile(opts.trace + ".rank" + std::to_string(rank), rank,
-                   lastTrace);
-    HcclBarrier(comm, nullptr);
-    if (rank == 0)
-      mergeTraces(opts.trace, size);
+    for (auto &[path, events] : traces) {
+      writeTraceFile(path + ".rank" + std::to_string(rank), rank, events);
+      HcclBarrier(comm, nullptr);
+      if (rank == 0)
+        mergeTraces(path, size);
+    }
   }
   if (rank == 0 && !rows.empty()) {
     std::printf("hccl-run: %s on %u ranks, %d iterations (+%d warm-up), "
@@ -589,7 +599,8 @@ int runRank(const Options &opts) {
                   rows[0].second.f.iterationUs /
                       rows[1].second.f.iterationUs);
     if (!opts.trace.empty() && status == 0)
-      std::printf("trace: %s\n", opts.trace.c_str());
+      for (auto &[path, events] : traces)
+        std::printf("trace: %s\n", path.c_str());
     std::fflush(stdout);
   }
   HcclCommDestroy(comm);
