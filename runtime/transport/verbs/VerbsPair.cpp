@@ -721,7 +721,9 @@ void VerbsPair::notifyAbort(const Status &why) {
 void VerbsPair::closeGraceful() {
   {
     std::lock_guard<std::mutex> g(mu_);
-    if (!failed_.isOk() || cancelled_ || byePosted_ || peerBye_ || qps_.empty())
+    // Nobody to tell: failed, left already, or gone (socket closed).
+    if (!failed_.isOk() || cancelled_ || byePosted_ || peerBye_ || sockEof_ ||
+        qps_.empty())
       return;
     ibv_sge sge{reinterpret_cast<uintptr_t>(ctrl_ + ctrlBytes_ - 64),
                 static_cast<uint32_t>(sizeof(kByeMsg)), ctrlMr_->lkey};
@@ -821,6 +823,8 @@ bool VerbsPair::ownsQp(const void *qp) const {
 bool VerbsPair::ownsCq(const void *cq) const {
   return cq == scq_ || cq == rcq_;
 }
+
+MrCache::Stats VerbsPair::registrations() const { return dev_.mrs().stats(); }
 
 VerbsPair::Stats VerbsPair::stats() const {
   std::lock_guard<std::mutex> g(mu_);

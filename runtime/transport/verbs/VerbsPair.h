@@ -70,6 +70,8 @@ public:
     uint64_t chunksReceived = 0;
   };
   Stats stats() const;
+  /// The device's registration cache (shared by the communicator's pairs).
+  MrCache::Stats registrations() const;
   uint32_t queuePairs() const { return static_cast<uint32_t>(qps_.size()); }
 
 private:

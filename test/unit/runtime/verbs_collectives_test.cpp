@@ -18,6 +18,7 @@
 #include "verbs_env.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <fstream>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -232,6 +233,23 @@ TEST_F(VerbsCollectives, RegisteredBuffersAreSentZeroCopy) {
     RT_CHECK(s6.zeroCopyChunks > s5.zeroCopyChunks &&
                  s6.bounceChunks == s5.bounceChunks,
              "HcclMemAlloc'd buffers were bounced");
+    // Freed regions lose their registrations (the next miss sweeps them);
+    // new ones are registered afresh, even at a reused address.
+    auto m0 = verbsPair(comm, peer)->registrations();
+    RT_OK(HcclMemFree(a));
+    RT_OK(HcclMemFree(b));
+    RT_OK(HcclMemAlloc(&a, n * 4));
+    RT_OK(HcclMemAlloc(&b, n * 4));
+    e = ringAllReduce(static_cast<float *>(a), static_cast<float *>(b));
+    if (!e.empty())
+      return e;
+    auto m1 = verbsPair(comm, peer)->registrations();
+    RT_CHECK(m1.deregistrations >= m0.deregistrations + 1,
+             "freed regions still registered");
+    RT_CHECK(m1.registrations >= m0.registrations + 1,
+             "new region not registered");
+    RT_CHECK(stats().bounceChunks == s6.bounceChunks,
+             "new regions were bounced");
     RT_OK(HcclMemFree(a));
     RT_OK(HcclMemFree(b));
     RT_OK(HcclCommDestroy(comm));
@@ -323,4 +341,84 @@ TEST_F(VerbsCollectives, RankTableWithTwoServers) {
   };
   EXPECT_EQ(runRanks(4, body, verbsOpts("auto")), "");
   std::remove(table.c_str());
+}
+
+namespace {
+int countDir(const char *path) {
+  int n = 0;
+  if (DIR *d = opendir(path)) {
+    while (readdir(d))
+      ++n;
+    closedir(d);
+  }
+  return n;
+}
+} // namespace
+
+TEST_F(VerbsCollectives, DestroyReleasesThreadsDescriptorsAndQueuePairs) {
+  // After the first communicator (which loads the library once per
+  // process), creating and destroying one leaves no thread (event thread,
+  // the fake adapter's thread) and no descriptor (completion channel, async
+  // pipe, queue pair memfds, bootstrap sockets) behind.
+  auto body = [](RankCtx &c) -> std::string {
+    auto once = [&]() -> std::string {
+      HcclComm comm;
+      RT_OK(c.initComm(&comm));
+      RunSpec s;
+      s.coll = Collective::AllReduce;
+      s.count = (1u << 20) / 4;
+      std::string e = runOne(comm, c.rank, c.size, s);
+      if (!e.empty())
+        return e;
+      RT_OK(HcclCommDestroy(comm));
+      return "";
+    };
+    std::string e = once();
+    if (!e.empty())
+      return e;
+    int threads0 = countDir("/proc/self/task"),
+        fds0 = countDir("/proc/self/fd");
+    for (int i = 0; i < 3; ++i) {
+      e = once();
+      if (!e.empty())
+        return e;
+    }
+    RT_CHECK(countDir("/proc/self/task") == threads0,
+             std::to_string(countDir("/proc/self/task")) + " threads, " +
+                 std::to_string(threads0) + " before");
+    RT_CHECK(countDir("/proc/self/fd") == fds0,
+             std::to_string(countDir("/proc/self/fd")) + " descriptors, " +
+                 std::to_string(fds0) + " before");
+    return "";
+  };
+  EXPECT_EQ(runRanks(3, body, verbsOpts()), "");
+}
+
+TEST_F(VerbsCollectives, SplitCommunicatorsOverVerbs) {
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm world;
+    RT_OK(c.initComm(&world));
+    HcclComm sub = nullptr;
+    // Ranks {0, 2} and {1, 3}, in reverse key order.
+    RT_OK(HcclCommSplit(world, c.rank % 2, -c.rank, &sub));
+    RT_CHECK(sub != nullptr, "no sub-communicator");
+    uint32_t r = 0, n = 0;
+    RT_OK(HcclGetRankId(sub, &r));
+    RT_OK(HcclGetRankSize(sub, &n));
+    RT_CHECK(n == 2, "size " + std::to_string(n));
+    RT_CHECK(verbsPair(sub, 1 - static_cast<int>(r)) != nullptr,
+             "sub link is not verbs");
+    for (Collective coll : {Collective::AllReduce, Collective::AllGather}) {
+      RunSpec s;
+      s.coll = coll;
+      s.count = 100003;
+      std::string e = runOne(sub, static_cast<int>(r), 2, s);
+      if (!e.empty())
+        return e;
+    }
+    RT_OK(HcclCommDestroy(sub));
+    RT_OK(HcclCommDestroy(world));
+    return "";
+  };
+  EXPECT_EQ(runRanks(4, body, verbsOpts()), "");
 }
