@@ -11,9 +11,15 @@
 #
 #   scripts/demo.sh [GRAPH.json]     (default: examples/gpt-small-host.graph.json)
 #
-# The host topology's link figures are calibrated once with hccl-test
-# (tools/calibrate/calibrate_host.py) and cached in build/demo/; set
-# HCCLMLIR_DEMO_RECALIBRATE=1 to measure again.
+# The graph runs on this machine, so it is priced for it: its topology
+# becomes host-N with link figures calibrated once with hccl-test
+# (tools/calibrate/calibrate_host.py, cached in build/demo/;
+# HCCLMLIR_DEMO_RECALIBRATE=1 measures again). Other graphs:
+#   HCCLMLIR_DEMO_COMPUTE_SCALE=K  multiply compute times by K (graphs priced
+#                                  for an NPU: 16 turns 910B rates into the
+#                                  20 TFLOPS device of gpt-small-host)
+#   HCCLMLIR_DEMO_RANKS=N          data-parallel ranks (when N copies of the
+#                                  gradients do not fit in memory)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,7 +35,8 @@ mkdir -p "$OUT"
 
 step() { printf '\n== %s\n' "$*"; }
 
-RANKS=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1])); print(len(g["groups"][0]["ranks"]))' "$GRAPH")
+RANKS=${HCCLMLIR_DEMO_RANKS:-$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1])); print(len(g["groups"][0]["ranks"]))' "$GRAPH")}
+SCALE=${HCCLMLIR_DEMO_COMPUTE_SCALE:-1}
 
 step "calibrating the host topology ($RANKS ranks)"
 CALIB="$OUT/host-calibration-p$RANKS.json"
@@ -39,15 +46,19 @@ if [[ ! -f "$CALIB" || -n "${HCCLMLIR_DEMO_RECALIBRATE:-}" ]]; then
 else
   echo "using $CALIB (HCCLMLIR_DEMO_RECALIBRATE=1 measures again)"
 fi
-# The graph, priced on this machine: its host preset with calibrated links.
-python3 - "$GRAPH" "$CALIB" "$OUT/graph.json" <<'PY'
+# The graph, priced on this machine: host-N with calibrated links, the data-
+# parallel group on N ranks, compute scaled.
+python3 - "$GRAPH" "$CALIB" "$OUT/graph.json" "$RANKS" "$SCALE" <<'PY'
 import json, sys
 g = json.load(open(sys.argv[1]))
 calib = json.load(open(sys.argv[2]))
-t = g.get("topology")
-preset = t if isinstance(t, str) else (t or {}).get("preset", "")
-if preset.startswith("host"):
-    g["topology"] = {"preset": preset, "link_params": calib}
+ranks, scale = int(sys.argv[4]), float(sys.argv[5])
+g["topology"] = {"preset": f"host-{ranks}", "link_params": calib}
+g["groups"] = [{"name": grp["name"], "ranks": list(range(ranks))}
+               for grp in g["groups"]]
+for op in g["ops"]:
+    if op["op"] == "compute" and "time_us" in op:
+        op["time_us"] *= scale
 json.dump(g, open(sys.argv[3], "w"))
 PY
 
