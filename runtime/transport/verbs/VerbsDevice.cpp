@@ -360,6 +360,7 @@ void VerbsDevice::handleAsync(const ibv_async_event &ev) {
                          std::to_string(p->peer()) + ": " + what +
                          " (async event " + std::to_string(ev.event_type) + ")";
     Status st(HCCL_E_ROCE_TRANSFER, msg);
+    markBroken();
     bool pending = false;
     p->onAsyncError(st, pending);
     onFailure_(p->peer(), st, pending);
@@ -431,8 +432,10 @@ void VerbsDevice::engineLoop() {
       Status failure;
       bool pending = false;
       p->onSocketReadable(failure, pending);
-      if (!failure.isOk())
+      if (!failure.isOk()) {
+        markBroken();
         onFailure_(p->peer(), failure, pending);
+      }
       bell_->ringAlways();
     }
   }

@@ -66,6 +66,12 @@ public:
   void stopEngine();
   void drainEvents();
 
+  /// Set once any link of the communicator failed or a peer aborted: the
+  /// goodbye is skipped then (peers' queue pairs may be in the error state
+  /// and would never acknowledge it).
+  void markBroken() { broken_.store(true); }
+  bool broken() const { return broken_.load(); }
+
   /// "remote access error (IBV_WC status 10)".
   std::string wcStatus(int status) const;
 
@@ -96,6 +102,7 @@ private:
   Fd evfd_;
   std::thread engine_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> broken_{false};
   std::mutex engineMu_;
   bool engineStopped_ = false;
 };

@@ -18,7 +18,13 @@ namespace hccl::rt::verbs {
 namespace {
 
 // Work request ids: kind in the top byte, a sequence number or buffer below.
-enum WrKind : uint64_t { kWrData = 1, kWrCredit = 2, kWrBye = 3, kWrRecv = 4 };
+enum WrKind : uint64_t {
+  kWrData = 1,
+  kWrCredit = 2,
+  kWrBye = 3,
+  kWrRecv = 4,
+  kWrProbe = 5
+};
 constexpr uint64_t kWrValueMask = (1ull << 56) - 1;
 uint64_t wrId(WrKind k, uint64_t v) {
   return (static_cast<uint64_t>(k) << 56) | v;
@@ -28,6 +34,8 @@ constexpr uint32_t kAbortMagic = 0x48414254u; // "HABT"
 constexpr size_t kMaxAbortText = 4096;
 constexpr char kByeMsg[] = "HCCL-BYE";
 constexpr int64_t kFlushGraceUs = 5000;
+/// A pair waited on without any completion for this long sends a probe.
+constexpr int64_t kProbeIdleUs = 50000;
 
 char *mapAnon(size_t bytes) {
   void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
@@ -318,6 +326,8 @@ Status VerbsPair::progressLocked(bool &moved) {
     st = sendCredit();
   if (!st.isOk() && failed_.isOk())
     failed_ = st;
+  if (!st.isOk())
+    dev_.markBroken();
   return st;
 }
 
@@ -343,6 +353,7 @@ Status VerbsPair::pollSend(bool &moved) {
   int n;
   while ((n = ibv_poll_cq(scq_, 16, wc)) > 0) {
     moved = true;
+    lastActivityUs_ = nowUs();
     for (int i = 0; i < n; ++i) {
       const ibv_wc &w = wc[i];
       auto kind = static_cast<WrKind>(w.wr_id >> 56);
@@ -361,6 +372,8 @@ Status VerbsPair::pollSend(bool &moved) {
         --creditsInFlight_;
       } else if (kind == kWrBye) {
         byeDone_ = true;
+      } else if (kind == kWrProbe) {
+        probeInFlight_ = false;
       }
       if (w.status == IBV_WC_SUCCESS)
         continue;
@@ -371,6 +384,7 @@ Status VerbsPair::pollSend(bool &moved) {
         continue;
       Status f = wcFailure(w, kind == kWrData     ? "RDMA write of data"
                               : kind == kWrCredit ? "RDMA write of credits"
+                              : kind == kWrProbe  ? "keep-alive probe"
                                                   : "SEND of BYE");
       if (w.status == IBV_WC_WR_FLUSH_ERR) {
         noteFlush(f);
@@ -397,6 +411,7 @@ Status VerbsPair::pollRecv(bool &moved) {
   int n;
   while ((n = ibv_poll_cq(rcq_, 16, wc)) > 0) {
     moved = true;
+    lastActivityUs_ = nowUs();
     for (int i = 0; i < n; ++i) {
       const ibv_wc &w = wc[i];
       uint32_t buf = static_cast<uint32_t>(w.wr_id & kWrValueMask);
@@ -632,9 +647,41 @@ Status VerbsPair::health(const CallId &current) {
   if (!st.isOk())
     return st;
   bool pending = !sends_.empty() || !recvs_.empty();
-  if (pending)
+  if (pending) {
     HCCL_RT_TRY(remoteState(pending));
+    HCCL_RT_TRY(probeIfIdle());
+  }
   return peekLocked(current);
+}
+
+Status VerbsPair::probeIfIdle() {
+  // Waiting with nothing outstanding towards the peer (no credits, or only
+  // receives posted) would leave a hung adapter unnoticed until
+  // HCCL_EXEC_TIMEOUT. A zero-length RDMA write costs the peer nothing and
+  // fails with a retry error after the RC timeout when nobody answers.
+  if (probeInFlight_ || peerBye_ || qpsErrored_ || cancelled_)
+    return Status::ok();
+  int64_t now = nowUs();
+  if (lastActivityUs_ == 0)
+    lastActivityUs_ = now;
+  if (now - lastActivityUs_ < kProbeIdleUs)
+    return Status::ok();
+  ibv_send_wr wr;
+  std::memset(&wr, 0, sizeof(wr));
+  wr.wr_id = wrId(kWrProbe, 0);
+  wr.num_sge = 0;
+  wr.opcode = IBV_WR_RDMA_WRITE;
+  wr.send_flags = IBV_SEND_SIGNALED;
+  wr.wr.rdma.remote_addr = peerInfo_.creditAddr;
+  wr.wr.rdma.rkey = peerInfo_.creditKey;
+  ibv_send_wr *bad = nullptr;
+  if (int rc = ibv_post_send(qps_[0], &wr, &bad))
+    return Status(HCCL_E_ROCE_TRANSFER, "ibv_post_send of a probe to rank " +
+                                            std::to_string(peer()) + ": " +
+                                            std::strerror(rc));
+  probeInFlight_ = true;
+  lastActivityUs_ = now;
+  return Status::ok();
 }
 
 Status VerbsPair::peekMismatch(const CallId &current) {
@@ -691,6 +738,7 @@ void VerbsPair::moveQpsToError() {
 
 void VerbsPair::cancelAll() {
   std::lock_guard<std::mutex> g(mu_);
+  dev_.markBroken();
   // The adapter must stop touching the ops' buffers: the error state
   // flushes every posted request.
   moveQpsToError();
@@ -723,7 +771,7 @@ void VerbsPair::closeGraceful() {
     std::lock_guard<std::mutex> g(mu_);
     // Nobody to tell: failed, left already, or gone (socket closed).
     if (!failed_.isOk() || cancelled_ || byePosted_ || peerBye_ || sockEof_ ||
-        qps_.empty())
+        qps_.empty() || dev_.broken())
       return;
     ibv_sge sge{reinterpret_cast<uintptr_t>(ctrl_ + ctrlBytes_ - 64),
                 static_cast<uint32_t>(sizeof(kByeMsg)), ctrlMr_->lkey};

@@ -84,6 +84,7 @@ private:
   Status postRecvBuffer(uint32_t qpIndex, uint32_t buf);
   Status wcFailure(const struct ibv_wc &wc, const char *what);
   void noteFlush(const Status &st);
+  Status probeIfIdle();
   Status peekLocked(const CallId &current);
   Status remoteState(bool pending);
   void moveQpsToError();
@@ -133,6 +134,8 @@ private:
 
   // State.
   Status failed_;
+  int64_t lastActivityUs_ = 0; ///< last completion of any kind
+  bool probeInFlight_ = false;
   int64_t flushAtUs_ = 0; ///< a flushed completion seen, cause pending
   Status flushed_;
   bool cancelled_ = false;

@@ -243,3 +243,38 @@ TEST_F(VerbsFaults, SilentPeerTimesOut) {
       kv.second = "2";
   EXPECT_EQ(runRanks(2, body, o), "");
 }
+
+TEST_F(VerbsFaults, HungPeerIsFoundByTheKeepAliveProbe) {
+  // Rank 1's process stops (SIGSTOP: alive, socket open, adapter silent)
+  // while rank 0 only waits to receive from it: nothing of rank 0's is
+  // outstanding, so only the keep-alive probe can notice, after the RC retry
+  // window, long before HCCL_EXEC_TIMEOUT (60 s).
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    c.publish(20, static_cast<uint64_t>(getpid()));
+    c.sync(1);
+    if (c.rank == 1) {
+      raise(SIGSTOP);
+      return "rank 1 continued";
+    }
+    while (c.peek(1, 20) == 0)
+      usleep(1000);
+    std::vector<float> buf(1024);
+    HcclResult rc =
+        HcclRecv(buf.data(), buf.size(), HCCL_DATA_TYPE_FP32, 1, comm, nullptr);
+    std::string msg = HcclGetLastErrorMessage();
+    kill(static_cast<pid_t>(c.peek(1, 20)), SIGKILL);
+    RT_CHECK(rc == HCCL_E_ROCE_TRANSFER, "got " + codeName(rc) + ": " + msg);
+    RT_CHECK(contains(msg, "transport retry counter exceeded") &&
+                 contains(msg, "rank 1"),
+             msg);
+    HcclCommDestroy(comm);
+    return "";
+  };
+  RunOptions o = verbsOpts("verbs", 90);
+  o.env.push_back({"HCCL_RDMA_TIMEOUT", "12"});
+  o.env.push_back({"HCCL_RDMA_RETRY_CNT", "2"});
+  o.mayDie = {1};
+  EXPECT_EQ(runRanks(2, body, o), "");
+}
