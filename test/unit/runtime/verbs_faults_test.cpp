@@ -127,7 +127,7 @@ TEST_F(VerbsFaults, AsyncPortError) {
 
 TEST_F(VerbsFaults, StalledPeerExhaustsRetries) {
   // Rank 1's adapter stops answering. Its peers' writes time out after
-  // HCCL_RDMA_TIMEOUT (2^12 x 4.096 us) x (HCCL_RDMA_RETRY_CNT + 1); rank 1
+  // HCCL_RDMA_TIMEOUT (2^14 x 4.096 us) x (HCCL_RDMA_RETRY_CNT + 1); rank 1
   // itself hears their aborts on the bootstrap sockets.
   auto body = [](RankCtx &c) -> std::string {
     if (c.rank == 1)
@@ -153,7 +153,7 @@ TEST_F(VerbsFaults, StalledPeerExhaustsRetries) {
     return "";
   };
   RunOptions o = verbsOpts("verbs", 90);
-  o.env.push_back({"HCCL_RDMA_TIMEOUT", "12"});
+  o.env.push_back({"HCCL_RDMA_TIMEOUT", "14"});
   o.env.push_back({"HCCL_RDMA_RETRY_CNT", "2"});
   int transferErrors = 0;
   o.after = [&](const Shared &sh) {
@@ -273,7 +273,7 @@ TEST_F(VerbsFaults, HungPeerIsFoundByTheKeepAliveProbe) {
     return "";
   };
   RunOptions o = verbsOpts("verbs", 90);
-  o.env.push_back({"HCCL_RDMA_TIMEOUT", "12"});
+  o.env.push_back({"HCCL_RDMA_TIMEOUT", "14"});
   o.env.push_back({"HCCL_RDMA_RETRY_CNT", "2"});
   o.mayDie = {1};
   EXPECT_EQ(runRanks(2, body, o), "");
