@@ -9,9 +9,11 @@
 // out-of-place and the in-place aliasing mode.
 //
 // Up to `exhaustiveLimit` ranks everything is checked on every rank. Above
-// it, pairing is checked on every rank and the rank-local checks (bounds,
+// it, pairing is checked on every rank, the rank-local checks (bounds,
 // hazards, input never written) on a sample (0, 1, p-1 and a few seeded
-// random ranks); final contents are not simulated. The report says which.
+// random ranks), and the symmetry of the program: which ranks follow rank
+// 0's communication pattern step by step, up to rotation or xor of ranks.
+// Final contents are not simulated. The report says which.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_MLIR_SCHEDULE_VERIFY_H
@@ -44,6 +46,11 @@ struct VerifyOptions {
 struct VerifyReport {
   bool sampled = false;             ///< true above exhaustiveLimit
   std::vector<int64_t> sampleRanks; ///< ranks given the rank-local checks
+  /// Sampled mode: ranks whose step-by-step communication pattern (op
+  /// kinds, counts, buffers, peers relative to the rank by rotation or
+  /// xor) is rank 0's. All p for the symmetric algorithms (ring, RHD at a
+  /// power of two, mesh, pairwise); fewer for rooted collectives and folds.
+  int64_t symmetricRanks = 0;
   int64_t steps = 0;
   int64_t opInstances = 0;        ///< op instances checked (all modes)
   std::vector<std::string> modes; ///< "out-of-place", "in-place"

@@ -87,6 +87,7 @@ private:
   Status expandAll(uint32_t phase, int64_t s);
   Status checkLocal(Mode &m, int64_t rank, uint32_t phase, int64_t s);
   Status pairAll(uint32_t phase, int64_t s);
+  void checkSymmetry();
   Status applyData(Mode &m, uint32_t phase, int64_t s);
   Status checkFinal(Mode &m);
 
@@ -149,6 +150,10 @@ private:
   // Current step, all ranks: ops[begin[r] .. begin[r+1]).
   std::vector<ConcreteOp> ops_;
   std::vector<uint32_t> begin_;
+  /// Sampled mode: ranks whose communication pattern is rank 0's under the
+  /// rotation r -> r + k (peers (peer - r) mod p) or the reflection
+  /// r -> r xor k (peers peer xor r), step by step.
+  std::vector<char> rotSym_, xorSym_;
   std::vector<uint32_t> match_; // recv-type op -> its send (global index)
   std::vector<ConcreteOp> tmp_;
   std::vector<uint32_t> sendStart_, fill_;
@@ -650,6 +655,39 @@ Status Verifier::checkFinal(Mode &m) {
   return Status::ok();
 }
 
+void Verifier::checkSymmetry() {
+  if (rotSym_.empty()) {
+    rotSym_.assign(p, 1);
+    xorSym_.assign(p, 1);
+  }
+  auto same = [](const ConcreteOp &a, const ConcreteOp &b) {
+    return a.kind == b.kind && a.count == b.count && a.srcN == b.srcN &&
+           a.dstBuf == b.dstBuf && a.srcBuf == b.srcBuf;
+  };
+  uint32_t n0 = begin_[1] - begin_[0];
+  for (int64_t r = 1; r < p; ++r) {
+    if (!rotSym_[r] && !xorSym_[r])
+      continue;
+    if (begin_[r + 1] - begin_[r] != n0) {
+      rotSym_[r] = xorSym_[r] = 0;
+      continue;
+    }
+    for (uint32_t i = 0; i < n0; ++i) {
+      const ConcreteOp &a = ops_[begin_[0] + i], &b = ops_[begin_[r] + i];
+      if (!same(a, b)) {
+        rotSym_[r] = xorSym_[r] = 0;
+        break;
+      }
+      if (!opHasPeer(a.kind))
+        continue;
+      if (((b.peer - r) % p + p) % p != a.peer)
+        rotSym_[r] = 0;
+      if ((b.peer ^ r) != a.peer)
+        xorSym_[r] = 0;
+    }
+  }
+}
+
 Result<VerifyReport> Verifier::run() {
   using R = Result<VerifyReport>;
   if (Status s = setup(); !s)
@@ -669,6 +707,8 @@ Result<VerifyReport> Verifier::run() {
               return R(st);
       if (Status st = pairAll(ph, s); !st)
         return R(st);
+      if (!simulate_)
+        checkSymmetry();
       if (simulate_)
         for (Mode &m : modes_)
           if (Status st = applyData(m, ph, s); !st)
@@ -704,10 +744,20 @@ Result<VerifyReport> Verifier::run() {
     std::string list;
     for (int64_t r : rep.sampleRanks)
       list += (list.empty() ? "" : ",") + std::to_string(r);
+    int64_t rot = 1, xr = 1, sym = 1;
+    for (int64_t r = 1; r < p && !rotSym_.empty(); ++r) {
+      rot += rotSym_[r];
+      xr += xorSym_[r];
+      sym += rotSym_[r] || xorSym_[r];
+    }
+    rep.symmetricRanks = sym;
     rep.summary = head + "sampled (p > " + std::to_string(O.exhaustiveLimit) +
                   "): pairing checked on all ranks, bounds and hazards on "
                   "ranks {" +
-                  list + "}; contents not simulated";
+                  list + "}; communication pattern of rank 0 on " +
+                  std::to_string(sym) + " of " + std::to_string(p) +
+                  " ranks (rotation " + std::to_string(rot) + ", xor " +
+                  std::to_string(xr) + "); contents not simulated";
   }
   return rep;
 }

@@ -184,6 +184,24 @@ TEST(Cost, FlatRingAcrossServersRunsAtTheInterLinkSpeed) {
   EXPECT_REL(closed(Collective::AllReduce, Algorithm::Ring, n, p, t), expect);
 }
 
+TEST(Cost, SmallGroupAcrossServersIsPricedOnTheInterLink) {
+  // One rank on each of 4 servers: p = 4 fits in a server, but the group
+  // crosses servers, which its ranks per server (1) tells.
+  Topology t = *Topology::preset("910b-8x4");
+  const double n = 4.0 * (1 << 20), pp = 4;
+  double ai = t.inter.alpha(), bi = t.inter.beta(), gi = t.gamma();
+  double expect = 2 * (pp - 1) * (ai + (n / pp) * bi) + (pp - 1) / pp * n * gi;
+  EXPECT_REL(closed(Collective::AllReduce, Algorithm::Ring, n, 4, t, 1,
+                    /*m=*/1),
+             expect);
+  // The same four ranks inside one server take the HCCS link.
+  double aa = t.intra.alpha(), ba = t.intra.beta();
+  double intra = 2 * (pp - 1) * (aa + (n / pp) * ba) + (pp - 1) / pp * n * gi;
+  EXPECT_REL(closed(Collective::AllReduce, Algorithm::Ring, n, 4, t, 1,
+                    /*m=*/4),
+             intra);
+}
+
 TEST(Cost, HierarchicalClosedFormMatchesProgram) {
   Topology t = *Topology::preset("910b-8x4");
   const int64_t p = 32, count = 8 * 4 * 4096;
