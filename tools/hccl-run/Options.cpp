@@ -39,6 +39,7 @@ std::string usage() {
   return "usage: hccl-run PLAN.json [-p RANKS] [-n ITERS] [-w WARMUP]\n"
          "                [--time-scale X] [--compare BASELINE.json]\n"
          "                [--trace OUT.json] [-c 0|1] [--streams N]\n"
+         "                [--max-buffer-mib M]\n"
          "Runs a plan exported by `hccl-translate --comm-to-plan` on the\n"
          "bundled runtime: collectives on real buffers (checked against a\n"
          "reference with -c 1), compute items as waits of their predicted\n"
@@ -59,6 +60,11 @@ std::string usage() {
          "  --streams N       communication streams; started collectives go\n"
          "                    to them round-robin and run in order on each,\n"
          "                    as on an NPU's comm streams (default 1)\n"
+         "  --max-buffer-mib M  above M MiB of buffers per rank (default\n"
+         "                    1024; 0: always) the collectives share one\n"
+         "                    buffer pair;\n"
+         "                    results are then checked one by one after the\n"
+         "                    timed iterations\n"
          "exit status: 0 ok, 1 a run failed or a check failed, 2 bad input\n";
 }
 
@@ -92,6 +98,14 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       if (!v || !parseInt(v, 1, 64, o.streams))
         return err(std::string("--streams needs an integer in 1..64, found '") +
                    (v ? v : "") + "'");
+    } else if (a == "--max-buffer-mib") {
+      const char *v = value("--max-buffer-mib");
+      int mib = 0;
+      if (!v || !parseInt(v, 0, 1 << 20, mib))
+        return err(std::string("--max-buffer-mib needs an integer in "
+                               "0..1048576, found '") +
+                   (v ? v : "") + "'");
+      o.maxBufferMiB = static_cast<unsigned long long>(mib);
     } else if (a == "-c") {
       const char *v = value("-c");
       if (!v || (std::strcmp(v, "0") && std::strcmp(v, "1")))

@@ -17,6 +17,7 @@ struct Options {
   double timeScale = 1.0;  ///< --time-scale: compute cost multiplier
   bool check = true;       ///< -c 0|1
   int streams = 1;         ///< --streams: communication streams
+  unsigned long long maxBufferMiB = 1024; ///< --max-buffer-mib
   bool help = false;
 };
 

@@ -81,6 +81,7 @@ struct Instance {
   hccltest::Layout layout;
   std::unique_ptr<hccltest::DataGen> gen;
   void *send = nullptr, *recv = nullptr;
+  uint64_t sendBytes = 0, recvBytes = 0;
   aclrtStream stream = nullptr;
   Clock::time_point issued, done;
 };
@@ -154,7 +155,7 @@ public:
         return s;
       instances_[it.id] = std::move(inst);
     }
-    return 0;
+    return allocate();
   }
 
   /// Runs warm-up and measured iterations; fills per-iteration figures
@@ -194,6 +195,17 @@ public:
     for (auto &[id, inst] : instances_) {
       if (!inst->member)
         continue;
+      if (shared_) {
+        // In plan order, one at a time: fill, run, check.
+        hccltest::fillBuffers(inst->ctx, inst->layout, *inst->gen,
+                              inst->send, inst->recv);
+        if (HcclRunPlanCollective(comm_, handle_, inst->program->id.c_str(),
+                                  inst->send, inst->recv,
+                                  nullptr) != HCCL_SUCCESS)
+          return fail(1, "checking collective " + std::to_string(id) + " (" +
+                             inst->program->id +
+                             ") failed: " + HcclGetLastErrorMessage());
+      }
       hccltest::Mismatches m = hccltest::verifyBuffers(
           inst->ctx, inst->layout, *inst->gen, inst->recv);
       local += m.count;
@@ -287,16 +299,8 @@ private:
                          " bytes; its collective needs " +
                          std::to_string(inst.layout.sendElems * elem) +
                          " / " + std::to_string(inst.layout.recvElems * elem));
-    // Runtime-allocated buffers: peers on this host read them directly.
-    uint64_t sb = std::max<uint64_t>(info.inputBytes, 1);
-    uint64_t rb = std::max<uint64_t>(info.outputBytes, 1);
-    if (HcclMemAlloc(&inst.send, sb) != HCCL_SUCCESS ||
-        HcclMemAlloc(&inst.recv, rb) != HCCL_SUCCESS)
-      return fail(1, std::string("cannot allocate buffers for program '") +
-                         inst.program->id + "': " +
-                         HcclGetLastErrorMessage());
-    hccltest::fillBuffers(inst.ctx, inst.layout, *inst.gen, inst.send,
-                          inst.recv);
+    inst.sendBytes = std::max<uint64_t>(info.inputBytes, 1);
+    inst.recvBytes = std::max<uint64_t>(info.outputBytes, 1);
     // Started collectives share the communication streams round-robin.
     if (streams_.empty()) {
       streams_.resize(static_cast<size_t>(opts_.streams), nullptr);
@@ -306,6 +310,59 @@ private:
                              HcclGetLastErrorMessage());
     }
     inst.stream = streams_[nextStream_++ % streams_.size()];
+    return 0;
+  }
+
+  /// Runtime-allocated buffers (peers on this host read them directly):
+  /// one pair per collective, or, when they would exceed
+  /// --max-buffer-mib, one pair shared by all (timing does not depend on
+  /// the values; results are then checked one collective at a time).
+  int allocate() {
+    uint64_t total = 0, maxSend = 1, maxRecv = 1;
+    for (auto &[id, inst] : instances_)
+      if (inst->member) {
+        total += inst->sendBytes + inst->recvBytes;
+        maxSend = std::max(maxSend, inst->sendBytes);
+        maxRecv = std::max(maxRecv, inst->recvBytes);
+      }
+    shared_ = total > opts_.maxBufferMiB * (1ull << 20);
+    if (shared_) {
+      if (opts_.streams != 1)
+        return fail(2, path_ + ": its collectives need " +
+                           std::to_string(total >> 20) +
+                           " MiB of buffers per rank, more than "
+                           "--max-buffer-mib; sharing one buffer pair needs "
+                           "--streams 1");
+      if (rank_ == 0)
+        std::fprintf(stderr,
+                     "hccl-run: %s: %llu MiB of buffers per rank exceed "
+                     "--max-buffer-mib %llu: the collectives share one "
+                     "buffer pair and are checked one by one after timing\n",
+                     path_.c_str(), static_cast<unsigned long long>(total >> 20),
+                     static_cast<unsigned long long>(opts_.maxBufferMiB));
+      if (HcclMemAlloc(&sharedSend_, maxSend) != HCCL_SUCCESS ||
+          HcclMemAlloc(&sharedRecv_, maxRecv) != HCCL_SUCCESS)
+        return fail(1, std::string("cannot allocate the shared buffers: ") +
+                           HcclGetLastErrorMessage());
+    }
+    for (auto &[id, inst] : instances_) {
+      if (!inst->member)
+        continue;
+      if (shared_) {
+        inst->send = sharedSend_;
+        inst->recv = sharedRecv_;
+        continue;
+      }
+      if (HcclMemAlloc(&inst->send, inst->sendBytes) != HCCL_SUCCESS ||
+          HcclMemAlloc(&inst->recv, inst->recvBytes) != HCCL_SUCCESS)
+        return fail(1, std::string("cannot allocate buffers for program '") +
+                           inst->program->id + "': " +
+                           HcclGetLastErrorMessage() +
+                           " (--max-buffer-mib lowers the limit above which "
+                           "collectives share buffers)");
+      hccltest::fillBuffers(inst->ctx, inst->layout, *inst->gen, inst->send,
+                            inst->recv);
+    }
     return 0;
   }
 
@@ -377,11 +434,18 @@ private:
         HcclStreamDestroy(s);
     streams_.clear();
     for (auto &[id, inst] : instances_) {
+      if (shared_)
+        break;
       if (inst->send)
         HcclMemFree(inst->send);
       if (inst->recv)
         HcclMemFree(inst->recv);
     }
+    if (sharedSend_)
+      HcclMemFree(sharedSend_);
+    if (sharedRecv_)
+      HcclMemFree(sharedRecv_);
+    sharedSend_ = sharedRecv_ = nullptr;
     instances_.clear();
     if (handle_)
       HcclPlanFree(handle_);
@@ -397,6 +461,8 @@ private:
   std::map<int64_t, std::unique_ptr<Instance>> instances_;
   std::vector<aclrtStream> streams_;
   size_t nextStream_ = 0;
+  bool shared_ = false;
+  void *sharedSend_ = nullptr, *sharedRecv_ = nullptr;
 };
 
 double median(std::vector<double> v) {
