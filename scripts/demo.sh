@@ -20,6 +20,9 @@
 #                                  20 TFLOPS device of gpt-small-host)
 #   HCCLMLIR_DEMO_RANKS=N          data-parallel ranks (when N copies of the
 #                                  gradients do not fit in memory)
+#   HCCLMLIR_DEMO_PIPELINE=OPTS    extra --hccl-pipeline options, e.g.
+#                                  max-bucket-bytes=256M to keep buckets
+#                                  within memory on this machine
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -72,12 +75,13 @@ step "compile: baseline (one synchronous all-reduce per gradient) and --hccl-pip
 "$BIN/hccl-opt" "$OUT/graph.mlir" --comm-select-algorithm \
   -o "$OUT/baseline.mlir"
 "$BIN/hccl-opt" "$OUT/baseline.mlir" --comm-estimate=output="$OUT/baseline.estimate" -o /dev/null
-"$BIN/hccl-opt" "$OUT/graph.mlir" --hccl-pipeline="lower=false" \
+PIPE="${HCCLMLIR_DEMO_PIPELINE:-}"
+"$BIN/hccl-opt" "$OUT/graph.mlir" --hccl-pipeline="lower=false ${PIPE}" \
   -o "$OUT/scheduled.mlir"
 "$BIN/hccl-opt" "$OUT/scheduled.mlir" --comm-estimate=output="$OUT/scheduled.estimate" -o /dev/null
 "$BIN/hccl-opt" "$OUT/baseline.mlir" --comm-lower-schedule --comm-verify-schedule \
   | "$BIN/hccl-translate" --comm-to-plan -o "$OUT/baseline.plan.json"
-"$BIN/hccl-opt" "$OUT/graph.mlir" --hccl-pipeline \
+"$BIN/hccl-opt" "$OUT/graph.mlir" --hccl-pipeline="${PIPE}" \
   | "$BIN/hccl-translate" --comm-to-plan -o "$OUT/scheduled.plan.json"
 BUCKETS=$(grep -c "comm.start" "$OUT/scheduled.mlir" || true)
 PROGRAMS=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["programs"]))' "$OUT/scheduled.plan.json")
