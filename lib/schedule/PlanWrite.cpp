@@ -201,6 +201,16 @@ Result<ojson> programJson(const PlanProgram &pp, ProgramForm form,
 
 std::string topologyToJson(const Topology &t) { return topoJson(t).dump(); }
 
+std::string linkParamsToJson(const Topology &t) {
+  ojson j;
+  j["version"] = "1.0";
+  j["intra_shape"] = intraShapeName(t.intraShape);
+  j["intra"] = linkJson(t.intra);
+  j["inter"] = linkJson(t.inter);
+  j["reduce_gbps"] = t.reduceGBps;
+  return j.dump();
+}
+
 Result<std::string> writePlan(const Plan &plan, const PlanWriteOptions &opts) {
   ojson doc;
   doc["format"] = "hccl-plan";

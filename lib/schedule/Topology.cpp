@@ -215,6 +215,14 @@ Status Topology::applyLinkParams(std::string_view text) {
                            "reduce_gbps, version)");
     }
   }
+  // `name` promises the preset's figures; once they are changed the topology
+  // is custom, or printers (e.g. #comm.topology) would drop the new figures.
+  if (!name.empty()) {
+    auto p = preset(name);
+    Topology asPreset = *this;
+    if (!p || !(asPreset == *p))
+      name.clear();
+  }
   return validate();
 }
 

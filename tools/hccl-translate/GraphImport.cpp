@@ -2,6 +2,7 @@
 #include "GraphImport.h"
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
+#include "hccl-mlir/schedule/Plan.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -338,9 +339,20 @@ FailureOr<graph::Graph> mlir::comm::exportGraph(ModuleOp module,
     if (!t.getPreset().empty()) {
       spec.preset = t.getPreset().str();
     } else {
-      return module.emitError()
-             << "the graph format names topologies by preset or rank table; "
-                "this module's #comm.topology is neither";
+      // Custom figures: a preset of the same shape plus link parameters
+      // that override all of its figures.
+      if (t.getServers() == 1)
+        spec.preset = "host-" + std::to_string(t.getDevices());
+      else if (t.getDevices() == 8)
+        spec.preset = "910b-8x" + std::to_string(t.getServers());
+      else
+        return module.emitError()
+               << "the graph format names a topology by a preset shape "
+                  "(one server, or servers of 8 devices) or a rank table; "
+                  "this module's #comm.topology has "
+               << t.getServers() << " servers of " << t.getDevices()
+               << " devices";
+      spec.linkParamsJson = sched::linkParamsToJson(spec.topology);
     }
     ex.g.topology = spec;
   }

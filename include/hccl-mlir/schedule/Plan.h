@@ -86,6 +86,9 @@ Result<std::string> writeProgram(const Program &prog,
 
 /// Topology as the plan's "topology" object (one line).
 std::string topologyToJson(const Topology &t);
+/// The link-parameter document (intra, inter, intra_shape, reduce_gbps) that
+/// turns a preset of the same shape into `t` (Topology::applyLinkParams).
+std::string linkParamsToJson(const Topology &t);
 /// Reads a "topology" object (see docs/plan-format.md); errors name the
 /// JSON path, rooted at `path`.
 Result<Topology> topologyFromJson(std::string_view json,

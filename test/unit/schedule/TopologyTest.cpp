@@ -160,6 +160,20 @@ TEST(Topology, MalformedLinkParameters) {
   }
 }
 
+// A preset name promises the preset's figures: changed figures make the
+// topology custom (else printers that name presets would drop them).
+TEST(Topology, ChangedLinkParametersLeaveThePreset) {
+  Topology same = *Topology::preset("host-4");
+  ASSERT_TRUE(same.applyLinkParams(R"({"reduce_gbps": 4.0})").isOk());
+  EXPECT_EQ(same.name, "host-4");
+  Topology changed = *Topology::preset("host-4");
+  ASSERT_TRUE(
+      changed.applyLinkParams(R"({"intra": {"latency_us": 50}})").isOk());
+  EXPECT_EQ(changed.name, "");
+  EXPECT_EQ(changed.intra.latencyUs, 50.0);
+  EXPECT_EQ(changed.devicesPerServer, 4);
+}
+
 TEST(Topology, JsonRoundTrip) {
   Topology t = *Topology::preset("910b-8x2");
   t.intra.latencyUs = 0.75;
