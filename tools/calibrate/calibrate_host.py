@@ -17,12 +17,13 @@ import argparse
 import csv
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 
 
-def run(hccl_test, op, ranks, sizes, iters):
+def run_once(hccl_test, op, ranks, sizes, iters):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "out.csv")
         cmd = [hccl_test, op, "-b", str(sizes[0]), "-e", str(sizes[-1]),
@@ -36,6 +37,14 @@ def run(hccl_test, op, ranks, sizes, iters):
         with open(path) as f:
             return [(float(r["data_size_bytes"]), float(r["avg_time_us"]) * 1e-6)
                     for r in csv.DictReader(f)]
+
+
+def run(hccl_test, op, ranks, sizes, iters, rounds):
+    """Median time per size over `rounds` runs: single runs on a shared
+    2-core machine vary by tens of percent."""
+    runs = [run_once(hccl_test, op, ranks, sizes, iters) for _ in range(rounds)]
+    return [(runs[0][i][0], statistics.median(r[i][1] for r in runs))
+            for i in range(len(runs[0]))]
 
 
 def fit(points):
@@ -58,20 +67,31 @@ def main():
     ap.add_argument("--hccl-test", required=True)
     ap.add_argument("-p", "--ranks", type=int, default=8)
     ap.add_argument("-n", "--iters", type=int, default=5)
+    ap.add_argument("-r", "--rounds", type=int, default=3)
     ap.add_argument("-o", "--out", required=True)
     args = ap.parse_args()
     if args.ranks < 2:
         sys.exit("calibrate_host: -p must be >= 2")
     p = args.ranks
     sizes = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20]
-    ag = run(args.hccl_test, "all_gather", p, sizes, args.iters)
-    ar = run(args.hccl_test, "all_reduce", p, sizes, args.iters)
+    if args.rounds < 1:
+        sys.exit("calibrate_host: -r must be >= 1")
+    ag = run(args.hccl_test, "all_gather", p, sizes, args.iters, args.rounds)
+    ar = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds)
     a_ag, b_ag = fit(ag)
-    a_ar, b_ar = fit(ar)
+    a_ar, _ = fit(ar)
     # Both fits see alpha; the all-gather one is the cleaner (no reduction).
     alpha = max(min(a_ag / (p - 1), a_ar / (2 * (p - 1))), 1e-7)
     beta = max(b_ag * p / (p - 1), 1e-12)
-    gamma = (b_ar - 2 * (p - 1) / p * beta) * p / (p - 1)
+    # gamma from what the all-reduce spends beyond its transfers, at the
+    # sizes where bytes dominate (>= 1 MiB): a slope taken from the whole
+    # all-reduce fit minus the all-gather one swung from 4 to 200 GB/s
+    # between runs.
+    big = [(s, t) for s, t in ar if s >= (1 << 20)]
+    extra = [t - 2 * (p - 1) * alpha - 2 * (p - 1) / p * s * beta
+             for s, t in big]
+    gamma = statistics.median(e / ((p - 1) / p * s)
+                              for e, (s, _) in zip(extra, big))
     reduce_gbps = 1e-9 / gamma if gamma > 1e-12 else 100.0
     params = {
         "version": "1.0",
