@@ -194,7 +194,8 @@ Status ShmPair::health(const CallId &current) {
   // only operations still waiting on it make that an error.
   if (sends_.empty() && recvs_.empty())
     return peekMismatch(current);
-  if (peerSeg_->header()->closed.load(std::memory_order_acquire))
+  if (peerSeg_->header()->closed.load(std::memory_order_acquire) &&
+      !leftEnoughToFinish())
     return Status(
         HCCL_E_REMOTE,
         "rank " + std::to_string(peer()) +
@@ -204,6 +205,22 @@ Status ShmPair::health(const CallId &current) {
                                      std::to_string(proc_->pid()) +
                                      " on this host) died");
   return peekMismatch(current);
+}
+
+bool ShmPair::leftEnoughToFinish() const {
+  // A peer that finished its part may destroy its communicator before this
+  // rank has looked: messages it published are still in our ring (our own
+  // segment), and zero-copy sends it read have their slots released. Its
+  // `closed` store follows both, so after the acquire load above they show.
+  if (!recvs_.empty())
+    return in_->head.load(std::memory_order_acquire) != inTail_;
+  if (firstUnposted_ != sends_.size())
+    return false; // data it never took: it left without what it needed
+  uint64_t tail = out_->tail.load(std::memory_order_acquire);
+  for (const SendOp *op : sends_)
+    if (op->mode == kZeroCopy && tail < op->ticket)
+      return false;
+  return true;
 }
 
 Status ShmPair::peekMismatch(const CallId &current) {
