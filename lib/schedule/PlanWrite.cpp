@@ -22,16 +22,21 @@ ojson linkJson(const LinkParams &l) {
   return j;
 }
 
+/// The figures of a topology: the link-parameter fields (docs/plan-format.md).
+void linkFields(ojson &j, const Topology &t) {
+  j["intra_shape"] = intraShapeName(t.intraShape);
+  j["intra"] = linkJson(t.intra);
+  j["inter"] = linkJson(t.inter);
+  j["reduce_gbps"] = t.reduceGBps;
+}
+
 ojson topoJson(const Topology &t) {
   ojson j;
   if (!t.name.empty())
     j["name"] = t.name;
   j["servers"] = t.servers;
   j["devices_per_server"] = t.devicesPerServer;
-  j["intra_shape"] = intraShapeName(t.intraShape);
-  j["intra"] = linkJson(t.intra);
-  j["inter"] = linkJson(t.inter);
-  j["reduce_gbps"] = t.reduceGBps;
+  linkFields(j, t);
   if (!t.rankServer.empty())
     j["rank_server"] = t.rankServer;
   return j;
@@ -204,10 +209,7 @@ std::string topologyToJson(const Topology &t) { return topoJson(t).dump(); }
 std::string linkParamsToJson(const Topology &t) {
   ojson j;
   j["version"] = "1.0";
-  j["intra_shape"] = intraShapeName(t.intraShape);
-  j["intra"] = linkJson(t.intra);
-  j["inter"] = linkJson(t.inter);
-  j["reduce_gbps"] = t.reduceGBps;
+  linkFields(j, t);
   return j.dump();
 }
 

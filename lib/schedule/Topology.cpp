@@ -219,8 +219,7 @@ Status Topology::applyLinkParams(std::string_view text) {
   // is custom, or printers (e.g. #comm.topology) would drop the new figures.
   if (!name.empty()) {
     auto p = preset(name);
-    Topology asPreset = *this;
-    if (!p || !(asPreset == *p))
+    if (!p || !(*this == *p))
       name.clear();
   }
   return validate();

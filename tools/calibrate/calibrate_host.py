@@ -2,10 +2,14 @@
 """Fits the `host` topology's alpha-beta-gamma figures to this machine.
 
 Runs the bundled runtime's hccl-test with the ring algorithm (whose cost is
-the textbook one) at several sizes and fits, by least squares,
+the textbook one) at several sizes (median of -r rounds) and fits
 
   all_gather:  T = (p-1) alpha + (p-1)/p S beta            (S = receive bytes)
   all_reduce:  T = 2(p-1) alpha + 2(p-1)/p S beta + (p-1)/p S gamma
+
+alpha and beta by least squares on the all-gather (alpha also bounded by the
+all-reduce fit), gamma as the median all-reduce excess over the transfers at
+sizes >= 1 MiB,
 
 then writes the link-parameter JSON that topologies accept
 (docs/plan-format.md, "Link parameters"), so the compiler prices
@@ -72,10 +76,10 @@ def main():
     args = ap.parse_args()
     if args.ranks < 2:
         sys.exit("calibrate_host: -p must be >= 2")
-    p = args.ranks
-    sizes = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20]
     if args.rounds < 1:
         sys.exit("calibrate_host: -r must be >= 1")
+    p = args.ranks
+    sizes = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20]
     ag = run(args.hccl_test, "all_gather", p, sizes, args.iters, args.rounds)
     ar = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds)
     a_ag, b_ag = fit(ag)
@@ -87,11 +91,9 @@ def main():
     # sizes where bytes dominate (>= 1 MiB): a slope taken from the whole
     # all-reduce fit minus the all-gather one swung from 4 to 200 GB/s
     # between runs.
-    big = [(s, t) for s, t in ar if s >= (1 << 20)]
-    extra = [t - 2 * (p - 1) * alpha - 2 * (p - 1) / p * s * beta
-             for s, t in big]
-    gamma = statistics.median(e / ((p - 1) / p * s)
-                              for e, (s, _) in zip(extra, big))
+    gamma = statistics.median(
+        (t - 2 * (p - 1) * alpha - 2 * (p - 1) / p * s * beta) / ((p - 1) / p * s)
+        for s, t in ar if s >= (1 << 20))
     reduce_gbps = 1e-9 / gamma if gamma > 1e-12 else 100.0
     params = {
         "version": "1.0",

@@ -54,6 +54,9 @@ public:
 private:
   Status progressSends(bool &moved);
   Status progressRecvs(bool &moved);
+  /// After the peer destroyed its communicator: whether what it left behind
+  /// completes every pending operation (so its leaving is no error).
+  bool leftEnoughToFinish() const;
 
   int me_;
   Segment *own_;
@@ -65,9 +68,6 @@ private:
   RingCtl *in_;          ///< ring peer -> me, in our segment
   uint64_t outHead_ = 0; ///< our copy of out_->head (we are its only writer)
   uint64_t inTail_ = 0;  ///< our copy of in_->tail
-  /// After the peer destroyed its communicator: whether what it left behind
-  /// completes every pending operation (so its leaving is no error).
-  bool leftEnoughToFinish() const;
   std::deque<SendOp *> sends_;
   std::deque<RecvOp *> recvs_;
   size_t firstUnposted_ =
