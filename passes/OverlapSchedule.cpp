@@ -37,8 +37,6 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/MapVector.h"
 
 #include <limits>
 #include <set>
@@ -69,8 +67,9 @@ struct OverlapSchedulePass
     int64_t coll = -1; ///< collective number for Start/Wait
     SmallVector<int64_t, 4> succ;
     int64_t preds = 0;
-    SmallVector<Value, 4> uses; ///< values it consumes (liveness)
-    SmallVector<Value, 2> defs; ///< values it makes live
+    SmallVector<int32_t, 4> uses;      ///< value slots it consumes (liveness)
+    int32_t firstDef = 0, numDefs = 0; ///< value slots it makes live
+    double defBytes = 0;               ///< their bytes
     int64_t firstUse = std::numeric_limits<int64_t>::max(); ///< Wait only
   };
   struct Coll {
@@ -164,9 +163,23 @@ struct OverlapSchedulePass
   }
 
   void scheduleBlock(Block &block) {
+    // Sized up front: a Node holds SmallVectors, which std::vector copies
+    // (their moves are not noexcept) every time it grows.
+    size_t numOps = block.getOperations().size();
     std::vector<Node> nodes;
+    nodes.reserve(2 * numOps);
     std::vector<Coll> colls;
-    llvm::DenseMap<Operation *, int64_t> producer; // op -> node of its results
+    // Op -> node of its results, and the first liveness slot of those
+    // results (slot + result number), so that a use finds its slot with
+    // the producer lookup it needs anyway.
+    struct Producer {
+      int64_t node;
+      int32_t firstSlot;
+    };
+    llvm::DenseMap<Operation *, Producer> producer;
+    producer.reserve(numOps);
+    std::vector<Value> slotValue; // slot -> the value it stands for
+    slotValue.reserve(numOps);
     llvm::DenseMap<Operation *, int64_t> existingStart; // start op -> coll
     Operation *terminator = nullptr;
     if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
@@ -176,6 +189,17 @@ struct OverlapSchedulePass
     auto addNode = [&](Operation *op, Kind k, int64_t idx) {
       nodes.push_back({op, k, idx});
       return static_cast<int64_t>(nodes.size() - 1);
+    };
+    // Gives node n the results of op as the values it makes live.
+    auto defineResults = [&](int64_t n, Operation *op) {
+      Node &nd = nodes[n];
+      nd.firstDef = static_cast<int32_t>(slotValue.size());
+      nd.numDefs = static_cast<int32_t>(op->getNumResults());
+      for (Value v : op->getResults()) {
+        slotValue.push_back(v);
+        nd.defBytes += valueBytes(v);
+      }
+      return nd.firstDef;
     };
     auto addEdge = [&](int64_t from, int64_t to) {
       if (from < 0 || from == to)
@@ -202,13 +226,28 @@ struct OverlapSchedulePass
               if (block.findAncestorOpInBlock(*d) != &op)
                 operands.push_back(v);
         });
-      auto producerOf = [&](Value v) -> int64_t {
+      // The producer node of v (-1: none in this block); `slot` gets v's
+      // liveness slot when a top-level op of the block defines it.
+      auto producerOf = [&](Value v, int32_t *slot = nullptr) -> int64_t {
         Operation *d = v.getDefiningOp();
         if (!d)
           return -1;
         Operation *anc = block.findAncestorOpInBlock(*d);
         auto it = anc ? producer.find(anc) : producer.end();
-        return it == producer.end() ? -1 : it->second;
+        if (it == producer.end())
+          return -1;
+        if (slot && anc == d)
+          *slot = it->second.firstSlot +
+                  static_cast<int32_t>(cast<OpResult>(v).getResultNumber());
+        return it->second.node;
+      };
+      // Records v as used by node n (for liveness) and returns its producer.
+      auto useBy = [&](int64_t n, Value v) {
+        int32_t slot = -1;
+        int64_t from = producerOf(v, &slot);
+        if (slot >= 0)
+          nodes[n].uses.push_back(slot);
+        return from;
       };
 
       auto startOp = dyn_cast<StartOp>(op);
@@ -233,20 +272,16 @@ struct OverlapSchedulePass
           c.wait = addNode(&op, Kind::Wait, idx);
           nodes[c.wait].coll = cn;
           addEdge(c.start, c.wait);
-          producer[&op] = c.wait;
-          for (Value v : op.getResults())
-            nodes[c.start].defs.push_back(v);
+          producer[&op] = {c.wait, defineResults(c.start, &op)};
           for (Value v : operands)
-            nodes[c.wait].uses.push_back(v);
+            addEdge(useBy(c.wait, v), c.start);
           sinceBarrier.push_back(c.wait);
         } else {
           c.wait = -1; // set when its comm.wait is seen
           existingStart[&op] = cn;
           for (Value v : operands)
-            nodes[c.start].uses.push_back(v);
+            addEdge(useBy(c.start, v), c.start);
         }
-        for (Value v : operands)
-          addEdge(producerOf(v), c.start);
         addEdge(lastStart, c.start);
         addEdge(lastBarrier, c.start);
         lastStart = c.start;
@@ -265,21 +300,15 @@ struct OverlapSchedulePass
         for (Value v : operands)
           addEdge(producerOf(v), n);
         addEdge(lastBarrier, n);
-        for (Value v : op.getResults())
-          nodes[n].defs.push_back(v);
-        producer[&op] = n;
+        producer[&op] = {n, defineResults(n, &op)};
         sinceBarrier.push_back(n);
         continue;
       }
 
       int64_t n = addNode(&op, Kind::Other, idx);
-      for (Value v : operands) {
-        addEdge(producerOf(v), n);
-        nodes[n].uses.push_back(v);
-      }
-      for (Value v : op.getResults())
-        nodes[n].defs.push_back(v);
-      producer[&op] = n;
+      for (Value v : operands)
+        addEdge(useBy(n, v), n);
+      producer[&op] = {n, defineResults(n, &op)};
       if (isMemoryEffectFree(&op)) {
         addEdge(lastBarrier, n);
         sinceBarrier.push_back(n);
@@ -314,19 +343,16 @@ struct OverlapSchedulePass
     if (colls.empty())
       return;
 
-    // Liveness of the values the block's ops define: remaining consumers.
-    llvm::DenseMap<Value, int64_t> remaining;
-    for (Node &n : nodes)
-      for (Value v : n.defs)
-        remaining[v] = 0;
+    // Liveness of the values the block's ops define: remaining consumers
+    // of each slot (a node that uses a value twice consumes it once).
+    std::vector<int64_t> remaining(slotValue.size(), 0);
+    std::vector<double> slotBytes(slotValue.size());
+    for (size_t i = 0; i < slotValue.size(); ++i)
+      slotBytes[i] = valueBytes(slotValue[i]);
     for (Node &n : nodes) {
-      llvm::SmallDenseSet<Value, 4> seen;
-      SmallVector<Value, 4> uniq;
-      for (Value v : n.uses)
-        if (remaining.count(v) && seen.insert(v).second)
-          uniq.push_back(v);
-      n.uses = std::move(uniq);
-      for (Value v : n.uses)
+      llvm::sort(n.uses);
+      n.uses.erase(std::unique(n.uses.begin(), n.uses.end()), n.uses.end());
+      for (int32_t v : n.uses)
         ++remaining[v];
     }
     for (Node &n : nodes)
@@ -334,13 +360,12 @@ struct OverlapSchedulePass
         for (int64_t s : n.succ)
           n.firstUse = std::min(n.firstUse, nodes[s].index);
     // Values the terminator (or ops outside the block) uses stay live.
-    for (Node &n : nodes)
-      for (Value v : n.defs)
-        for (OpOperand &u : v.getUses()) {
-          Operation *anc = block.findAncestorOpInBlock(*u.getOwner());
-          if (!anc || anc == terminator)
-            ++remaining[v];
-        }
+    for (size_t i = 0; i < slotValue.size(); ++i)
+      for (OpOperand &u : slotValue[i].getUses()) {
+        Operation *anc = block.findAncestorOpInBlock(*u.getOwner());
+        if (!anc || anc == terminator)
+          ++remaining[i];
+      }
 
     // List scheduling.
     std::vector<int64_t> order;
@@ -368,14 +393,8 @@ struct OverlapSchedulePass
     llvm::DenseMap<Attribute, double> streamFree;
     bool capMissed = false;
 
-    auto defBytes = [&](const Node &n) {
-      double b = 0;
-      for (Value v : n.defs)
-        b += valueBytes(v);
-      return b;
-    };
     auto fits = [&](const Node &n) {
-      return memCap <= 0 || live + defBytes(n) <= memCap;
+      return memCap <= 0 || live + n.defBytes <= memCap;
     };
     auto schedule = [&](int64_t n) {
       Node &nd = nodes[n];
@@ -386,13 +405,13 @@ struct OverlapSchedulePass
       else
         readyOther.erase({nd.index, n});
       order.push_back(n);
-      live += defBytes(nd);
-      for (Value v : nd.uses)
+      live += nd.defBytes;
+      for (int32_t v : nd.uses)
         if (--remaining[v] == 0)
-          live -= valueBytes(v);
-      for (Value v : nd.defs)
-        if (remaining.lookup(v) == 0)
-          live -= valueBytes(v);
+          live -= slotBytes[v];
+      for (int32_t v = nd.firstDef, e = v + nd.numDefs; v < e; ++v)
+        if (remaining[v] == 0)
+          live -= slotBytes[v];
       if (nd.kind == Kind::Start) {
         Coll &c = colls[nd.coll];
         double &free = streamFree[c.group];
