@@ -184,6 +184,8 @@ private:
   Status waitFor(const CallId &call, const std::vector<SendOp *> &sends,
                  const std::vector<RecvOp *> &recvs, struct LocalWork &local,
                  const Binding &b, const Deadline &dl, int64_t step);
+  /// Hands the pairs of the current wait back to their transport threads.
+  void idleTouched();
   /// Records a failure of the current call, cancels every queued transfer
   /// and returns the error to report.
   Status failCall(const CallId &call, size_t step, const Status &cause);

@@ -218,6 +218,11 @@ Status Communicator::failCall(const CallId &call, size_t step,
   return fin.isOk() ? st : fin;
 }
 
+void Communicator::idleTouched() {
+  for (int peer : touched_)
+    pairs_[static_cast<size_t>(peer)]->idle();
+}
+
 Status Communicator::waitFor(const CallId &call,
                              const std::vector<SendOp *> &sends,
                              const std::vector<RecvOp *> &recvs,
@@ -232,6 +237,11 @@ Status Communicator::waitFor(const CallId &call,
     touch(s->peer);
   for (RecvOp *r : recvs)
     touch(r->peer);
+  // However this returns, the pairs go back to their transport threads.
+  struct IdleOnExit {
+    Communicator *c;
+    ~IdleOnExit() { c->idleTouched(); }
+  } idleOnExit{this};
 
   const size_t es = std::max<size_t>(1, sched::dataTypeSize(b.dtype));
   // With a core per rank, a peer is usually microseconds away and a futex
@@ -351,9 +361,11 @@ Status Communicator::waitFor(const CallId &call,
     st = progressAll(moved2);
     if (st.isOk() && !moved2 && !allDone() &&
         seg_->header()->abortFlag.load(std::memory_order_seq_cst) == 0 &&
-        !failed_.load())
+        !failed_.load()) {
+      idleTouched(); // the TCP threads move data while we sleep
       futexWait(&bell.seq, seq,
                 std::min<int64_t>(kSleepMs, dl.remainingMs(kSleepMs) + 1));
+    }
     bell.sleeping.store(0, std::memory_order_relaxed);
     if (!st.isOk())
       return failCall(call, static_cast<size_t>(step), st);

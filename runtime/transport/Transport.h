@@ -135,11 +135,16 @@ public:
   virtual const char *kind() const = 0;
   /// True when the transport reads registered memory of the peer directly.
   virtual bool zeroCopyCapable() const { return false; }
-  /// True when data moves only while the executor calls progress() (shm);
-  /// false when a transport thread moves it and rings the doorbell (tcp).
-  /// The executor spins only for the former: spinning on the latter would
-  /// take the CPU from the thread doing the work.
+  /// True when the executor's progress() moves the data, so that it pays to
+  /// spin in it (shm, verbs, and tcp, whose engine thread stands in only
+  /// while the executor sleeps); false for a transport whose own thread
+  /// moves everything and rings the doorbell: spinning would take the CPU
+  /// from the thread doing the work.
   virtual bool needsCallerProgress() const { return true; }
+  /// The executor stops calling progress() for now: it is about to sleep,
+  /// or its call is over. A transport with a thread of its own hands the
+  /// pair back to it.
+  virtual void idle() {}
 
   /// Queue operations; they complete in posting order per direction.
   virtual Status postSend(SendOp &op) = 0;

@@ -194,12 +194,23 @@ Status ShmPair::health(const CallId &current) {
   // only operations still waiting on it make that an error.
   if (sends_.empty() && recvs_.empty())
     return peekMismatch(current);
-  if (peerSeg_->header()->closed.load(std::memory_order_acquire) &&
-      !leftEnoughToFinish())
+  const SegmentHeader *ph = peerSeg_->header();
+  if (ph->closed.load(std::memory_order_acquire) && !leftEnoughToFinish()) {
+    // A peer that left because another rank aborted the communicator
+    // (the record in its own segment) may do so before that rank's abort
+    // reaches us: report the root cause, not the symptom.
+    if (ph->abortFlag.load(std::memory_order_acquire) == 1)
+      return Status(
+          HCCL_E_REMOTE,
+          "rank " + std::to_string(peer()) + " left after rank " +
+              std::to_string(ph->abortFrom) + " aborted the communicator: " +
+              std::string(ph->abortMsg,
+                          strnlen(ph->abortMsg, sizeof(ph->abortMsg))));
     return Status(
         HCCL_E_REMOTE,
         "rank " + std::to_string(peer()) +
             " destroyed its communicator while this rank waits for it");
+  }
   if (!proc_->alive())
     return Status(HCCL_E_REMOTE, "rank " + std::to_string(peer()) + " (pid " +
                                      std::to_string(proc_->pid()) +

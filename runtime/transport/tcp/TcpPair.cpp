@@ -78,8 +78,22 @@ Status TcpPair::postRecv(RecvOp &op) {
 }
 
 Status TcpPair::progress(bool &moved) {
-  // Drain staged chunks of reducing receives: reduce here while the engine
-  // reads the next chunk from the socket.
+  // Move bytes here rather than wait for the engine thread; it stays away
+  // until idle().
+  callerServing_.store(true, std::memory_order_release);
+  {
+    Status failure;
+    bool completed = false, pending = false;
+    uint64_t before = ioCalls_.load(std::memory_order_relaxed);
+    onEvents(EPOLLIN | EPOLLOUT, failure, completed, pending);
+    // As on the engine: a broken connection fails the call only when
+    // operations wait on it; else health() reports it to the next one.
+    if (!failure.isOk() && pending)
+      return failure;
+    moved = moved || completed ||
+            ioCalls_.load(std::memory_order_relaxed) != before;
+  }
+  // Drain staged chunks of reducing receives.
   uint64_t filled = filled_.load(std::memory_order_acquire);
   uint64_t drained = drained_.load(std::memory_order_relaxed);
   if (drained == filled)
@@ -97,16 +111,16 @@ Status TcpPair::progress(bool &moved) {
     drained_.store(drained, std::memory_order_seq_cst);
     moved = true;
   }
-  {
-    std::lock_guard<std::mutex> g(mu_);
-    if (stagingFull_) {
-      stagingFull_ = false;
-    } else {
-      return Status::ok();
-    }
-  }
-  engine_->kick();
+  // Room again; the next onEvents() reads on (the engine's interest is
+  // refreshed when idle() hands the pair back).
+  std::lock_guard<std::mutex> g(mu_);
+  stagingFull_ = false;
   return Status::ok();
+}
+
+void TcpPair::idle() {
+  if (callerServing_.exchange(false, std::memory_order_acq_rel))
+    engine_->kick(); // re-arms the socket
 }
 
 Status TcpPair::health(const CallId &current) {
@@ -356,6 +370,7 @@ bool TcpPair::writeSome(Status &failure, bool &completed) {
       return false;
     }
     op.sent += static_cast<size_t>(w);
+    ioCalls_.fetch_add(1, std::memory_order_relaxed);
     if (op.sent == hb + op.bytes) {
       op.done.store(true, std::memory_order_release);
       sends_.pop_front();
@@ -516,6 +531,7 @@ bool TcpPair::readPayload(Status &failure, bool &completed) {
     return false;
   }
   payloadGot_ += static_cast<size_t>(n);
+  ioCalls_.fetch_add(1, std::memory_order_relaxed);
   if (staged) {
     fillGot_ += static_cast<size_t>(n);
     size_t start = payloadGot_ - fillGot_;
@@ -634,11 +650,21 @@ void TcpEngine::run() {
   std::unordered_map<TcpPair *, uint32_t> armed;
   struct epoll_event evs[64];
   auto handle = [&](TcpPair *p, uint32_t events) {
+    auto it = armed.find(p);
+    uint32_t have = it == armed.end() ? (EPOLLIN | EPOLLRDHUP) : it->second;
+    if (p->callerServing()) {
+      // The executor does the I/O now: no events until it hands back.
+      if (have != 0) {
+        struct epoll_event ev {};
+        ev.data.ptr = p;
+        ::epoll_ctl(epfd_.get(), EPOLL_CTL_MOD, p->fd(), &ev);
+        armed[p] = 0;
+      }
+      return;
+    }
     Status failure;
     bool completed = false, pending = false;
     uint32_t want = p->onEvents(events, failure, completed, pending);
-    auto it = armed.find(p);
-    uint32_t have = it == armed.end() ? (EPOLLIN | EPOLLRDHUP) : it->second;
     if (want != have) {
       struct epoll_event ev {};
       ev.events = want;

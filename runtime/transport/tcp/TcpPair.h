@@ -1,8 +1,13 @@
 //===- TcpPair.h - Pair over a non-blocking TCP connection ------*- C++ -*-===//
 //
-// One connection per peer. A TcpEngine thread (one per communicator) moves
-// bytes in both directions at once with non-blocking sockets and epoll, so
-// two ranks sending large messages to each other never deadlock:
+// One connection per peer, moved in both directions at once with
+// non-blocking sockets, so two ranks sending large messages to each other
+// never deadlock. While a call waits on the pair, the executor does the
+// socket I/O itself in progress() (as tcp-exchange-bench does: no thread
+// hand-offs per chunk, and the staged chunk is reduced while it is still in
+// cache); when the executor sleeps or between calls, the pair's TcpEngine
+// thread (one per communicator, epoll) takes over and rings the doorbell.
+// onEvents() does the I/O for either thread, under the pair's mutex.
 //  - sends go straight from the source buffer to the socket (header+payload
 //    in one sendmsg);
 //  - plain receives are read straight into the destination;
@@ -42,10 +47,10 @@ public:
   ~TcpPair() override;
 
   const char *kind() const override { return "tcp"; }
-  bool needsCallerProgress() const override { return false; }
   Status postSend(SendOp &op) override;
   Status postRecv(RecvOp &op) override;
   Status progress(bool &moved) override;
+  void idle() override;
   Status health(const CallId &current) override;
   Status liveness() override;
   Status peekMismatch(const CallId &current) override;
@@ -53,8 +58,13 @@ public:
   void notifyAbort(const Status &why) override;
   void closeGraceful() override;
 
-  // Engine side (engine thread only, under mu_).
+  // Engine side (engine thread, and the executor while it serves the pair).
   int fd() const { return fd_.get(); }
+  /// True while the executor does this pair's I/O: the engine leaves the
+  /// socket alone (disarmed) until idle() hands it back.
+  bool callerServing() const {
+    return callerServing_.load(std::memory_order_acquire);
+  }
   /// Does whatever I/O the socket allows. Returns the epoll interest wanted
   /// next; sets `failure` when the connection broke.
   /// `pending` tells whether operations were queued on the pair when it
@@ -128,6 +138,9 @@ private:
   std::vector<Chunk> chunks_;
   std::atomic<uint64_t> filled_{0};
   std::atomic<uint64_t> drained_{0};
+  std::atomic<bool> callerServing_{false};
+  std::atomic<uint64_t> ioCalls_{
+      0};                    ///< payload send/recv calls that moved bytes
   size_t fillGot_ = 0;       ///< bytes in the chunk being filled
   bool stagingFull_ = false; ///< engine waits for the executor to drain (mu_)
 };

@@ -139,8 +139,11 @@ static Body destroyLeavesNothing() {
                  std::to_string(fds0) + " before");
     RT_CHECK(hcclMappings() == maps0,
              std::to_string(hcclMappings()) + " hccl mappings left");
+    // hccl-fakeverbs-* is the fake RDMA fabric of verbs tests that ctest -j
+    // runs beside this one (this test opens no device); seen as a flake.
     for (const std::string &f : listDir("/dev/shm"))
-      RT_CHECK(shm0.count(f) || !contains(f, "hccl"),
+      RT_CHECK(shm0.count(f) || !contains(f, "hccl") ||
+                   f.rfind("hccl-fakeverbs-", 0) == 0,
                "/dev/shm/" + f + " left behind");
     return "";
   };

@@ -1,0 +1,208 @@
+//===- tcp_exchange_bench.cpp - What loopback sockets alone can move ------===//
+//
+// The third column of compare_gloo.sh. Two processes joined by one TCP
+// connection over 127.0.0.1 send each other S bytes at the same time
+// (non-blocking sockets and poll, every send and recv call as large as
+// the rest of the message, TCP_NODELAY, the kernel's buffer autotuning),
+// which is all the moving a 2-rank all-reduce of S bytes has to do: S/2
+// each way to reduce-scatter and S/2 each way to all-gather. No reduction,
+// no copies of our own, no protocol. Its "bus bandwidth" (S / time, which
+// for 2 ranks is also an all-reduce's busbw) is therefore what any TCP
+// all-reduce could reach here if reducing and bookkeeping were free:
+// hccl-test's TCP transport and gloo are both measured against it.
+//
+//   tcp-exchange-bench [-b 4K] [-e 64M] [-f 2] [-n 20] [-w 5]
+//
+// Flags and rows as hccl-test's (data_size | aveg_time | alg_bandwidth |
+// check_result | bus_bandwidth), the time being the slower process's
+// average over -n exchanges after -w untimed ones.
+//
+//===----------------------------------------------------------------------===//
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+[[noreturn]] void die(const std::string &what) {
+  std::fprintf(stderr, "tcp-exchange-bench: %s\n", what.c_str());
+  std::exit(1);
+}
+
+[[noreturn]] void dieErrno(const std::string &what) {
+  die(what + ": " + std::strerror(errno));
+}
+
+/// "8K", "64M", "1G" or a plain byte count.
+uint64_t parseSize(const char *flag, const char *text) {
+  std::string t = text;
+  uint64_t mult = 1;
+  if (!t.empty()) {
+    switch (t.back()) {
+    case 'K': case 'k': mult = 1ull << 10; t.pop_back(); break;
+    case 'M': case 'm': mult = 1ull << 20; t.pop_back(); break;
+    case 'G': case 'g': mult = 1ull << 30; t.pop_back(); break;
+    default: break;
+    }
+  }
+  if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos ||
+      t.size() > 12)
+    die(std::string("-") + flag + " " + text +
+        ": expected a size like 8192, 8K, 64M or 1G");
+  return std::stoull(t) * mult;
+}
+
+uint64_t parseCount(const char *flag, const char *text, uint64_t lo) {
+  std::string t = text;
+  if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos ||
+      t.size() > 9 || std::stoull(t) < lo)
+    die(std::string("-") + flag + " " + text + ": expected an integer >= " +
+        std::to_string(lo));
+  return std::stoull(t);
+}
+
+/// Sends `out` and receives `in` (same length) at once on non-blocking fd.
+void exchange(int fd, const char *out, char *in, size_t len) {
+  size_t sent = 0, got = 0;
+  while (sent < len || got < len) {
+    pollfd p{fd, static_cast<short>((sent < len ? POLLOUT : 0) |
+                                    (got < len ? POLLIN : 0)),
+             0};
+    if (poll(&p, 1, 60000) <= 0)
+      die("no progress for 60 s (peer gone?)");
+    if (p.revents & (POLLERR | POLLNVAL))
+      die("socket error");
+    if (sent < len && (p.revents & POLLOUT)) {
+      ssize_t k = send(fd, out + sent, len - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+      if (k < 0 && errno != EAGAIN && errno != EINTR)
+        dieErrno("send");
+      if (k > 0)
+        sent += static_cast<size_t>(k);
+    }
+    if (got < len && (p.revents & (POLLIN | POLLHUP))) {
+      ssize_t k = recv(fd, in + got, len - got, MSG_DONTWAIT);
+      if (k == 0)
+        die("the other process closed the connection");
+      if (k < 0 && errno != EAGAIN && errno != EINTR)
+        dieErrno("recv");
+      if (k > 0)
+        got += static_cast<size_t>(k);
+    }
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  uint64_t minb = 4 << 10, maxb = 64 << 20, factor = 2, iters = 20,
+           warmup = 5;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.size() != 2 || a[0] != '-' || i + 1 >= argc)
+      die("unknown or incomplete option '" + a +
+          "' (flags: -b SIZE -e SIZE -f FACTOR -n ITERS -w WARMUP)");
+    const char *v = argv[++i];
+    switch (a[1]) {
+    case 'b': minb = parseSize("b", v); break;
+    case 'e': maxb = parseSize("e", v); break;
+    case 'f': factor = parseCount("f", v, 2); break;
+    case 'n': iters = parseCount("n", v, 1); break;
+    case 'w': warmup = parseCount("w", v, 0); break;
+    default: die("unknown option '" + a + "'");
+    }
+  }
+  if (minb < 1 || minb > maxb)
+    die("-b must be >= 1 and at most -e");
+
+  int ls = socket(AF_INET, SOCK_STREAM, 0);
+  if (ls < 0)
+    dieErrno("socket");
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t alen = sizeof addr;
+  if (bind(ls, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 ||
+      getsockname(ls, reinterpret_cast<sockaddr *>(&addr), &alen) != 0 ||
+      listen(ls, 1) != 0)
+    dieErrno("listen on 127.0.0.1");
+  pid_t child = fork();
+  if (child < 0)
+    dieErrno("fork");
+  int fd;
+  if (child == 0) {
+    close(ls);
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0 ||
+        connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0)
+      dieErrno("connect");
+  } else {
+    fd = accept(ls, nullptr, nullptr);
+    if (fd < 0)
+      dieErrno("accept");
+    close(ls);
+  }
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+
+  std::vector<char> out(maxb, 1), in(maxb, 0);
+  char token = 0, peerToken;
+  if (child != 0) {
+    std::printf("the minbytes is %llu, maxbytes is %llu, iters is %llu, "
+                "warmup_iters is %llu\n",
+                static_cast<unsigned long long>(minb),
+                static_cast<unsigned long long>(maxb),
+                static_cast<unsigned long long>(iters),
+                static_cast<unsigned long long>(warmup));
+    std::printf("tcp exchange: 2 processes, one loopback connection, S bytes "
+                "each way at once\n");
+    std::printf("data_size(Bytes): | aveg_time(us): | alg_bandwidth(GB/s): | "
+                "check_result: | bus_bandwidth(GB/s):\n");
+  }
+  for (uint64_t s = minb; s <= maxb; s *= factor) {
+    for (uint64_t k = 0; k < warmup; ++k)
+      exchange(fd, out.data(), in.data(), s);
+    exchange(fd, &token, &peerToken, 1); // barrier
+    auto t0 = std::chrono::steady_clock::now();
+    for (uint64_t k = 0; k < iters; ++k)
+      exchange(fd, out.data(), in.data(), s);
+    double mine = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - t0)
+                      .count() /
+                  static_cast<double>(iters);
+    double theirs = 0;
+    exchange(fd, reinterpret_cast<const char *>(&mine),
+             reinterpret_cast<char *>(&theirs), sizeof mine);
+    double sec = std::max(mine, theirs);
+    if (child != 0) {
+      double bw = static_cast<double>(s) / sec / 1e9;
+      std::printf("%-17llu | %-14.2f | %-20.5f | %-13s | %.5f\n",
+                  static_cast<unsigned long long>(s), sec * 1e6, bw, "NULL",
+                  bw);
+      std::fflush(stdout);
+    }
+    if (s > maxb / factor)
+      break;
+  }
+  close(fd);
+  if (child != 0) {
+    int status = 0;
+    if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+      die("the other process failed");
+  }
+  return 0;
+}
