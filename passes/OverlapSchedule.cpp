@@ -181,6 +181,7 @@ struct OverlapSchedulePass
     std::vector<Value> slotValue; // slot -> the value it stands for
     slotValue.reserve(numOps);
     llvm::DenseMap<Operation *, int64_t> existingStart; // start op -> coll
+    SmallVector<std::pair<int64_t, Value>> forwardUses;
     Operation *terminator = nullptr;
     if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
       terminator = &block.back();
@@ -242,11 +243,16 @@ struct OverlapSchedulePass
         return it->second.node;
       };
       // Records v as used by node n (for liveness) and returns its producer.
+      // A use before its definition (graph regions) gets its slot once the
+      // whole block is numbered.
       auto useBy = [&](int64_t n, Value v) {
         int32_t slot = -1;
         int64_t from = producerOf(v, &slot);
         if (slot >= 0)
           nodes[n].uses.push_back(slot);
+        else if (from < 0 && v.getDefiningOp() &&
+                 v.getDefiningOp()->getBlock() == &block)
+          forwardUses.push_back({n, v});
         return from;
       };
 
@@ -296,6 +302,10 @@ struct OverlapSchedulePass
           Coll &c = colls[it->second];
           c.wait = n;
           nodes[n].coll = it->second;
+          // The token gives no producer edge (a comm.start has no node
+          // entry in `producer`): without this a wait could be scheduled
+          // before its own start.
+          addEdge(c.start, n);
         }
         for (Value v : operands)
           addEdge(producerOf(v), n);
@@ -343,6 +353,13 @@ struct OverlapSchedulePass
     if (colls.empty())
       return;
 
+    for (auto &[n, v] : forwardUses) {
+      auto it = producer.find(v.getDefiningOp());
+      if (it != producer.end())
+        nodes[n].uses.push_back(
+            it->second.firstSlot +
+            static_cast<int32_t>(cast<OpResult>(v).getResultNumber()));
+    }
     // Liveness of the values the block's ops define: remaining consumers
     // of each slot (a node that uses a value twice consumes it once).
     std::vector<int64_t> remaining(slotValue.size(), 0);

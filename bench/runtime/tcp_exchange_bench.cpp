@@ -33,10 +33,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
 namespace {
+
+constexpr uint64_t kMaxBytes = 4ull << 30; ///< two buffers of this per process
 
 [[noreturn]] void die(const std::string &what) {
   std::fprintf(stderr, "tcp-exchange-bench: %s\n", what.c_str());
@@ -53,25 +56,41 @@ uint64_t parseSize(const char *flag, const char *text) {
   uint64_t mult = 1;
   if (!t.empty()) {
     switch (t.back()) {
-    case 'K': case 'k': mult = 1ull << 10; t.pop_back(); break;
-    case 'M': case 'm': mult = 1ull << 20; t.pop_back(); break;
-    case 'G': case 'g': mult = 1ull << 30; t.pop_back(); break;
-    default: break;
+    case 'K':
+    case 'k':
+      mult = 1ull << 10;
+      t.pop_back();
+      break;
+    case 'M':
+    case 'm':
+      mult = 1ull << 20;
+      t.pop_back();
+      break;
+    case 'G':
+    case 'g':
+      mult = 1ull << 30;
+      t.pop_back();
+      break;
+    default:
+      break;
     }
   }
   if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos ||
       t.size() > 12)
     die(std::string("-") + flag + " " + text +
         ": expected a size like 8192, 8K, 64M or 1G");
-  return std::stoull(t) * mult;
+  uint64_t v = std::stoull(t);
+  if (v > kMaxBytes / mult)
+    die(std::string("-") + flag + " " + text + ": at most 4G");
+  return v * mult;
 }
 
 uint64_t parseCount(const char *flag, const char *text, uint64_t lo) {
   std::string t = text;
   if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos ||
       t.size() > 9 || std::stoull(t) < lo)
-    die(std::string("-") + flag + " " + text + ": expected an integer >= " +
-        std::to_string(lo));
+    die(std::string("-") + flag + " " + text +
+        ": expected an integer >= " + std::to_string(lo));
   return std::stoull(t);
 }
 
@@ -79,10 +98,16 @@ uint64_t parseCount(const char *flag, const char *text, uint64_t lo) {
 void exchange(int fd, const char *out, char *in, size_t len) {
   size_t sent = 0, got = 0;
   while (sent < len || got < len) {
-    pollfd p{fd, static_cast<short>((sent < len ? POLLOUT : 0) |
-                                    (got < len ? POLLIN : 0)),
+    pollfd p{fd,
+             static_cast<short>((sent < len ? POLLOUT : 0) |
+                                (got < len ? POLLIN : 0)),
              0};
-    if (poll(&p, 1, 60000) <= 0)
+    int rc = poll(&p, 1, 60000);
+    if (rc < 0 && errno == EINTR)
+      continue;
+    if (rc < 0)
+      dieErrno("poll");
+    if (rc == 0)
       die("no progress for 60 s (peer gone?)");
     if (p.revents & (POLLERR | POLLNVAL))
       die("socket error");
@@ -108,8 +133,7 @@ void exchange(int fd, const char *out, char *in, size_t len) {
 } // namespace
 
 int main(int argc, char **argv) {
-  uint64_t minb = 4 << 10, maxb = 64 << 20, factor = 2, iters = 20,
-           warmup = 5;
+  uint64_t minb = 4 << 10, maxb = 64 << 20, factor = 2, iters = 20, warmup = 5;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a.size() != 2 || a[0] != '-' || i + 1 >= argc)
@@ -117,12 +141,23 @@ int main(int argc, char **argv) {
           "' (flags: -b SIZE -e SIZE -f FACTOR -n ITERS -w WARMUP)");
     const char *v = argv[++i];
     switch (a[1]) {
-    case 'b': minb = parseSize("b", v); break;
-    case 'e': maxb = parseSize("e", v); break;
-    case 'f': factor = parseCount("f", v, 2); break;
-    case 'n': iters = parseCount("n", v, 1); break;
-    case 'w': warmup = parseCount("w", v, 0); break;
-    default: die("unknown option '" + a + "'");
+    case 'b':
+      minb = parseSize("b", v);
+      break;
+    case 'e':
+      maxb = parseSize("e", v);
+      break;
+    case 'f':
+      factor = parseCount("f", v, 2);
+      break;
+    case 'n':
+      iters = parseCount("n", v, 1);
+      break;
+    case 'w':
+      warmup = parseCount("w", v, 0);
+      break;
+    default:
+      die("unknown option '" + a + "'");
     }
   }
   if (minb < 1 || minb > maxb)
@@ -150,6 +185,11 @@ int main(int argc, char **argv) {
         connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0)
       dieErrno("connect");
   } else {
+    // Not a blocking accept: a child that fails to connect exits, and the
+    // wait must end too.
+    pollfd lp{ls, POLLIN, 0};
+    if (poll(&lp, 1, 30000) != 1)
+      die("the other process did not connect within 30 s");
     fd = accept(ls, nullptr, nullptr);
     if (fd < 0)
       dieErrno("accept");
@@ -158,7 +198,13 @@ int main(int argc, char **argv) {
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 
-  std::vector<char> out(maxb, 1), in(maxb, 0);
+  std::vector<char> out, in;
+  try {
+    out.assign(maxb, 1);
+    in.assign(maxb, 0);
+  } catch (const std::bad_alloc &) {
+    die("cannot allocate two buffers of " + std::to_string(maxb) + " bytes");
+  }
   char token = 0, peerToken;
   if (child != 0) {
     std::printf("the minbytes is %llu, maxbytes is %llu, iters is %llu, "
@@ -179,10 +225,10 @@ int main(int argc, char **argv) {
     auto t0 = std::chrono::steady_clock::now();
     for (uint64_t k = 0; k < iters; ++k)
       exchange(fd, out.data(), in.data(), s);
-    double mine = std::chrono::duration<double>(
-                      std::chrono::steady_clock::now() - t0)
-                      .count() /
-                  static_cast<double>(iters);
+    double mine =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+            .count() /
+        static_cast<double>(iters);
     double theirs = 0;
     exchange(fd, reinterpret_cast<const char *>(&mine),
              reinterpret_cast<char *>(&theirs), sizeof mine);

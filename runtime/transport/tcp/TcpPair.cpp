@@ -649,29 +649,33 @@ void TcpEngine::stop(int64_t ms) {
 void TcpEngine::run() {
   std::unordered_map<TcpPair *, uint32_t> armed;
   struct epoll_event evs[64];
+  // Interest 0 means "not in the epoll set": a socket registered with no
+  // events still reports EPOLLERR/EPOLLHUP, which after a reset (or our own
+  // shutdown on failure) would wake this thread in a loop.
+  auto setInterest = [&](TcpPair *p, uint32_t have, uint32_t want) {
+    if (want == have)
+      return;
+    struct epoll_event ev {};
+    ev.events = want;
+    ev.data.ptr = p;
+    int op = want == 0   ? EPOLL_CTL_DEL
+             : have == 0 ? EPOLL_CTL_ADD
+                         : EPOLL_CTL_MOD;
+    ::epoll_ctl(epfd_.get(), op, p->fd(), &ev);
+    armed[p] = want;
+  };
   auto handle = [&](TcpPair *p, uint32_t events) {
     auto it = armed.find(p);
     uint32_t have = it == armed.end() ? (EPOLLIN | EPOLLRDHUP) : it->second;
     if (p->callerServing()) {
       // The executor does the I/O now: no events until it hands back.
-      if (have != 0) {
-        struct epoll_event ev {};
-        ev.data.ptr = p;
-        ::epoll_ctl(epfd_.get(), EPOLL_CTL_MOD, p->fd(), &ev);
-        armed[p] = 0;
-      }
+      setInterest(p, have, 0);
       return;
     }
     Status failure;
     bool completed = false, pending = false;
     uint32_t want = p->onEvents(events, failure, completed, pending);
-    if (want != have) {
-      struct epoll_event ev {};
-      ev.events = want;
-      ev.data.ptr = p;
-      ::epoll_ctl(epfd_.get(), EPOLL_CTL_MOD, p->fd(), &ev);
-      armed[p] = want;
-    }
+    setInterest(p, have, want);
     if (!failure.isOk())
       onFailure_(p->peer(), failure, pending);
     if (completed || !failure.isOk())
