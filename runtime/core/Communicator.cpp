@@ -143,6 +143,7 @@ Status Communicator::init(CommInit &in) {
       perHost[static_cast<size_t>(rankServer[static_cast<size_t>(rank_)])];
   unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   oversubscribed_ = static_cast<unsigned>(localRanks) > hw;
+  netPieces_ = cfg_.transport == TransportKind::Tcp || perHost.size() > 1;
   if (in.rankTable) {
     topo_ = *in.rankTable;
   } else if (perHost.size() == 1) {

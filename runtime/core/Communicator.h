@@ -215,6 +215,10 @@ private:
   sched::Topology topo_;
   int64_t ranksPerServer_ = 0; ///< uniform server-major layout, else 0
   bool oversubscribed_ = false;
+  /// Element-wise collectives run in kNetPieceBytes pieces (data crosses
+  /// sockets or other hosts); the same on every rank, since it follows the
+  /// agreed HCCL_TRANSPORT and the host layout.
+  bool netPieces_ = false;
 
   // Call ordering.
   std::mutex turnMu_;
