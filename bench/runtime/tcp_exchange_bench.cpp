@@ -3,15 +3,18 @@
 // The third column of compare_gloo.sh. Two processes joined by one TCP
 // connection over 127.0.0.1 send each other S bytes at the same time
 // (non-blocking sockets and poll, every send and recv call as large as
-// the rest of the message, TCP_NODELAY, the kernel's buffer autotuning),
+// the rest of the piece, TCP_NODELAY, the kernel's buffer autotuning),
 // which is all the moving a 2-rank all-reduce of S bytes has to do: S/2
 // each way to reduce-scatter and S/2 each way to all-gather. No reduction,
 // no copies of our own, no protocol. Its "bus bandwidth" (S / time, which
-// for 2 ranks is also an all-reduce's busbw) is therefore what any TCP
-// all-reduce could reach here if reducing and bookkeeping were free:
-// hccl-test's TCP transport and gloo are both measured against it.
+// for 2 ranks is also an all-reduce's busbw) is what a TCP all-reduce
+// could reach here if reducing and bookkeeping were free: hccl-test's TCP
+// transport and gloo are both measured against it. The bytes go in pieces
+// of at most -c (default 8M, the pieces the runtime splits element-wise
+// collectives into over sockets), so that both sides work on the same
+// amount of memory at a time.
 //
-//   tcp-exchange-bench [-b 4K] [-e 64M] [-f 2] [-n 20] [-w 5]
+//   tcp-exchange-bench [-b 4K] [-e 64M] [-f 2] [-n 20] [-w 5] [-c 8M]
 //
 // Flags and rows as hccl-test's (data_size | aveg_time | alg_bandwidth |
 // check_result | bus_bandwidth), the time being the slower process's
@@ -133,12 +136,14 @@ void exchange(int fd, const char *out, char *in, size_t len) {
 } // namespace
 
 int main(int argc, char **argv) {
-  uint64_t minb = 4 << 10, maxb = 64 << 20, factor = 2, iters = 20, warmup = 5;
+  uint64_t minb = 4 << 10, maxb = 64 << 20, factor = 2, iters = 20, warmup = 5,
+           piece = 8 << 20;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a.size() != 2 || a[0] != '-' || i + 1 >= argc)
       die("unknown or incomplete option '" + a +
-          "' (flags: -b SIZE -e SIZE -f FACTOR -n ITERS -w WARMUP)");
+          "' (flags: -b SIZE -e SIZE -f FACTOR -n ITERS -w WARMUP -c "
+          "PIECE)");
     const char *v = argv[++i];
     switch (a[1]) {
     case 'b':
@@ -156,12 +161,17 @@ int main(int argc, char **argv) {
     case 'w':
       warmup = parseCount("w", v, 0);
       break;
+    case 'c':
+      piece = parseSize("c", v);
+      break;
     default:
       die("unknown option '" + a + "'");
     }
   }
   if (minb < 1 || minb > maxb)
     die("-b must be >= 1 and at most -e");
+  if (piece < 1)
+    die("-c must be >= 1");
 
   int ls = socket(AF_INET, SOCK_STREAM, 0);
   if (ls < 0)
@@ -214,17 +224,23 @@ int main(int argc, char **argv) {
                 static_cast<unsigned long long>(iters),
                 static_cast<unsigned long long>(warmup));
     std::printf("tcp exchange: 2 processes, one loopback connection, S bytes "
-                "each way at once\n");
+                "each way at once, in pieces of at most %llu\n",
+                static_cast<unsigned long long>(piece));
     std::printf("data_size(Bytes): | aveg_time(us): | alg_bandwidth(GB/s): | "
                 "check_result: | bus_bandwidth(GB/s):\n");
   }
   for (uint64_t s = minb; s <= maxb; s *= factor) {
+    auto once = [&] {
+      for (uint64_t off = 0; off < s; off += piece)
+        exchange(fd, out.data() + off, in.data() + off,
+                 std::min(piece, s - off));
+    };
     for (uint64_t k = 0; k < warmup; ++k)
-      exchange(fd, out.data(), in.data(), s);
+      once();
     exchange(fd, &token, &peerToken, 1); // barrier
     auto t0 = std::chrono::steady_clock::now();
     for (uint64_t k = 0; k < iters; ++k)
-      exchange(fd, out.data(), in.data(), s);
+      once();
     double mine =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
             .count() /
