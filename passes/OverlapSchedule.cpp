@@ -178,8 +178,10 @@ struct OverlapSchedulePass
     };
     llvm::DenseMap<Operation *, Producer> producer;
     producer.reserve(numOps);
-    std::vector<Value> slotValue; // slot -> the value it stands for
+    std::vector<Value> slotValue;  // slot -> the value it stands for
+    std::vector<double> slotBytes; // slot -> its bytes
     slotValue.reserve(numOps);
+    slotBytes.reserve(numOps);
     llvm::DenseMap<Operation *, int64_t> existingStart; // start op -> coll
     SmallVector<std::pair<int64_t, Value>> forwardUses;
     Operation *terminator = nullptr;
@@ -198,9 +200,15 @@ struct OverlapSchedulePass
       nd.numDefs = static_cast<int32_t>(op->getNumResults());
       for (Value v : op->getResults()) {
         slotValue.push_back(v);
-        nd.defBytes += valueBytes(v);
+        slotBytes.push_back(valueBytes(v));
+        nd.defBytes += slotBytes.back();
       }
       return nd.firstDef;
+    };
+    // The liveness slot of v, a result of the op `p` describes.
+    auto slotOf = [](const Producer &p, Value v) {
+      return p.firstSlot +
+             static_cast<int32_t>(cast<OpResult>(v).getResultNumber());
     };
     auto addEdge = [&](int64_t from, int64_t to) {
       if (from < 0 || from == to)
@@ -238,8 +246,7 @@ struct OverlapSchedulePass
         if (it == producer.end())
           return -1;
         if (slot && anc == d)
-          *slot = it->second.firstSlot +
-                  static_cast<int32_t>(cast<OpResult>(v).getResultNumber());
+          *slot = slotOf(it->second, v);
         return it->second.node;
       };
       // Records v as used by node n (for liveness) and returns its producer.
@@ -356,16 +363,11 @@ struct OverlapSchedulePass
     for (auto &[n, v] : forwardUses) {
       auto it = producer.find(v.getDefiningOp());
       if (it != producer.end())
-        nodes[n].uses.push_back(
-            it->second.firstSlot +
-            static_cast<int32_t>(cast<OpResult>(v).getResultNumber()));
+        nodes[n].uses.push_back(slotOf(it->second, v));
     }
     // Liveness of the values the block's ops define: remaining consumers
     // of each slot (a node that uses a value twice consumes it once).
     std::vector<int64_t> remaining(slotValue.size(), 0);
-    std::vector<double> slotBytes(slotValue.size());
-    for (size_t i = 0; i < slotValue.size(); ++i)
-      slotBytes[i] = valueBytes(slotValue[i]);
     for (Node &n : nodes) {
       llvm::sort(n.uses);
       n.uses.erase(std::unique(n.uses.begin(), n.uses.end()), n.uses.end());

@@ -21,6 +21,8 @@
 // average over -n exchanges after -w untimed ones.
 //
 //===----------------------------------------------------------------------===//
+#include "hccl-mlir/schedule/Types.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -37,6 +39,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,39 +56,16 @@ constexpr uint64_t kMaxBytes = 4ull << 30; ///< two buffers of this per process
   die(what + ": " + std::strerror(errno));
 }
 
-/// "8K", "64M", "1G" or a plain byte count.
+/// "8K", "64M", "1G" or a plain byte count (lib/schedule's parser, the one
+/// behind the passes' size options).
 uint64_t parseSize(const char *flag, const char *text) {
-  std::string t = text;
-  uint64_t mult = 1;
-  if (!t.empty()) {
-    switch (t.back()) {
-    case 'K':
-    case 'k':
-      mult = 1ull << 10;
-      t.pop_back();
-      break;
-    case 'M':
-    case 'm':
-      mult = 1ull << 20;
-      t.pop_back();
-      break;
-    case 'G':
-    case 'g':
-      mult = 1ull << 30;
-      t.pop_back();
-      break;
-    default:
-      break;
-    }
-  }
-  if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos ||
-      t.size() > 12)
+  std::optional<uint64_t> v = hccl::sched::parseByteSize(text);
+  if (!v)
     die(std::string("-") + flag + " " + text +
         ": expected a size like 8192, 8K, 64M or 1G");
-  uint64_t v = std::stoull(t);
-  if (v > kMaxBytes / mult)
+  if (*v > kMaxBytes)
     die(std::string("-") + flag + " " + text + ": at most 4G");
-  return v * mult;
+  return *v;
 }
 
 uint64_t parseCount(const char *flag, const char *text, uint64_t lo) {
