@@ -120,11 +120,15 @@ private:
     // An op that reads t but does not repeat runs once with t = 0: it gets
     // a one-instance repeat so that t has a definition.
     bool repeated = op.repeat != sched::kNoExpr || usesT(op);
+    RepeatOp rep;
     if (repeated) {
       Value count = op.repeat != sched::kNoExpr ? emit(op.repeat, InPhase)
                                                 : constant(1, Top);
       b.restoreInsertionPoint(phaseIp);
-      auto rep = b.create<RepeatOp>(loc, count);
+      rep = b.create<RepeatOp>(loc, count);
+      // Phase-level values the fields need go before the repeat, which
+      // they must dominate; the phase continues after it.
+      b.setInsertionPoint(rep);
       phaseIp = b.saveInsertionPoint();
       Block *body = b.createBlock(&rep.getBody());
       vars[static_cast<int>(sched::ExprVar::T)] =
@@ -161,8 +165,9 @@ private:
     buildStepOp(b, loc, op.kind, fields,
                 static_cast<BufferKind>(static_cast<int>(op.dst.buf)),
                 static_cast<BufferKind>(static_cast<int>(op.src.buf)));
-    if (!repeated)
-      phaseIp = b.saveInsertionPoint();
+    if (repeated)
+      b.setInsertionPointAfter(rep);
+    phaseIp = b.saveInsertionPoint();
   }
 
   Level levelOf(sched::ExprId id) {
