@@ -280,8 +280,12 @@ private:
     inst.layout = hccltest::layoutFor(
         *op, dataBytes(prog.collective, prog.n, prog.p, elem), elem,
         inst.groupRank, static_cast<uint32_t>(prog.p));
+    // A program reads its input buffer and writes its output buffer, on
+    // every rank and for every collective (a comm.broadcast takes a value
+    // and returns one); HCCL's in-place HcclBroadcast is not its contract.
     inst.ctx = {*op, inst.groupRank, static_cast<uint32_t>(prog.p),
-                static_cast<uint32_t>(prog.root)};
+                static_cast<uint32_t>(prog.root),
+                /*inPlaceBroadcast=*/false};
     inst.gen = std::make_unique<hccltest::DataGen>(
         dtype, rop, sched::isReduction(prog.collective),
         static_cast<uint64_t>(inst.id) * 7919 + 17);

@@ -66,7 +66,7 @@ void fillBuffers(const RankContext &ctx, const Layout &l, const DataGen &gen,
   size_t sz = gen.elemSize();
   if (recv)
     std::memset(recv, kPoison, l.recvElems * sz);
-  if (ctx.op == Op::Broadcast) {
+  if (ctx.op == Op::Broadcast && ctx.inPlaceBroadcast) {
     if (ctx.rank == ctx.root)
       gen.fill(recv, ctx.rank, 0, l.count);
     return;

@@ -13,13 +13,16 @@ namespace hccltest {
 struct RankContext {
   Op op;
   uint32_t rank, nRanks, root;
+  /// Broadcast only: HCCL's call is in place (the root's input is in `recv`);
+  /// a plan's program reads its input buffer, as other collectives do.
+  bool inPlaceBroadcast = true;
 };
 
 /// The poison byte written over receive buffers before a run.
 inline constexpr unsigned char kPoison = 0xA5;
 
-/// Writes this rank's input into `send` (broadcast: into `recv` on the
-/// root) and poisons `recv`.
+/// Writes this rank's input into `send` (in-place broadcast: into `recv` on
+/// the root only) and poisons `recv`.
 void fillBuffers(const RankContext &ctx, const Layout &l, const DataGen &gen,
                  void *send, void *recv);
 
