@@ -9,6 +9,8 @@
 #include "hccl-mlir/schedule/Generate.h"
 #include "hccl-mlir/schedule/Plan.h"
 
+#include "LinkRead.h"
+
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -143,38 +145,16 @@ public:
     return expr(pool, names, *it, path + "." + key, out);
   }
 
+  /// Records the error of a shared reader (its message names the path).
+  bool check(const Status &s) {
+    if (!s && err_.empty())
+      err_ = s.message();
+    return s.isOk();
+  }
+
 private:
   std::string err_;
 };
-
-bool readLink(Reader &rd, const json &j, const std::string &path,
-              LinkParams &l) {
-  if (!rd.object(j, path, {"class", "bandwidth_gbps", "latency_us", "ports"}))
-    return false;
-  std::string cls;
-  if (!rd.string(j, "class", path, cls, false))
-    return false;
-  if (j.contains("class")) {
-    auto c = parseLinkClass(cls);
-    if (!c)
-      return rd.fail(path + ".class", "unknown link class '" + cls +
-                                          "' (expected hccs, pcie, roce, tcp "
-                                          "or shm)");
-    l.cls = *c;
-  }
-  if (j.contains("bandwidth_gbps") &&
-      (!rd.number(j["bandwidth_gbps"], path + ".bandwidth_gbps", 1e-9,
-                  l.bandwidthGBps)))
-    return false;
-  if (j.contains("latency_us") &&
-      !rd.number(j["latency_us"], path + ".latency_us", 0, l.latencyUs))
-    return false;
-  int64_t ports = l.ports;
-  if (!rd.intField(j, "ports", path, 1, 64, ports, false))
-    return false;
-  l.ports = static_cast<int>(ports);
-  return true;
-}
 
 bool readTopology(Reader &rd, const json &j, const std::string &path,
                   Topology &t) {
@@ -198,23 +178,8 @@ bool readTopology(Reader &rd, const json &j, const std::string &path,
     return false;
   t.servers = static_cast<int>(servers);
   t.devicesPerServer = static_cast<int>(dps);
-  std::string shape;
-  if (!rd.string(j, "intra_shape", path, shape, false))
-    return false;
-  if (j.contains("intra_shape")) {
-    auto sh = parseIntraShape(shape);
-    if (!sh)
-      return rd.fail(path + ".intra_shape", "expected \"mesh\" or \"ring\"");
-    t.intraShape = *sh;
-  }
-  if (j.contains("intra") &&
-      !readLink(rd, j["intra"], path + ".intra", t.intra))
-    return false;
-  if (j.contains("inter") &&
-      !readLink(rd, j["inter"], path + ".inter", t.inter))
-    return false;
-  if (j.contains("reduce_gbps") &&
-      !rd.number(j["reduce_gbps"], path + ".reduce_gbps", 1e-9, t.reduceGBps))
+  // The link-parameter file's reader, so both accept the same values.
+  if (!rd.check(detail::readLinkFields(j, path, t)))
     return false;
   if (j.contains("rank_server")) {
     std::vector<int64_t> rs;

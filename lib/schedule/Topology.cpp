@@ -1,6 +1,8 @@
 //===- Topology.cpp - Presets, rank tables, link parameters ---------------===//
 #include "hccl-mlir/schedule/Topology.h"
 
+#include "LinkRead.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cctype>
@@ -37,40 +39,6 @@ bool parsePositiveInt(std::string_view s, int &out) {
 }
 
 using json = nlohmann::json;
-
-Status parseLink(const json &j, const std::string &path, LinkParams &link) {
-  if (!j.is_object())
-    return Status::error(path + ": expected an object");
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string &k = it.key();
-    const json &v = it.value();
-    std::string where = path + "." + k;
-    if (k == "class") {
-      if (!v.is_string())
-        return Status::error(where + ": expected a string");
-      auto c = parseLinkClass(v.get<std::string>());
-      if (!c)
-        return Status::error(where + ": unknown link class '" +
-                             v.get<std::string>() +
-                             "' (expected hccs, pcie, roce, tcp or shm)");
-      link.cls = *c;
-    } else if (k == "bandwidth_gbps" || k == "latency_us") {
-      if (!v.is_number() || v.get<double>() <= 0)
-        return Status::error(where + ": expected a positive number");
-      (k == "bandwidth_gbps" ? link.bandwidthGBps : link.latencyUs) =
-          v.get<double>();
-    } else if (k == "ports") {
-      if (!v.is_number_integer() || v.get<long long>() < 1 ||
-          v.get<long long>() > 64)
-        return Status::error(where + ": expected an integer in 1..64");
-      link.ports = v.get<int>();
-    } else {
-      return Status::error(where + ": unknown key (expected class, "
-                                   "bandwidth_gbps, latency_us, ports)");
-    }
-  }
-  return Status::ok();
-}
 
 } // namespace
 
@@ -188,33 +156,14 @@ Status Topology::applyLinkParams(std::string_view text) {
     return Status::error("link parameters: malformed JSON");
   if (!j.is_object())
     return Status::error("link parameters: expected a JSON object at the top");
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string &k = it.key();
-    if (k == "intra" || k == "inter") {
-      Status s = parseLink(it.value(), k, k == "intra" ? intra : inter);
-      if (!s)
-        return Status::error("link parameters: " + s.message());
-    } else if (k == "intra_shape") {
-      auto sh = it.value().is_string()
-                    ? parseIntraShape(it.value().get<std::string>())
-                    : std::nullopt;
-      if (!sh)
-        return Status::error(
-            "link parameters: intra_shape: expected \"mesh\" or \"ring\"");
-      intraShape = *sh;
-    } else if (k == "reduce_gbps") {
-      if (!it.value().is_number() || it.value().get<double>() <= 0)
-        return Status::error(
-            "link parameters: reduce_gbps: expected a positive number");
-      reduceGBps = it.value().get<double>();
-    } else if (k == "version") {
-      continue;
-    } else {
-      return Status::error("link parameters: unknown key '" + k +
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!detail::isLinkField(it.key()) && it.key() != "version")
+      return Status::error("link parameters: unknown key '" + it.key() +
                            "' (expected intra, inter, intra_shape, "
                            "reduce_gbps, version)");
-    }
-  }
+  // The plan's topology reader reads these keys with the same function.
+  if (Status s = detail::readLinkFields(j, "", *this); !s)
+    return Status::error("link parameters: " + s.message());
   // `name` promises the preset's figures; once they are changed the topology
   // is custom, or printers (e.g. #comm.topology) would drop the new figures.
   if (!name.empty()) {

@@ -238,7 +238,7 @@ TEST(Plan, RejectsMalformedDocumentsWithTheirPath) {
       {edited([](J &j) {
          j["topology"] = {{"intra", {{"ports", 99}}}};
        }),
-       "topology.intra.ports: 99 outside 1..64"},
+       "topology.intra.ports: expected an integer in 1..64, found 99"},
   };
   for (auto &c : cases) {
     auto r = readPlan(c.text);

@@ -174,6 +174,59 @@ TEST(Topology, ChangedLinkParametersLeaveThePreset) {
   EXPECT_EQ(changed.devicesPerServer, 4);
 }
 
+// A plan's "topology" and a link-parameter file carry the same figures and
+// are read by one reader: each value is accepted by both, with the same
+// result, or rejected by both with the same message. A zero-latency link
+// is a valid model input (a pure-bandwidth study); negative is not.
+TEST(Topology, PlanAndLinkParameterReadersAgree) {
+  const char *fields[] = {
+      R"("inter": {"latency_us": 0})",
+      R"("inter": {"latency_us": 2.5, "ports": 64})",
+      R"("inter": {"latency_us": -1})",
+      R"("inter": {"latency_us": "1"})",
+      R"("intra": {"bandwidth_gbps": 1e-12})",
+      R"("intra": {"bandwidth_gbps": 0})",
+      R"("intra": {"bandwidth_gbps": -3})",
+      R"("intra": {"ports": 0})",
+      R"("intra": {"ports": 1.5})",
+      R"("intra": {"class": "tcp"})",
+      R"("intra": {"class": "nvlink"})",
+      R"("intra": {"speed": 1})",
+      R"("intra": [1])",
+      R"("intra_shape": "ring")",
+      R"("intra_shape": "torus")",
+      R"("reduce_gbps": 0)",
+      R"("reduce_gbps": 8)",
+  };
+  for (const char *f : fields) {
+    Topology file = *Topology::preset("910b-8x2");
+    Status fs = file.applyLinkParams(std::string("{") + f + "}");
+    auto plan =
+        topologyFromJson(std::string(R"({"name": "910b-8x2", )") + f + "}");
+    ASSERT_EQ(fs.isOk(), plan.isOk())
+        << f << "\n  link parameters: " << (fs ? "ok" : fs.message())
+        << "\n  plan: " << (plan ? "ok" : plan.message());
+    if (fs) {
+      EXPECT_TRUE(file.intra == plan->intra && file.inter == plan->inter &&
+                  file.intraShape == plan->intraShape &&
+                  file.reduceGBps == plan->reduceGBps)
+          << f;
+      continue;
+    }
+    const std::string fp = "link parameters: ", pp = "topology.";
+    ASSERT_EQ(fs.message().rfind(fp, 0), 0u) << fs.message();
+    ASSERT_EQ(plan.message().rfind(pp, 0), 0u) << plan.message();
+    EXPECT_EQ(fs.message().substr(fp.size()), plan.message().substr(pp.size()))
+        << f;
+  }
+  Topology t = *Topology::preset("910b-8x2");
+  ASSERT_TRUE(t.applyLinkParams(R"({"inter": {"latency_us": 0}})").isOk());
+  EXPECT_EQ(t.inter.latencyUs, 0.0);
+  Status neg = t.applyLinkParams(R"({"inter": {"latency_us": -1}})");
+  EXPECT_EQ(neg.message(), "link parameters: inter.latency_us: expected a "
+                           "number >= 0, found -1");
+}
+
 TEST(Topology, JsonRoundTrip) {
   Topology t = *Topology::preset("910b-8x2");
   t.intra.latencyUs = 0.75;
