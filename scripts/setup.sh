@@ -14,7 +14,7 @@ PACKAGES=(
   cmake ninja-build g++ ccache python3
   # runtime and tests
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libibverbs-dev ibverbs-utils iproute2 procps
+  libibverbs-dev ibverbs-utils iproute2 procps libssl-dev
   # comparisons (Open MPI) and tools
   openmpi-bin libopenmpi-dev
   python3-torch python3-torchvision python3-matplotlib  # tools/export, tools/plot (+ tests)

@@ -135,7 +135,8 @@ rendezvousRoot(Listener &listener, const Uid &uid, int nRanks,
 }
 
 StatusOr<std::vector<std::string>>
-rendezvousJoin(const SockAddr &root, const Uid &uid, int nRanks, int rank,
+rendezvousJoin(const SockAddr &root, const Uid &uid, const Key &rootKey,
+               int nRanks, int rank,
                const std::string &myInfo, const Deadline &deadline,
                const std::string &timeoutName,
                const Deadline *connectDeadline) {
@@ -144,7 +145,7 @@ rendezvousJoin(const SockAddr &root, const Uid &uid, int nRanks, int rank,
   h.purpose = static_cast<uint32_t>(ConnPurpose::Rendezvous);
   h.rank = rank;
   h.nRanks = nRanks;
-  auto fd = connectWithHello(root, h, myInfo,
+  auto fd = connectWithHello(root, h, myInfo, rootKey,
                              connectDeadline ? deadline.min(*connectDeadline)
                                              : deadline);
   if (!fd) {
@@ -152,7 +153,8 @@ rendezvousJoin(const SockAddr &root, const Uid &uid, int nRanks, int rank,
       return Status(HCCL_E_TIMEOUT, "communicator init timed out after " +
                                         timeoutName +
                                         ": cannot reach the root (rank 0) at " +
-                                        root.str() + " (missing ranks: 0)");
+                                        root.str() + " (missing ranks: 0): " +
+                                        fd.status().message());
     return fd.status().withContext("connecting to the root at " + root.str());
   }
   // The root times out at about the same moment and then sends its verdict

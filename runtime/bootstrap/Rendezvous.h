@@ -23,10 +23,12 @@ rendezvousRoot(Listener &listener, const Uid &uid, int nRanks,
                const std::string &myInfo, const Deadline &deadline,
                const std::string &timeoutName);
 
-/// Other ranks. `connectDeadline` (optional, earlier) bounds reaching the
-/// root: the caller may then retry with a fresher address.
+/// Other ranks. `rootKey` is the key of the root's listener.
+/// `connectDeadline` (optional, earlier) bounds reaching the root: the
+/// caller may then retry with a fresher address.
 StatusOr<std::vector<std::string>>
-rendezvousJoin(const SockAddr &root, const Uid &uid, int nRanks, int rank,
+rendezvousJoin(const SockAddr &root, const Uid &uid, const Key &rootKey,
+               int nRanks, int rank,
                const std::string &myInfo, const Deadline &deadline,
                const std::string &timeoutName,
                const Deadline *connectDeadline = nullptr);

@@ -2,17 +2,13 @@
 #include "bootstrap/RootInfo.h"
 #include "common/Socket.h"
 
-#include <chrono>
 #include <cstring>
-#include <fcntl.h>
-#include <random>
-#include <unistd.h>
 
 namespace hccl::rt {
 
 namespace {
 constexpr char kMagic[8] = {'H', 'C', 'C', 'L', 'R', 'O', 'O', 'T'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2; // 2: with the key
 
 struct Wire {
   char magic[8];
@@ -21,6 +17,7 @@ struct Wire {
   uint16_t reserved;
   uint8_t uid[16];
   char ip[64];
+  uint8_t key[32];
   uint64_t checksum;
 };
 } // namespace
@@ -36,22 +33,7 @@ uint64_t fnv1a(const void *data, size_t len, uint64_t h) {
 
 Uid Uid::random() {
   Uid u;
-  int fd = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-  bool ok = false;
-  if (fd >= 0) {
-    ok = ::read(fd, u.b.data(), u.b.size()) == static_cast<ssize_t>(u.b.size());
-    ::close(fd);
-  }
-  if (!ok) {
-    std::random_device rd;
-    uint64_t seed =
-        (uint64_t(rd()) << 32) ^ rd() ^
-        uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-        uint64_t(::getpid());
-    std::mt19937_64 g(seed);
-    for (auto &x : u.b)
-      x = static_cast<uint8_t>(g());
-  }
+  randomBytes(u.b.data(), u.b.size());
   return u;
 }
 
@@ -85,6 +67,7 @@ void encodeRootInfo(const RootInfoData &d, char *out) {
   w.port = d.port;
   std::memcpy(w.uid, d.uid.b.data(), 16);
   std::strncpy(w.ip, d.ip.c_str(), sizeof(w.ip) - 1);
+  std::memcpy(w.key, d.key.b.data(), sizeof(w.key));
   w.checksum = fnv1a(&w, offsetof(Wire, checksum));
   std::memcpy(out, &w, sizeof(w));
 }
@@ -106,6 +89,7 @@ StatusOr<RootInfoData> decodeRootInfo(const char *blob) {
   RootInfoData d;
   std::memcpy(d.uid.b.data(), w.uid, 16);
   d.ip = w.ip;
+  std::memcpy(d.key.b.data(), w.key, sizeof(w.key));
   d.port = w.port;
   if (!SockAddr::parse(d.ip, d.port))
     return errPara("root info holds an invalid address '" + d.ip + "'");

@@ -1,14 +1,15 @@
 //===- RootInfo.h - The opaque HcclRootInfo blob ----------------*- C++ -*-===//
 //
 // HcclGetRootInfo's blob carries the root's rendezvous address and a unique
-// communicator id. Layout (inside the 4108 bytes): magic, version, id, port,
-// IP text, checksum; anything else is zero. A blob that fails the checks is
+// communicator id and key. Layout (inside the 4108 bytes): magic, version,
+// id, port, IP text, key, checksum; anything else is zero. A blob that fails the checks is
 // rejected with a message instead of being trusted.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_BOOTSTRAP_ROOTINFO_H
 #define HCCL_RUNTIME_BOOTSTRAP_ROOTINFO_H
 
+#include "bootstrap/Auth.h"
 #include "common/Status.h"
 
 #include <array>
@@ -32,6 +33,8 @@ struct Uid {
 
 struct RootInfoData {
   Uid uid;
+  /// The communicator's key: whoever holds the blob may join.
+  Key key;
   std::string ip;
   uint16_t port = 0;
 };

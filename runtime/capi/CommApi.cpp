@@ -1,14 +1,16 @@
 //===- CommApi.cpp - C API: communicator creation and queries -------------===//
+#include "bootstrap/JobSecret.h"
 #include "bootstrap/Launcher.h"
 #include "bootstrap/RootInfo.h"
 #include "capi/ApiSupport.h"
 #include "common/Log.h"
 
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
+#include <fcntl.h>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <thread>
 #include <unistd.h>
 
@@ -41,11 +43,60 @@ HcclResult publish(const char *fn, StatusOr<std::unique_ptr<Communicator>> c,
   return HCCL_SUCCESS;
 }
 
-StatusOr<std::shared_ptr<Listener>> openRootListener(const Config &cfg) {
+StatusOr<std::shared_ptr<Listener>> openListener(const std::string &ip,
+                                                 uint16_t port, int span,
+                                                 const Config &cfg,
+                                                 const Key &key) {
+  auto wl = Whitelist::load(cfg);
+  if (!wl)
+    return wl.status();
+  return Listener::open(ip, port, span, ListenerAuth{key, wl.take()});
+}
+
+/// A root info listener: the first free port above HCCL_IF_BASE_PORT (the
+/// base port itself is a rank table's rendezvous port).
+StatusOr<std::shared_ptr<Listener>> openRootListener(const Config &cfg,
+                                                     const Key &key) {
   auto ip = chooseLocalIp(cfg.ifIp, cfg.socketIfname);
   if (!ip)
     return ip.status();
-  return Listener::open(*ip, static_cast<uint16_t>(cfg.ifBasePort), 4096);
+  return openListener(*ip, static_cast<uint16_t>(cfg.ifBasePort + 1), 4095,
+                      cfg, key);
+}
+
+/// Writes the root info blob to `path`, readable by this user only, and
+/// atomically (a reader sees the whole blob or none).
+Status writeRootInfoFile(const std::string &path, const char *blob) {
+  Uid rnd = Uid::random();
+  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
+                    rnd.hex().substr(0, 8);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+                                   O_NOFOLLOW,
+                  0600);
+  if (fd < 0)
+    return Status(HCCL_E_OPEN_FILE_FAILURE,
+                  "HCCL_ROOT_INFO_FILE=" + path + ": cannot create '" + tmp +
+                      "': " + std::strerror(errno));
+  size_t done = 0;
+  while (done < HCCL_ROOT_INFO_BYTES) {
+    ssize_t n = ::write(fd, blob + done, HCCL_ROOT_INFO_BYTES - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    done += static_cast<size_t>(n);
+  }
+  bool ok = done == HCCL_ROOT_INFO_BYTES && ::close(fd) == 0;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    if (done != HCCL_ROOT_INFO_BYTES)
+      ::close(fd);
+    std::remove(tmp.c_str());
+    return Status(HCCL_E_OPEN_FILE_FAILURE,
+                  "HCCL_ROOT_INFO_FILE=" + path +
+                      ": cannot write it: " + std::strerror(err));
+  }
+  return Status::ok();
 }
 
 HcclResult initRootInfo(const char *fn, uint32_t nRanks,
@@ -73,6 +124,8 @@ HcclResult initRootInfo(const char *fn, uint32_t nRanks,
   in.nRanks = static_cast<int>(nRanks);
   in.rank = static_cast<int>(rank);
   in.uid = data->uid;
+  in.key = data->key;
+  in.rootKey = data->key;
   in.cfg = cfg.take();
   if (config && config->hcclCommName[0])
     in.name = config->hcclCommName;
@@ -108,16 +161,7 @@ HcclResult initRootInfo(const char *fn, uint32_t nRanks,
   return publish(fn, Communicator::create(std::move(in)), comm);
 }
 
-StatusOr<std::string> readTextFile(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    return Status(HCCL_E_OPEN_FILE_FAILURE, "cannot open '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  if (f.bad())
-    return Status(HCCL_E_OPEN_FILE_FAILURE, "cannot read '" + path + "'");
-  return ss.str();
-}
+constexpr size_t kMaxRankTableBytes = 64u << 20;
 
 HcclResult initClusterInfo(const char *fn, const char *clusterInfo,
                            uint32_t rank, const HcclCommConfig *config,
@@ -131,7 +175,9 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo,
   auto cfg = applyCommConfig(env.take(), config);
   if (!cfg)
     return report(fn, cfg.status());
-  auto text = readTextFile(clusterInfo);
+  // A rank table is no secret, but it is read like one: a FIFO or device
+  // must not block init, nor a huge file exhaust memory.
+  auto text = readPrivateFile(clusterInfo, kMaxRankTableBytes, false);
   if (!text)
     return report(fn, text.status());
   auto topo = hccl::sched::Topology::fromRankTable(*text);
@@ -154,12 +200,20 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo,
     return report(fn, errPara(std::string(clusterInfo) + ": server_id '" +
                               rootServer + "' of rank 0 is not an address: " +
                               root.status().message()));
+  auto job = readJobKey(::getenv);
+  if (!job)
+    return report(fn, job.status());
+  if (!job->secret && world > 1)
+    warnNoSecretOnce("rank 0's rendezvous (" + root->str() +
+                     ", from the rank table)");
   CommInit in;
   in.nRanks = world;
   in.rank = static_cast<int>(rank);
   Uid base;
   uint64_t h = fnv1a(text->data(), text->size());
   in.uid = base.derive("ranktable", h, port);
+  in.key = deriveKey(job->key, "rank table communicator", in.uid);
+  in.rootKey = in.key;
   in.root = *root;
   in.cfg = cfg.take();
   in.server = topo->serverIds[static_cast<size_t>(
@@ -168,12 +222,15 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo,
   if (config && config->hcclCommName[0])
     in.name = config->hcclCommName;
   if (rank == 0 && world > 1) {
-    auto l = Listener::open(root->ip(), port, 1);
+    auto l = openListener(root->ip(), port, 1, in.cfg, in.key);
     if (!l)
       return report(fn, l.status().withContext(
                             "rank 0 listens on its server_id " + rootServer +
                             " and HCCL_IF_BASE_PORT " + std::to_string(port)));
-    in.rendezvous = l.take();
+    // Rank 0 keeps the base port as its own listener too; every other
+    // listener starts above it, so none can take it first.
+    in.rendezvous = *l;
+    in.listener = l.take();
   }
   return publish(fn, Communicator::create(std::move(in)), comm);
 }
@@ -206,37 +263,29 @@ HcclResult initFromEnv(HcclComm *comm) {
 
   if (launch->size == 1) {
     in.uid = Uid::random();
+    in.key = randomKey();
     return publish(fn, Communicator::create(std::move(in)), comm);
   }
 
   if (!launch->rootInfoFile.empty()) {
     const std::string &path = launch->rootInfoFile;
     if (launch->rank == 0) {
-      auto l = openRootListener(*cfg);
-      if (!l)
-        return report(fn, l.status());
       RootInfoData d;
       d.uid = Uid::random();
+      d.key = randomKey();
+      auto l = openRootListener(*cfg, d.key);
+      if (!l)
+        return report(fn, l.status());
       d.ip = l->get()->addr().ip();
       d.port = l->get()->addr().port();
       std::vector<char> blob(HCCL_ROOT_INFO_BYTES);
       encodeRootInfo(d, blob.data());
-      std::string tmp = path + ".tmp." + std::to_string(::getpid());
-      {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f.write(blob.data(), static_cast<std::streamsize>(blob.size()));
-        if (!f)
-          return report(fn, Status(HCCL_E_OPEN_FILE_FAILURE,
-                                   "HCCL_ROOT_INFO_FILE=" + path +
-                                       ": cannot write '" + tmp + "'"));
-      }
-      if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        return report(
-            fn, Status(HCCL_E_OPEN_FILE_FAILURE,
-                       "HCCL_ROOT_INFO_FILE=" + path + ": cannot create it"));
-      }
+      Status wst = writeRootInfoFile(path, blob.data());
+      if (!wst.isOk())
+        return report(fn, wst);
       in.uid = d.uid;
+      in.key = d.key;
+      in.rootKey = d.key;
       in.rendezvous = *l;
       in.listener = *l;
       auto c = Communicator::create(std::move(in));
@@ -250,17 +299,33 @@ HcclResult initFromEnv(HcclComm *comm) {
                                "HCCL_CONNECT_TIMEOUT: HCCL_ROOT_INFO_FILE=" +
                                    path + " never appeared (missing ranks: 0)");
     while (!dl.expired()) {
-      auto text = readTextFile(path);
-      if (!text || text->size() != HCCL_ROOT_INFO_BYTES) {
+      if (::access(path.c_str(), F_OK) != 0) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         continue;
       }
+      // The file holds the communicator's key: only a private regular file
+      // of this user is trusted, and nothing can make the read block or
+      // grow (a FIFO, /dev/zero, a huge file).
+      auto text = readPrivateFile(path, HCCL_ROOT_INFO_BYTES, true);
+      if (!text && text.status().code() == HCCL_E_OPEN_FILE_FAILURE) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        continue; // renamed away meanwhile
+      }
+      if (!text)
+        return report(fn, text.status().withContext("HCCL_ROOT_INFO_FILE"));
+      if (text->size() != HCCL_ROOT_INFO_BYTES)
+        return report(fn, errPara("HCCL_ROOT_INFO_FILE=" + path + " has " +
+                                  std::to_string(text->size()) +
+                                  " bytes, not a root info (" +
+                                  std::to_string(HCCL_ROOT_INFO_BYTES) + ")"));
       auto d = decodeRootInfo(text->data());
       if (!d)
         return report(fn,
                       d.status().withContext("HCCL_ROOT_INFO_FILE=" + path));
       CommInit attempt = in;
       attempt.uid = d->uid;
+      attempt.key = d->key;
+      attempt.rootKey = d->key;
       auto addr = SockAddr::parse(d->ip, d->port);
       if (!addr)
         return report(fn, addr.status());
@@ -277,6 +342,14 @@ HcclResult initFromEnv(HcclComm *comm) {
 
   // MASTER_ADDR / MASTER_PORT: rank 0 listens on MASTER_PORT for the whole
   // life of the process and hosts every env communicator's rendezvous there.
+  // The id is public (from the launcher's values); admission rests on the
+  // job secret.
+  auto job = readJobKey(::getenv);
+  if (!job)
+    return report(fn, job.status());
+  if (!job->secret)
+    warnNoSecretOnce("MASTER_ADDR:MASTER_PORT (" + launch->masterAddr + ":" +
+                     std::to_string(launch->masterPort) + ")");
   Uid base;
   in.uid = base.derive("env:" + launch->masterAddr + ":" +
                            std::to_string(launch->masterPort),
@@ -287,10 +360,16 @@ HcclResult initFromEnv(HcclComm *comm) {
     return report(fn, errPara("MASTER_ADDR=" + launch->masterAddr + ": " +
                               root.status().message()));
   in.root = *root;
+  in.rootKey = job->key;
+  in.key = deriveKey(job->key, "launcher communicator", in.uid);
   if (launch->rank == 0) {
+    if (envMasterListener && envMasterListener->key() != job->key)
+      return report(fn, errPara("HCCL_JOB_SECRET changed since the first "
+                                "HcclCommInitFromEnv of this process"));
     if (!envMasterListener) {
-      auto l = Listener::open(root->ss.ss_family == AF_INET6 ? "::" : "0.0.0.0",
-                              static_cast<uint16_t>(launch->masterPort), 1);
+      auto l = openListener(root->ss.ss_family == AF_INET6 ? "::" : "0.0.0.0",
+                            static_cast<uint16_t>(launch->masterPort), 1, *cfg,
+                            job->key);
       if (!l)
         return report(
             fn, l.status().withContext("rank 0 listens on MASTER_PORT=" +
@@ -314,11 +393,12 @@ HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo) {
     auto cfg = loadEnvConfig();
     if (!cfg)
       return report(fn, cfg.status());
-    auto l = openRootListener(*cfg);
-    if (!l)
-      return report(fn, l.status());
     RootInfoData d;
     d.uid = Uid::random();
+    d.key = randomKey();
+    auto l = openRootListener(*cfg, d.key);
+    if (!l)
+      return report(fn, l.status());
     d.ip = l->get()->addr().ip();
     d.port = l->get()->addr().port();
     encodeRootInfo(d, rootInfo->internal);

@@ -122,6 +122,13 @@ std::string parseWhitelistDisable(std::string_view v, Config &c) {
   return "";
 }
 
+std::string parseWhitelistFile(std::string_view v, Config &c) {
+  if (v.size() > 4096)
+    return "expected a file path (at most 4096 characters)";
+  c.whitelistFile = std::string(v);
+  return "";
+}
+
 std::string parseRdmaTc(std::string_view v, Config &c) {
   uint32_t tc = 0;
   std::string err = intInRange(
@@ -248,6 +255,7 @@ const Variable kVariables[] = {
     {"HCCL_IF_IP", parseIfIp},
     {"HCCL_IF_BASE_PORT", parseBasePort},
     {"HCCL_WHITELIST_DISABLE", parseWhitelistDisable},
+    {"HCCL_WHITELIST_FILE", parseWhitelistFile},
     {"HCCL_RDMA_TC", parseRdmaTc},
     {"HCCL_RDMA_SL", parseRdmaSl},
     {"HCCL_RDMA_TIMEOUT", parseRdmaTimeout},
@@ -309,11 +317,11 @@ sched::Result<Config> loadConfig(
   }
   if (!errors.empty())
     return sched::Result<Config>::error(errors);
-  if (!c.whitelistDisable)
-    c.warnings.push_back(
-        "HCCL_WHITELIST_DISABLE=0: this runtime has no whitelist support "
-        "(HCCL_WHITELIST_FILE is not read); any process that has the root "
-        "info can join");
+  if (!c.whitelistDisable && c.whitelistFile.empty())
+    return sched::Result<Config>::error(
+        "HCCL_WHITELIST_DISABLE=0 enables the whitelist: set "
+        "HCCL_WHITELIST_FILE to the file that lists the allowed host_ip "
+        "addresses");
   return c;
 }
 
@@ -395,8 +403,9 @@ const std::vector<std::string> &configVariableNames() {
 
 std::vector<std::string> unknownHcclVariables(const char *const *envp) {
   // Variables the runtime reads elsewhere (bootstrap) are known too.
-  static const char *const kOther[] = {"HCCL_ROOT_INFO_FILE",
-                                       "HCCL_FAKE_HOST_ID"};
+  static const char *const kOther[] = {
+      "HCCL_ROOT_INFO_FILE", "HCCL_FAKE_HOST_ID", "HCCL_JOB_SECRET",
+      "HCCL_JOB_SECRET_FILE"};
   std::vector<std::string> unknown;
   for (; envp && *envp; ++envp) {
     std::string_view entry(*envp);

@@ -53,9 +53,12 @@ struct Config {
   std::string ifIp;
   /// HCCL_IF_BASE_PORT: first port of the range this process listens on.
   uint32_t ifBasePort = 60000;
-  /// HCCL_WHITELIST_DISABLE: 1 (default) = no whitelist. The runtime has no
-  /// whitelist file support; 0 is accepted and reported as a warning.
+  /// HCCL_WHITELIST_DISABLE: 1 (default) = no whitelist; 0 = listeners
+  /// accept connections only from the host_ip addresses of
+  /// HCCL_WHITELIST_FILE (runtime/bootstrap/Whitelist.h).
   bool whitelistDisable = true;
+  /// HCCL_WHITELIST_FILE: the whitelist's path (read when enabled).
+  std::string whitelistFile;
   /// RoCE settings (verbs transport): traffic class, service level, ack
   /// timeout exponent, retry count, queue pairs per connection.
   uint32_t rdmaTrafficClass = 132;

@@ -53,6 +53,7 @@ Status Communicator::init(CommInit &in) {
   cfg_ = in.cfg;
   setLogLevel(cfg_.logLevel);
   uid_ = in.uid;
+  key_ = in.key;
   rank_ = in.rank;
   size_ = in.nRanks;
   name_ = in.name.empty() ? ("comm-" + uid_.hex().substr(0, 8)) : in.name;
@@ -68,9 +69,18 @@ Status Communicator::init(CommInit &in) {
   if (!ip)
     return ip.status();
   if (in.listener) {
+    if (in.listener->key() != key_)
+      return errInternal("the listener given to the communicator has another "
+                         "key");
     listener_ = in.listener;
   } else {
-    auto l = Listener::open(*ip, static_cast<uint16_t>(cfg_.ifBasePort), 4096);
+    auto wl = Whitelist::load(cfg_);
+    if (!wl)
+      return wl.status();
+    // HCCL_IF_BASE_PORT itself is a rank table's rendezvous port: leave it
+    // to that rank 0, whenever it comes.
+    auto l = Listener::open(*ip, static_cast<uint16_t>(cfg_.ifBasePort + 1),
+                            4095, ListenerAuth{key_, wl.take()});
     if (!l)
       return l.status();
     listener_ = l.take();
@@ -110,7 +120,8 @@ Status Communicator::init(CommInit &in) {
   } else {
     Deadline attempt =
         in.connectAttemptMs > 0 ? Deadline::afterMs(in.connectAttemptMs) : dl;
-    auto t = rendezvousJoin(in.root, uid_, size_, rank_, me.encode(), dl,
+    auto t = rendezvousJoin(in.root, uid_, in.rootKey, size_, rank_,
+                            me.encode(), dl,
                             timeoutName(cfg_), &attempt);
     if (!t)
       return t.status();
@@ -268,7 +279,7 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos,
     h.purpose = static_cast<uint32_t>(ConnPurpose::Data);
     h.rank = rank_;
     h.nRanks = size_;
-    auto fd = connectWithHello(*addr, h, "", dl);
+    auto fd = connectWithHello(*addr, h, "", key_, dl);
     if (!fd)
       return fd.status().withContext("connecting to rank " + std::to_string(j) +
                                      " at " + addr->str());

@@ -50,11 +50,17 @@ struct CommInit {
   int nRanks = 1;
   int rank = 0;
   Uid uid;
+  /// The communicator's key: its members prove it to each other's
+  /// listeners (bootstrap/Auth.h). Children derive theirs from it.
+  Key key;
+  /// The key of the listener holding the rendezvous (the root's).
+  Key rootKey;
   /// Rendezvous address (where rank 0 listens for this communicator).
   SockAddr root;
   /// Rank 0: the socket to hold the rendezvous on.
   std::shared_ptr<Listener> rendezvous;
-  /// Optional: use this socket as the communicator's own listener.
+  /// Optional: use this socket as the communicator's own listener (its key
+  /// must be `key`).
   std::shared_ptr<Listener> listener;
   Config cfg;
   /// From a rank table: the cluster layout and this rank's server id.
@@ -203,6 +209,7 @@ private:
   Config cfg_;
   std::string name_;
   Uid uid_;
+  Key key_;
   int rank_ = 0;
   int size_ = 1;
   std::shared_ptr<Listener> listener_;

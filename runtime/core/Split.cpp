@@ -17,13 +17,17 @@ namespace hccl::rt {
 namespace {
 StatusOr<std::unique_ptr<Communicator>>
 buildChild(const std::vector<int> &members, int myIndex, const Uid &uid,
-           const std::vector<RankInfo> &parentInfos,
+           const Key &parentKey, const std::vector<RankInfo> &parentInfos,
            const std::shared_ptr<Listener> &parentListener, const Config &cfg,
            const std::string &name) {
   CommInit in;
   in.nRanks = static_cast<int>(members.size());
   in.rank = myIndex;
   in.uid = uid;
+  // The rendezvous is on the parent's listener (the parent's key); the
+  // child's own listener gets a key only the parent's members can derive.
+  in.rootKey = parentKey;
+  in.key = deriveKey(parentKey, "child communicator", uid);
   in.cfg = cfg;
   in.name = name;
   const RankInfo &root = parentInfos[static_cast<size_t>(members[0])];
@@ -58,7 +62,7 @@ StatusOr<std::unique_ptr<Communicator>> Communicator::split(int color, int key,
     members.push_back(o.second);
   }
   Uid child = uid_.derive("split", splitNo, static_cast<uint64_t>(color));
-  return buildChild(members, me, child, infos_, listener_, cfg,
+  return buildChild(members, me, child, key_, infos_, listener_, cfg,
                     name_ + "/split" + std::to_string(splitNo) + "." +
                         std::to_string(color));
 }
@@ -90,7 +94,7 @@ Communicator::subComm(const std::vector<int> &ranks, uint64_t id, int subRank,
                    " but this process is rank " + std::to_string(rank_));
   uint64_t h = fnv1a(ranks.data(), ranks.size() * sizeof(int));
   Uid child = uid_.derive("sub", id, h);
-  return buildChild(ranks, subRank, child, infos_, listener_, cfg,
+  return buildChild(ranks, subRank, child, key_, infos_, listener_, cfg,
                     name_ + "/sub" + std::to_string(id));
 }
 

@@ -74,12 +74,18 @@ TEST(ConfigTransport, Names) {
 TEST(ConfigWhitelist, ZeroOrOne) {
   EXPECT_TRUE(cfgtest::load({})->whitelistDisable);
   EXPECT_TRUE(cfgtest::load({})->warnings.empty());
-  auto on = cfgtest::load({{"HCCL_WHITELIST_DISABLE", "0"}});
-  ASSERT_EQ(on->warnings.size(), 1u) << "a whitelist we cannot enforce is "
-                                        "reported, not silently ignored";
-  EXPECT_EQ(on->warnings[0].rfind("HCCL_WHITELIST_DISABLE=0: ", 0), 0u);
-  EXPECT_FALSE(cfgtest::load({{"HCCL_WHITELIST_DISABLE", "0"}})
-                   ->whitelistDisable);
+  // Enabled without a file: an error, not a whitelist silently not applied.
+  auto noFile = cfgtest::load({{"HCCL_WHITELIST_DISABLE", "0"}});
+  ASSERT_FALSE(noFile);
+  EXPECT_NE(noFile.message().find("set HCCL_WHITELIST_FILE"),
+            std::string::npos)
+      << noFile.message();
+  auto on = cfgtest::load({{"HCCL_WHITELIST_DISABLE", "0"},
+                           {"HCCL_WHITELIST_FILE", "/etc/hccl/whitelist"}});
+  ASSERT_TRUE(on);
+  EXPECT_FALSE(on->whitelistDisable);
+  EXPECT_EQ(on->whitelistFile, "/etc/hccl/whitelist");
+  EXPECT_TRUE(on->warnings.empty());
   EXPECT_TRUE(cfgtest::load({{"HCCL_WHITELIST_DISABLE", "1"}})
                   ->whitelistDisable);
   for (const char *bad : {"2", "true", "-1", "01"})
