@@ -244,6 +244,8 @@ def SpecializeRank : Pass<"comm-specialize-rank"> {
     and counts. Steps where the rank is idle stay as empty phases, so step
     numbers agree across ranks. Meant for inspection and tests.
   }];
+  // The substituted constants and the folders' results are arith ops.
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
   let options = [
     Option<"rank", "rank", "int64_t", /*default=*/"-1",
            "Group-local rank to specialise for (required)">,
