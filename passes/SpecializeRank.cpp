@@ -4,8 +4,13 @@
 // ordinary canonicaliser: arith constant folding plus the comm folders
 // (emod, param, table_at, step fields, `when` = 0 erases the op).
 //
+// Unrolling is bounded by lib/schedule's kMaxExpandedSize, counted in IR
+// ops created: a few bytes of `steps` or `repeat` must not make the pass
+// allocate for minutes.
+//
 //===----------------------------------------------------------------------===//
 #include "hccl-mlir/Passes/Passes.h"
+#include "hccl-mlir/schedule/Program.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -74,7 +79,8 @@ struct SpecializeRankPass
     s.getCountArg().replaceAllUsesWith(b.create<arith::ConstantIndexOp>(
         loc, s.getCountAttr().getInt()));
 
-    unrollPhases(s);
+    if (failed(unrollPhases(s)))
+      return failure();
     if (failed(fold(s, pats)))
       return failure();
     if (failed(unrollRepeats(s)))
@@ -82,11 +88,32 @@ struct SpecializeRankPass
     return fold(s, pats);
   }
 
+  static int64_t opsIn(Block &b) {
+    int64_t n = 0;
+    b.walk([&](Operation *) { ++n; });
+    return n;
+  }
+
+  /// Refuses unrolling that would create more than kMaxExpandedSize ops.
+  LogicalResult checkSize(ProgramOp s, double ops, StringRef what) {
+    if (ops <= static_cast<double>(hccl::sched::kMaxExpandedSize))
+      return success();
+    return s.emitOpError() << "cannot specialise for rank " << rank.getValue()
+                           << ": unrolling its " << what << " "
+                           << hccl::sched::expandedSizeError("IR ops");
+  }
+
   /// One phase op per step, each with its step index as a constant.
-  void unrollPhases(ProgramOp s) {
+  LogicalResult unrollPhases(ProgramOp s) {
     SmallVector<PhaseOp> phases;
-    for (auto ph : s.getBodyBlock().getOps<PhaseOp>())
+    double total = 0;
+    for (auto ph : s.getBodyBlock().getOps<PhaseOp>()) {
       phases.push_back(ph);
+      total += static_cast<double>(ph.getStepsAttr().getInt()) *
+               static_cast<double>(1 + opsIn(ph.getBodyBlock()));
+    }
+    if (failed(checkSize(s, total, "phases")))
+      return failure();
     OpBuilder b(s.getContext());
     for (PhaseOp ph : phases) {
       int64_t steps = ph.getStepsAttr().getInt();
@@ -102,18 +129,28 @@ struct SpecializeRankPass
       }
       ph.erase();
     }
+    return success();
   }
 
   LogicalResult unrollRepeats(ProgramOp s) {
-    SmallVector<RepeatOp> repeats;
-    s.walk([&](RepeatOp r) { repeats.push_back(r); });
-    for (RepeatOp r : repeats) {
+    SmallVector<std::pair<RepeatOp, int64_t>> repeats;
+    double total = static_cast<double>(opsIn(s.getBodyBlock()));
+    WalkResult walked = s.walk([&](RepeatOp r) {
       APInt c;
-      if (!matchPattern(r.getCount(), m_ConstantInt(&c)))
-        return r.emitOpError()
-               << "count does not fold to a constant for rank "
-               << rank.getValue();
+      if (!matchPattern(r.getCount(), m_ConstantInt(&c))) {
+        r.emitOpError() << "count does not fold to a constant for rank "
+                        << rank.getValue();
+        return WalkResult::interrupt();
+      }
       int64_t count = c.getSExtValue();
+      repeats.push_back({r, count});
+      total += static_cast<double>(count) *
+               static_cast<double>(opsIn(r.getBodyBlock()));
+      return WalkResult::advance();
+    });
+    if (walked.wasInterrupted() || failed(checkSize(s, total, "repeats")))
+      return failure();
+    for (auto [r, count] : repeats) {
       OpBuilder b(r);
       for (int64_t t = 0; t < count; ++t) {
         IRMapping map;

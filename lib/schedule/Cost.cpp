@@ -133,13 +133,15 @@ Result<ProgramCost> predictCost(const Program &prog, const Topology &topo,
   size_t eb = dataTypeSize(prog.dtype);
   ProgramCost pc;
   std::vector<ConcreteOp> ops;
+  std::vector<int64_t> budget(ranks.size(), kMaxExpandedSize);
   for (uint32_t ph = 0; ph < prog.phases.size(); ++ph)
     for (int64_t s = 0; s < (*steps)[ph]; ++s) {
       double worst = 0;
       bool moves = false;
-      for (int64_t r : ranks) {
+      for (size_t i = 0; i < ranks.size(); ++i) {
+        int64_t r = ranks[i];
         ops.clear();
-        if (Status st = ev.expandStep(r, ph, s, ops); !st)
+        if (Status st = ev.expandStep(r, ph, s, ops, &budget[i]); !st)
           return R(st);
         for (const ConcreteOp &c : ops)
           moves |= opHasPeer(c.kind) && c.count > 0;

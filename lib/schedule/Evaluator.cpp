@@ -167,9 +167,23 @@ void ProgramEvaluator::evalList(const std::vector<ExprId> &ids) {
 }
 
 Status ProgramEvaluator::expandStep(int64_t rank, uint32_t phase, int64_t s,
-                                    std::vector<ConcreteOp> &out) {
+                                    std::vector<ConcreteOp> &out,
+                                    int64_t *budget) {
   const Phase &ph = prog_.phases[phase];
   const PhasePlan &plan = plans_[phase];
+  int64_t stepBudget = kMaxExpandedSize;
+  int64_t &left = budget ? *budget : stepBudget;
+  auto tooLarge = [&]() {
+    left = -1;
+    return Status::error(
+        "rank " + std::to_string(rank) + ", phase " + std::to_string(phase) +
+        " '" + ph.name + "' step " + std::to_string(s) + ": " +
+        expandedSizeError(budget ? "steps plus op instances for one rank"
+                                 : "op instances in one step"));
+  };
+  if (left < 1)
+    return tooLarge();
+  --left;
   r_ = rank;
   s_ = s;
   t_ = 0;
@@ -205,6 +219,11 @@ Status ProgramEvaluator::expandStep(int64_t rank, uint32_t phase, int64_t s,
       if (repeat < 0 || repeat > kMaxRepeat)
         return fail("repeat evaluates to " + std::to_string(repeat));
     }
+    // Charged before the instances run: evaluating them costs time even
+    // where `when` drops them.
+    if (std::max<int64_t>(repeat, 1) > left)
+      return tooLarge();
+    left -= std::max<int64_t>(repeat, 1);
     for (int64_t t = 0; t < repeat; ++t) {
       if (t > 0 && !tNodes.empty()) {
         t_ = t;

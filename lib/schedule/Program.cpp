@@ -227,6 +227,13 @@ Result<int64_t> Program::numSteps() const {
   return total;
 }
 
+std::string expandedSizeError(const std::string &what) {
+  return "expands to more than " + std::to_string(kMaxExpandedSize) + " " +
+         what +
+         " (kMaxExpandedSize, the limit of one rank's expansion; "
+         "docs/step-programs.md \"Limits\")";
+}
+
 Status expandStep(const Program &prog, const int64_t *, int64_t rank,
                   uint32_t phase, int64_t s, std::vector<ConcreteOp> &out) {
   ProgramEvaluator ev(prog);
@@ -300,10 +307,11 @@ Result<RankProgram> expandRank(const Program &prog, int64_t rank,
   if (Status s = evalBufferSizes(prog, values.data(), rank, rp.bufferSize); !s)
     return R(s);
   std::vector<ConcreteOp> tmp;
+  int64_t budget = kMaxExpandedSize;
   for (uint32_t ph = 0; ph < prog.phases.size(); ++ph) {
     for (int64_t s = 0; s < (*steps)[ph]; ++s) {
       tmp.clear();
-      if (Status st = ev.expandStep(rank, ph, s, tmp); !st)
+      if (Status st = ev.expandStep(rank, ph, s, tmp, &budget); !st)
         return R(st);
       ConcreteStep cs;
       cs.phase = ph;

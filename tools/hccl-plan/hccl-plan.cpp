@@ -339,8 +339,11 @@ int cmdVerify(int argc, char **argv) {
   vo.maxOpInstances = intArg(a, "max-ops", vo.maxOpInstances, 1, INT64_MAX / 2);
   int rc = 0;
   for (const PlanProgram &pp : plan.programs) {
-    // Refusing absurd work is bad input (exit 2), not an incorrect plan.
+    // Refusing absurd work is bad input (exit 2), not an incorrect plan;
+    // so is an expansion beyond kMaxExpandedSize (rank 0's shows here).
     auto est = estimateOpInstances(pp.program);
+    if (!est && est.message().find("(kMaxExpandedSize") != std::string::npos)
+      bad("program '" + pp.id + "': " + est.message());
     if (est &&
         static_cast<double>(*est) * (vo.applySlices ? pp.program.slices : 1) >
             static_cast<double>(vo.maxOpInstances))

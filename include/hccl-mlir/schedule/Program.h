@@ -54,6 +54,20 @@ inline bool opReduces(OpKind k) {
 /// allocate without bound.
 inline constexpr int64_t kMaxRepeat = int64_t(1) << 24;
 
+/// The most one program may expand to for one rank (docs/step-programs.md
+/// "Limits"): every step counts one and every op its instance count (its
+/// repeat, at least one, whether or not `when` holds; slices not counted).
+/// Steps and repeats are bounded one by one (kMaxRepeat), their product is
+/// bounded here, wherever a program is expanded: expandRank (runtime, plan
+/// writer, hccl-plan expand), verify(), predictCost(), and
+/// comm-specialize-rank (which counts the IR ops it would create). 2^20
+/// covers a ring over 350k ranks and a chain broadcast over 69k; one rank's
+/// expansion then holds at most 64 MiB of ops.
+inline constexpr int64_t kMaxExpandedSize = int64_t(1) << 20;
+/// "expands to more than ... (kMaxExpandedSize ...)": the message of every
+/// expansion refused by the limit; `what` says what was counted.
+std::string expandedSizeError(const std::string &what);
+
 struct BufRef {
   BufferId buf = BufferId::Input;
   ExprId off = kNoExpr;
@@ -165,8 +179,11 @@ public:
   explicit ProgramEvaluator(const Program &prog);
   /// Appends the op instances of step (phase, s) of `rank` to `out` in
   /// program order (op order, then t). Errors name rank, phase, step, op.
+  /// `budget` is what is left of the rank's kMaxExpandedSize: the step and
+  /// its ops are charged before they are evaluated, and a step beyond it
+  /// fails. Without one, the step alone must fit the limit.
   Status expandStep(int64_t rank, uint32_t phase, int64_t s,
-                    std::vector<ConcreteOp> &out);
+                    std::vector<ConcreteOp> &out, int64_t *budget = nullptr);
 
 private:
   struct OpPlan {

@@ -140,6 +140,7 @@ private:
   std::unique_ptr<ProgramEvaluator> eval_;
   std::vector<int64_t> params_;
   std::vector<std::array<int64_t, kNumBuffers>> sizes_;
+  std::vector<int64_t> budget_; // what is left of each rank's expansion
   std::vector<uint64_t> weight_, leaf_;
   std::unordered_map<uint64_t, int64_t> leafRank_;
   uint64_t totalWeight_ = 0;
@@ -177,6 +178,7 @@ Status Verifier::setup() {
   params_ = P.paramValues();
   eval_ = std::make_unique<ProgramEvaluator>(P);
   sizes_.resize(p);
+  budget_.assign(p, kMaxExpandedSize);
   for (int64_t r = 0; r < p; ++r)
     if (Status s = evalBufferSizes(P, params_.data(), r, sizes_[r]); !s)
       return s;
@@ -270,7 +272,7 @@ Status Verifier::expandAll(uint32_t phase, int64_t s) {
   begin_.assign(1, 0);
   for (int64_t r = 0; r < p; ++r) {
     tmp_.clear();
-    if (Status st = eval_->expandStep(r, phase, s, tmp_); !st)
+    if (Status st = eval_->expandStep(r, phase, s, tmp_, &budget_[r]); !st)
       return st;
     for (const ConcreteOp &c : tmp_) {
       if (O.applySlices && P.slices > 1)

@@ -165,3 +165,50 @@ TEST(Plans, BadPlansAreRejectedWithTheirPath) {
   };
   EXPECT_EQ(runRanks(1, body, {30}), "");
 }
+
+// Two ranks: 2^24 steps of ops repeated 2^24 times (each within its own
+// documented range). Each rank's expansion stops at kMaxExpandedSize with
+// an error naming it: no rank grows until the OOM killer takes it, and since
+// every rank refuses alike none is left waiting for the other.
+static std::string hugeExpansionPlan() {
+  sched::Program base;
+  base.collective = sched::Collective::AllReduce;
+  base.dtype = sched::DataType::Int32;
+  base.p = 2;
+  base.n = 8;
+  sched::ProgramBuilder b(std::move(base));
+  sched::E r = b.r(), p = b.p();
+  using sched::BufferId;
+  b.setBufferSize(BufferId::Input, b.n());
+  b.setBufferSize(BufferId::Output, b.n());
+  b.setBufferSize(BufferId::Scratch, b.c(0));
+  b.addPhase("spin", b.c(sched::kMaxRepeat));
+  sched::E rep = b.c(sched::kMaxRepeat);
+  b.send((r + 1) % p, BufferId::Input, b.c(0), b.c(0), {sched::E(), rep});
+  b.recv((r + 1) % p, BufferId::Output, b.c(0), b.c(0), {sched::E(), rep});
+  auto text = sched::writeProgram(b.take());
+  return text ? text.take() : "";
+}
+
+TEST(Plans, ExpansionBeyondTheLimitIsRefusedOnEveryRank) {
+  std::string text = hugeExpansionPlan();
+  ASSERT_FALSE(text.empty());
+  auto body = [&text](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    HcclPlan plan;
+    RT_OK(HcclPlanLoadFromString(text.data(), text.size(), &plan));
+    std::vector<int32_t> in(8), out(8);
+    HcclResult rc =
+        HcclRunPlanCollective(comm, plan, "c0", in.data(), out.data(), nullptr);
+    RT_CHECK(rc == HCCL_E_PARA &&
+                 contains(HcclGetLastErrorMessage(),
+                          "expands to more than 1048576 steps plus op "
+                          "instances for one rank (kMaxExpandedSize"),
+             HcclGetLastErrorMessage());
+    RT_OK(HcclPlanFree(plan));
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  EXPECT_EQ(runRanks(2, body, {30}), "");
+}

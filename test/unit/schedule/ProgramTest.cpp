@@ -1,6 +1,9 @@
 //===- ProgramTest.cpp - Program building, validation and expansion -------===//
 #include "hccl-mlir/schedule/Program.h"
+#include "hccl-mlir/schedule/Cost.h"
 #include "hccl-mlir/schedule/Generate.h"
+#include "hccl-mlir/schedule/Topology.h"
+#include "hccl-mlir/schedule/Verify.h"
 
 #include <gtest/gtest.h>
 
@@ -250,6 +253,74 @@ TEST(Program, EvaluatorAgreesWithPoolEvaluation) {
           }
         }
   }
+}
+
+// Two ranks passing zero elements back and forth: `steps` steps, each op
+// repeated `repeat` times (per rank: select(r == 1, repeat1, repeat)).
+Program spinner(int64_t steps, int64_t repeat, int64_t repeat1 = -1) {
+  Program base;
+  base.collective = Collective::AllReduce;
+  base.p = 2;
+  base.n = 8;
+  ProgramBuilder b(std::move(base));
+  E r = b.r(), pp = b.p();
+  b.setBufferSize(BufferId::Input, b.n());
+  b.setBufferSize(BufferId::Output, b.n());
+  b.setBufferSize(BufferId::Scratch, b.c(0));
+  b.addPhase("spin", b.c(steps));
+  E rep = repeat1 < 0 ? b.c(repeat)
+                      : select(eq(r, 1), b.c(repeat1), b.c(repeat));
+  b.send((r + 1) % pp, BufferId::Input, b.c(0), b.c(0), {E(), rep});
+  b.recv((r + 1) % pp, BufferId::Output, b.c(0), b.c(0), {E(), rep});
+  return b.take();
+}
+
+bool namesLimit(const std::string &msg) {
+  return msg.find("expands to more than 1048576") != std::string::npos &&
+         msg.find("kMaxExpandedSize") != std::string::npos;
+}
+
+TEST(Program, ExpansionIsBoundedByKMaxExpandedSize) {
+  static_assert(kMaxExpandedSize == 1 << 20, "the documented limit");
+  // steps 2^24 x repeat 2^24, both within their own ranges: refused at
+  // once, wherever it is expanded, instead of allocating without bound.
+  Program huge = spinner(kMaxRepeat, kMaxRepeat);
+  ASSERT_TRUE(huge.validate().isOk());
+  for (int64_t r : {0, 1}) {
+    auto rp = expandRank(huge, r);
+    ASSERT_FALSE(rp.isOk());
+    EXPECT_TRUE(namesLimit(rp.message())) << rp.message();
+  }
+  auto est = estimateOpInstances(huge);
+  ASSERT_FALSE(est.isOk());
+  EXPECT_TRUE(namesLimit(est.message())) << est.message();
+  auto rep = verify(huge);
+  ASSERT_FALSE(rep.isOk());
+  EXPECT_TRUE(namesLimit(rep.message())) << rep.message();
+  auto cost = predictCost(huge, *Topology::preset("910b-8"));
+  ASSERT_FALSE(cost.isOk());
+  EXPECT_TRUE(namesLimit(cost.message())) << cost.message();
+
+  // At the limit: a step and its two ops count 3, and 3 * 349525 = 2^20 - 1
+  // fits while one step more does not.
+  Program fits = spinner(349525, 1);
+  auto ok = expandRank(fits, 0);
+  ASSERT_TRUE(ok.isOk()) << ok.message();
+  EXPECT_EQ(ok->steps.size(), 349525u);
+  EXPECT_FALSE(expandRank(spinner(349526, 1), 0).isOk());
+
+  // Only rank 1 expands beyond it: rank 0 is fine, rank 1 and the verifier
+  // (which expands every rank) refuse, naming rank 1.
+  Program one = spinner(2, 1, kMaxExpandedSize);
+  EXPECT_TRUE(expandRank(one, 0).isOk());
+  auto r1 = expandRank(one, 1);
+  ASSERT_FALSE(r1.isOk());
+  EXPECT_TRUE(namesLimit(r1.message())) << r1.message();
+  EXPECT_NE(r1.message().find("rank 1,"), std::string::npos) << r1.message();
+  auto v1 = verify(one);
+  ASSERT_FALSE(v1.isOk());
+  EXPECT_TRUE(namesLimit(v1.message())) << v1.message();
+  EXPECT_NE(v1.message().find("rank 1,"), std::string::npos) << v1.message();
 }
 
 } // namespace

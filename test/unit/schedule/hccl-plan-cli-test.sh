@@ -102,8 +102,12 @@ expect 2 "rank ids must be 0..0 without gaps" -- generate --collective \
   allreduce --algo ring --ranks 1 --count 8 --rank-table "$IN/bad-rank-table.json"
 expect 0 '' -- generate --collective allreduce --algo ring --ranks 1000000 \
   --count 8 -o "$TMP/huge.json"
-expect 2 "program 'c0' is too large to verify: about 3999996000000 op instances" \
+expect 2 "program 'c0': rank 0, phase 1 'rs' step 349524: expands to more than 1048576 steps plus op instances for one rank (kMaxExpandedSize" \
   -- verify "$TMP/huge.json"
+expect 0 '' -- generate --collective allreduce --algo ring --ranks 100000 \
+  --count 8 -o "$TMP/big.json"
+expect 2 "program 'c0' is too large to verify: about 39999600000 op instances" \
+  -- verify "$TMP/big.json"
 expect 2 "exceeds the budget of 200000000 rank-steps" -- cost "$TMP/huge.json"
 expect 2 "the expanded form would list about" -- generate --collective \
   allreduce --algo ring --ranks 100000 --count 8 --form expanded
