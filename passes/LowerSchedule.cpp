@@ -48,6 +48,14 @@ struct LowerSchedulePass
   using Base::Base;
 
   void runOnOperation() override {
+    // The range of #comm.algo's slices; 0 keeps each op's own.
+    if (defaultSlices < 0 || defaultSlices > 4096) {
+      getOperation()->emitError()
+          << "comm-lower-schedule: option slices="
+          << static_cast<int64_t>(defaultSlices)
+          << " is not valid: expected 0 (keep the op's) or 1..4096";
+      return signalPassFailure();
+    }
     programs.clear();
     byRequest.clear();
     SmallVector<Operation *> work;
@@ -116,9 +124,6 @@ struct LowerSchedulePass
       algo = AlgorithmAttr::get(op->getContext(), sel->algorithm, sel->level0,
                                 sel->level1, 1);
     }
-    if (defaultSlices < 0)
-      return op->emitOpError() << "option slices must be >= 0, found "
-                               << defaultSlices;
     if (defaultSlices > 0 && algo.getSlices() == 1)
       algo = AlgorithmAttr::get(op->getContext(), algo.getKind(),
                                 algo.getLevel0(), algo.getLevel1(),

@@ -22,7 +22,7 @@ struct VerifySchedulePass
     if (exhaustiveLimit < 1) {
       getOperation()->emitError()
           << "comm-verify-schedule: exhaustive-limit must be >= 1, found "
-          << exhaustiveLimit;
+          << static_cast<int64_t>(exhaustiveLimit);
       return signalPassFailure();
     }
     bool failedAny = false;
