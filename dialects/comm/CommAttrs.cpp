@@ -7,6 +7,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -63,6 +64,12 @@ LogicalResult LinkAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                APFloat latencyF, int64_t ports) {
   double bandwidth = bandwidthF.convertToDouble();
   double latency = latencyF.convertToDouble();
+  // inf would be printed as a keyword the parser does not read back, and
+  // would price every transfer at zero or infinity.
+  if (!std::isfinite(bandwidth) || !std::isfinite(latency))
+    return emitError() << "link bandwidth and latency must be finite, found "
+                       << formatNumber(bandwidth) << " GB/s and "
+                       << formatNumber(latency) << " us";
   if (!(bandwidth > 0))
     return emitError() << "link bandwidth must be > 0 GB/s, found "
                        << formatNumber(bandwidth);
@@ -160,6 +167,9 @@ TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << devices;
   if (!intra || !inter)
     return emitError() << "topology needs both an intra and an inter link";
+  if (!std::isfinite(reduce))
+    return emitError() << "topology reduction bandwidth must be finite, found "
+                       << formatNumber(reduce);
   if (!(reduce > 0))
     return emitError() << "topology reduction bandwidth must be > 0 GB/s, "
                           "found "

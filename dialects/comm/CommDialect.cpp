@@ -5,6 +5,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::comm;
 
@@ -50,6 +52,12 @@ LogicalResult CommDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name
                              << "' must be a number of microseconds, found "
                              << attr.getValue();
+    // inf passed `>= 0` and reached plans as JSON null.
+    if (!std::isfinite(v))
+      return op->emitError() << "'" << name
+                             << "' must be a finite number of microseconds, "
+                                "found "
+                             << v;
     if (!(v >= 0))
       return op->emitError() << "'" << name << "' must be >= 0, found " << v;
     return success();

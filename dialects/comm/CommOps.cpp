@@ -6,6 +6,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::comm;
 
@@ -575,8 +577,9 @@ LogicalResult ComputeOp::verify() {
                             "without results would be dead code";
   for (auto [name, attr] : {std::make_pair("flops", getFlopsAttr()),
                             std::make_pair("bytes", getBytesAttr())})
-    if (attr && !(attr.getValueAsDouble() >= 0))
-      return emitOpError() << name << " must be >= 0, found "
+    if (attr && !(attr.getValueAsDouble() >= 0 &&
+                  std::isfinite(attr.getValueAsDouble())))
+      return emitOpError() << name << " must be a finite number >= 0, found "
                            << attr.getValueAsDouble();
   return success();
 }

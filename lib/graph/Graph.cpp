@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -80,8 +81,9 @@ public:
     auto it = obj.find(key);
     if (it == obj.end())
       return Status::ok();
-    if (!it->is_number() || !(it->get<double>() >= 0))
-      return fail(path + "." + key, "expected a number >= 0");
+    if (!it->is_number() || !(it->get<double>() >= 0) ||
+        !std::isfinite(it->get<double>()))
+      return fail(path + "." + key, "expected a finite number >= 0");
     out = it->get<double>();
     return Status::ok();
   }
