@@ -70,10 +70,10 @@ std::string formatRankList(const std::vector<int> &ranks) {
 StatusOr<std::vector<std::string>>
 rendezvousRoot(Listener &listener, const Uid &uid, int nRanks,
                const std::string &myInfo, const Deadline &deadline,
-               const std::string &timeoutName) {
+               const std::string &timeoutName, int rootRank) {
   std::vector<std::string> infos(static_cast<size_t>(nRanks));
   std::vector<Fd> conns(static_cast<size_t>(nRanks));
-  infos[0] = myInfo;
+  infos[static_cast<size_t>(rootRank)] = myInfo;
   int arrived = 1;
   while (arrived < nRanks) {
     auto a = listener.acceptFor(uid, ConnPurpose::Rendezvous, deadline);
@@ -81,8 +81,8 @@ rendezvousRoot(Listener &listener, const Uid &uid, int nRanks,
       if (a.status().code() != HCCL_E_TIMEOUT)
         return a.status();
       std::vector<int> missing;
-      for (int r = 1; r < nRanks; ++r)
-        if (!conns[static_cast<size_t>(r)].valid())
+      for (int r = 0; r < nRanks; ++r)
+        if (r != rootRank && !conns[static_cast<size_t>(r)].valid())
           missing.push_back(r);
       Status st(HCCL_E_TIMEOUT, "communicator init timed out after " +
                                     timeoutName + ": " +
@@ -101,9 +101,10 @@ rendezvousRoot(Listener &listener, const Uid &uid, int nRanks,
       bad = errPara("rank " + std::to_string(h.rank) +
                     " says the communicator has " + std::to_string(h.nRanks) +
                     " ranks, the root says " + std::to_string(nRanks));
-    else if (h.rank <= 0 || h.rank >= nRanks)
-      bad = errPara("rank " + std::to_string(h.rank) + " is out of range 1.." +
-                    std::to_string(nRanks - 1) + " (rank 0 is the root)");
+    else if (h.rank < 0 || h.rank >= nRanks || h.rank == rootRank)
+      bad = errPara("rank " + std::to_string(h.rank) + " is out of range 0.." +
+                    std::to_string(nRanks - 1) + " or the root's (rank " +
+                    std::to_string(rootRank) + ")");
     else if (conns[static_cast<size_t>(h.rank)].valid())
       bad = errPara("two processes claim rank " + std::to_string(h.rank));
     if (!bad.isOk()) {
@@ -115,7 +116,9 @@ rendezvousRoot(Listener &listener, const Uid &uid, int nRanks,
     ++arrived;
   }
   std::string table = encodeTable(infos);
-  for (int r = 1; r < nRanks; ++r) {
+  for (int r = 0; r < nRanks; ++r) {
+    if (r == rootRank)
+      continue;
     Status st = sendFrame(conns[static_cast<size_t>(r)].get(), table, deadline);
     if (!st.isOk())
       return st.withContext("sending the rank table to rank " +
@@ -123,7 +126,9 @@ rendezvousRoot(Listener &listener, const Uid &uid, int nRanks,
   }
   // Wait for every rank to confirm, so that a rank that died meanwhile is
   // noticed here and not in the first collective.
-  for (int r = 1; r < nRanks; ++r) {
+  for (int r = 0; r < nRanks; ++r) {
+    if (r == rootRank)
+      continue;
     char ack = 0;
     Status st = recvAll(conns[static_cast<size_t>(r)].get(), &ack, 1, deadline);
     if (!st.isOk() || ack != 'A')
@@ -152,8 +157,11 @@ rendezvousJoin(const SockAddr &root, const Uid &uid, const Key &rootKey,
     if (fd.status().code() == HCCL_E_TIMEOUT)
       return Status(HCCL_E_TIMEOUT, "communicator init timed out after " +
                                         timeoutName +
-                                        ": cannot reach the root (rank 0) at " +
-                                        root.str() + " (missing ranks: 0): " +
+                                        ": cannot reach the root at " +
+                                        root.str() +
+                                        " (missing ranks: 0, or the rank "
+                                        "whose process made the root "
+                                        "info): " +
                                         fd.status().message());
     return fd.status().withContext("connecting to the root at " + root.str());
   }

@@ -17,11 +17,13 @@
 
 namespace hccl::rt {
 
-/// Root side: `myInfo` is rank 0's entry. Returns all entries by rank.
+/// Root side: the root is rank `rootRank` (any rank; HcclGetRootInfo may be
+/// called on any of them) and `myInfo` its entry. Returns all entries by
+/// rank.
 StatusOr<std::vector<std::string>>
 rendezvousRoot(Listener &listener, const Uid &uid, int nRanks,
                const std::string &myInfo, const Deadline &deadline,
-               const std::string &timeoutName);
+               const std::string &timeoutName, int rootRank = 0);
 
 /// Other ranks. `rootKey` is the key of the root's listener.
 /// `connectDeadline` (optional, earlier) bounds reaching the root: the

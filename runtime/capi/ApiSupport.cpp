@@ -3,6 +3,7 @@
 #include "common/Log.h"
 
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -16,7 +17,7 @@ thread_local std::string tlsLastError;
 
 struct Registry {
   std::mutex mu;
-  std::set<Communicator *> comms;
+  std::map<Communicator *, CommApiState> comms;
   std::set<HostStream *> streams;
 };
 Registry &registry() {
@@ -50,7 +51,7 @@ HcclResult guarded(const char *fn, const std::function<HcclResult()> &body) {
 
 void registerComm(Communicator *c) {
   std::lock_guard<std::mutex> g(registry().mu);
-  registry().comms.insert(c);
+  registry().comms.emplace(c, CommApiState{});
 }
 
 bool unregisterComm(Communicator *c) {
@@ -68,6 +69,35 @@ Status resolveComm(HcclComm comm, Communicator **out) {
                    "HcclCommInit*)");
   *out = c;
   return Status::ok();
+}
+
+Status resolveActiveComm(HcclComm comm, Communicator **out) {
+  HCCL_RT_TRY(resolveComm(comm, out));
+  std::lock_guard<std::mutex> g(registry().mu);
+  auto it = registry().comms.find(*out);
+  if (it != registry().comms.end() && it->second.suspended)
+    return Status(HCCL_E_SUSPENDING,
+                  "communicator " + (*out)->name() +
+                      " is suspended (HcclCommSuspend); HcclCommResume first");
+  return Status::ok();
+}
+
+std::vector<Communicator *> liveComms() {
+  std::lock_guard<std::mutex> g(registry().mu);
+  std::vector<Communicator *> v;
+  for (auto &kv : registry().comms)
+    v.push_back(kv.first);
+  return v;
+}
+
+bool withCommState(Communicator *c,
+                   const std::function<void(CommApiState &)> &fn) {
+  std::lock_guard<std::mutex> g(registry().mu);
+  auto it = registry().comms.find(c);
+  if (it == registry().comms.end())
+    return false;
+  fn(it->second);
+  return true;
 }
 
 void registerStream(HostStream *s) {
@@ -93,55 +123,28 @@ Status resolveStream(aclrtStream stream, HostStream **out) {
   return Status::ok();
 }
 
+void warnOnce(const std::vector<std::string> &lines) {
+  static std::mutex mu;
+  static std::set<std::string> *seen = new std::set<std::string>();
+  for (const auto &l : lines) {
+    std::lock_guard<std::mutex> g(mu);
+    if (seen->insert(l).second)
+      HCCL_LOG(Warn, l);
+  }
+}
+
 StatusOr<Config> loadEnvConfig() {
   auto c = loadConfig();
   if (!c)
     return errPara(c.message());
-  static std::once_flag warnOnce;
   Config cfg = c.take();
+  applyProcessSettings(cfg);
   setLogLevel(cfg.logLevel);
-  std::call_once(warnOnce, [] {
-    for (const auto &v : unknownHcclVariables(environ))
-      HCCL_LOG(Warn, "ignoring " + v + ": not a variable this runtime reads");
-  });
+  std::vector<std::string> lines = cfg.warnings;
+  for (const auto &v : unknownHcclVariables(environ))
+    lines.push_back("ignoring " + v + ": not a variable this runtime reads");
+  warnOnce(lines);
   return cfg;
-}
-
-StatusOr<Config> applyCommConfig(Config base, const HcclCommConfig *cfg) {
-  if (cfg == nullptr)
-    return base;
-  struct Info {
-    size_t size;
-    uint32_t magic;
-    uint32_t version;
-  };
-  Info info;
-  std::memcpy(&info, cfg, sizeof(info));
-  if (info.magic != HCCL_COMM_CONFIG_MAGIC_WORD)
-    return errPara(
-        "config was not initialised with HcclCommConfigInit (bad magic word)");
-  if (info.size < offsetof(HcclCommConfig, hcclCommName))
-    return errPara("config size " + std::to_string(info.size) +
-                   " is too small");
-  if (cfg->hcclBufferSize != HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET) {
-    if (cfg->hcclBufferSize < 1)
-      return errPara(
-          "config.hcclBufferSize=" + std::to_string(cfg->hcclBufferSize) +
-          ": expected an integer >= 1 (MB)");
-    base.buffSizeMB = cfg->hcclBufferSize;
-  }
-  if (cfg->hcclDeterministic != HCCL_COMM_DETERMINISTIC_CONFIG_NOT_SET) {
-    if (cfg->hcclDeterministic > 2)
-      return errPara(
-          "config.hcclDeterministic=" + std::to_string(cfg->hcclDeterministic) +
-          ": expected 0 (false), 1 (true) or 2 (strict)");
-    base.deterministic = static_cast<Deterministic>(cfg->hcclDeterministic);
-  }
-  if (info.size >= offsetof(HcclCommConfig, hcclUdi) &&
-      std::memchr(cfg->hcclCommName, '\0', sizeof(cfg->hcclCommName)) ==
-          nullptr)
-    return errPara("config.hcclCommName is not NUL-terminated");
-  return base;
 }
 
 Status checkDataType(HcclDataType t) {
@@ -182,6 +185,38 @@ bool overlaps(const void *a, uint64_t aBytes, const void *b, uint64_t bBytes) {
   if (aBytes == 0 || bBytes == 0)
     return false;
   return x < y + bBytes && y < x + aBytes;
+}
+
+Status resolveCall(HcclComm comm, aclrtStream stream, CallCtx &ctx) {
+  HCCL_RT_TRY(resolveActiveComm(comm, &ctx.comm));
+  return resolveStream(stream, &ctx.stream);
+}
+
+Status needPtr(const void *p, const char *name, uint64_t count) {
+  if (p == nullptr && count > 0)
+    return Status(HCCL_E_PTR, std::string(name) + " is NULL");
+  return Status::ok();
+}
+
+Status checkRoot(uint32_t root, const Communicator *c) {
+  if (root >= static_cast<uint32_t>(c->size()))
+    return errPara("root " + std::to_string(root) + " is outside 0.." +
+                   std::to_string(c->size() - 1));
+  return Status::ok();
+}
+
+Status checkPeer(uint32_t peer, const Communicator *c, const char *what) {
+  if (peer >= static_cast<uint32_t>(c->size()))
+    return errPara(std::string(what) + " " + std::to_string(peer) +
+                   " is outside 0.." + std::to_string(c->size() - 1));
+  if (peer == static_cast<uint32_t>(c->rank()))
+    return errPara(std::string(what) + " " + std::to_string(peer) +
+                   " is this rank itself");
+  return Status::ok();
+}
+
+size_t elemSize(HcclDataType t) {
+  return sched::dataTypeSize(static_cast<sched::DataType>(t));
 }
 
 HcclResult dispatch(const char *fn, Communicator *c, HostStream *s,

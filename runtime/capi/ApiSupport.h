@@ -16,6 +16,8 @@
 
 #include <functional>
 #include <new>
+#include <string>
+#include <vector>
 
 namespace hccl::rt::capi {
 
@@ -27,19 +29,62 @@ HcclResult report(const char *fn, const Status &st);
 HcclResult guarded(const char *fn, const std::function<HcclResult()> &body);
 
 void registerComm(Communicator *c);
-/// Removes it from the registry; false if unknown.
+/// Removes it (and its state below) from the registry; false if unknown.
 bool unregisterComm(Communicator *c);
+/// Any live communicator (suspended ones too).
 Status resolveComm(HcclComm comm, Communicator **out);
+/// A live communicator that is not suspended (HCCL_E_SUSPENDING otherwise):
+/// what collectives and point-to-point calls need.
+Status resolveActiveComm(HcclComm comm, Communicator **out);
+/// Every live communicator.
+std::vector<Communicator *> liveComms();
+
+/// C API state of a communicator beside the Communicator itself.
+struct CommApiState {
+  bool suspended = false;
+  /// HcclCommSetMemoryRange ranges and the memory activated inside them.
+  struct Activation {
+    uintptr_t addr = 0;
+    size_t size = 0;
+    void *registration = nullptr;
+  };
+  struct Range {
+    uintptr_t base = 0;
+    size_t size = 0;
+    std::vector<Activation> active;
+  };
+  std::vector<Range> ranges;
+};
+/// Runs `fn` on the communicator's state under the registry's lock; false
+/// (and `fn` not run) when the communicator is not live.
+bool withCommState(Communicator *c, const std::function<void(CommApiState &)> &fn);
 
 void registerStream(HostStream *s);
 bool unregisterStream(HostStream *s);
 /// NULL stream -> *out = nullptr (synchronous).
 Status resolveStream(aclrtStream stream, HostStream **out);
 
-/// The environment's configuration (HCCL_E_PARA with the variable on error).
+/// The environment's configuration (HCCL_E_PARA with the variable on error),
+/// with HcclSetConfig's settings on top. Logs its warnings (accepted values
+/// without effect here) once each.
 StatusOr<Config> loadEnvConfig();
-/// Applies the fields a user set in an HcclCommConfig.
+
+/// HcclSetConfig's process-wide settings, applied on top of the environment.
+void applyProcessSettings(Config &cfg);
+
+/// What an HcclCommConfig says, read by HCCL's protocol (ConfigApi.cpp):
+/// only the fields the caller's version and size hold; a newer caller's
+/// unknown fields are ignored with a warning.
+struct CommSettings {
+  Config cfg;
+  std::string name; ///< hcclCommName ("" = generated)
+  std::string udi;  ///< hcclUdi (user information, kept only)
+};
+StatusOr<CommSettings> readCommConfig(Config base, const HcclCommConfig *cfg);
+/// readCommConfig(...).cfg.
 StatusOr<Config> applyCommConfig(Config base, const HcclCommConfig *cfg);
+/// Logs each line once per process at warning level.
+void warnOnce(const std::vector<std::string> &lines);
 
 /// Data type: supported -> ok; an HCCL type this runtime lacks ->
 /// HCCL_E_NOT_SUPPORT; anything else -> HCCL_E_PARA.
@@ -50,6 +95,27 @@ Status checkBytes(uint64_t count, HcclDataType t, uint64_t factor,
                   const char *what);
 /// Two byte ranges overlap without being the allowed in-place alias.
 bool overlaps(const void *a, uint64_t aBytes, const void *b, uint64_t bBytes);
+
+/// A call's communicator (live, not suspended) and stream (NULL: sync).
+struct CallCtx {
+  Communicator *comm = nullptr;
+  HostStream *stream = nullptr;
+};
+Status resolveCall(HcclComm comm, aclrtStream stream, CallCtx &ctx);
+/// HCCL_E_PTR "<name> is NULL" when p is NULL and count > 0.
+Status needPtr(const void *p, const char *name, uint64_t count);
+Status checkRoot(uint32_t root, const Communicator *c);
+/// A peer rank other than this rank.
+Status checkPeer(uint32_t peer, const Communicator *c, const char *what);
+size_t elemSize(HcclDataType t);
+
+/// HcclGroupStart .. HcclGroupEnd (GroupApi.cpp): true while this thread is
+/// inside a group; groupAdd defers a checked send or receive to the end.
+bool inGroup();
+void groupAdd(Communicator *c, HostStream *s, const Communicator::P2pOp &op);
+
+/// The HcclCommRegCommStateCallback callbacks for `phase`; the first failure.
+HcclResult runCommStateCallbacks(HcclComm comm, HcclCommStatePhase phase);
 
 /// Holds the communicator's turn (issue order) for a scope.
 class Turn {
@@ -69,5 +135,13 @@ HcclResult dispatch(const char *fn, Communicator *c, HostStream *s,
                     std::function<Status()> work);
 
 } // namespace hccl::rt::capi
+
+/// Returns report(fn, status) from the calling C entry point on failure.
+#define API_TRY(fn, expr)                                                      \
+  do {                                                                         \
+    ::hccl::rt::Status _s = (expr);                                            \
+    if (!_s.isOk())                                                            \
+      return ::hccl::rt::capi::report(fn, _s);                                 \
+  } while (0)
 
 #endif // HCCL_RUNTIME_CAPI_APISUPPORT_H

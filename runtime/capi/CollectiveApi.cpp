@@ -13,49 +13,10 @@ namespace sched = hccl::sched;
 
 namespace {
 
-struct Ctx {
-  Communicator *comm = nullptr;
-  HostStream *stream = nullptr;
-};
-
+using Ctx = CallCtx;
 Status resolve(HcclComm comm, aclrtStream stream, Ctx &ctx) {
-  HCCL_RT_TRY(resolveComm(comm, &ctx.comm));
-  return resolveStream(stream, &ctx.stream);
+  return resolveCall(comm, stream, ctx);
 }
-
-Status needPtr(const void *p, const char *name, uint64_t count) {
-  if (p == nullptr && count > 0)
-    return Status(HCCL_E_PTR, std::string(name) + " is NULL");
-  return Status::ok();
-}
-
-Status checkRoot(uint32_t root, const Communicator *c) {
-  if (root >= static_cast<uint32_t>(c->size()))
-    return errPara("root " + std::to_string(root) + " is outside 0.." +
-                   std::to_string(c->size() - 1));
-  return Status::ok();
-}
-
-Status checkPeer(uint32_t peer, const Communicator *c, const char *what) {
-  if (peer >= static_cast<uint32_t>(c->size()))
-    return errPara(std::string(what) + " " + std::to_string(peer) +
-                   " is outside 0.." + std::to_string(c->size() - 1));
-  if (peer == static_cast<uint32_t>(c->rank()))
-    return errPara(std::string(what) + " " + std::to_string(peer) +
-                   " is this rank itself");
-  return Status::ok();
-}
-
-size_t elemSize(HcclDataType t) {
-  return sched::dataTypeSize(static_cast<sched::DataType>(t));
-}
-
-#define API_TRY(fn, expr)                                                      \
-  do {                                                                         \
-    ::hccl::rt::Status _s = (expr);                                            \
-    if (!_s.isOk())                                                            \
-      return report(fn, _s);                                                   \
-  } while (0)
 
 } // namespace
 
@@ -303,6 +264,10 @@ HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType,
     API_TRY(fn, needPtr(sendBuf, "sendBuf", count));
     auto dt = static_cast<sched::DataType>(dataType);
     Communicator *c = x.comm;
+    if (inGroup()) {
+      groupAdd(c, x.stream, {true, sendBuf, count, dt, int(destRank)});
+      return HCCL_SUCCESS;
+    }
     return dispatch(fn, c, x.stream, [=] {
       return c->send(sendBuf, count, dt, static_cast<int>(destRank));
     });
@@ -321,6 +286,10 @@ HcclResult HcclRecv(void *recvBuf, uint64_t count, HcclDataType dataType,
     API_TRY(fn, needPtr(recvBuf, "recvBuf", count));
     auto dt = static_cast<sched::DataType>(dataType);
     Communicator *c = x.comm;
+    if (inGroup()) {
+      groupAdd(c, x.stream, {false, recvBuf, count, dt, int(srcRank)});
+      return HCCL_SUCCESS;
+    }
     return dispatch(fn, c, x.stream, [=] {
       return c->recv(recvBuf, count, dt, static_cast<int>(srcRank));
     });

@@ -19,7 +19,8 @@ using namespace hccl::rt::capi;
 
 namespace {
 
-/// Listeners made by HcclGetRootInfo, waiting for rank 0's init.
+/// Listeners made by HcclGetRootInfo, waiting for the init of a rank of the
+/// process that made them (any rank may be the root, as in HCCL).
 struct PendingRoots {
   struct Entry {
     std::shared_ptr<Listener> listener;
@@ -114,9 +115,10 @@ HcclResult initRootInfo(const char *fn, uint32_t nRanks,
   auto env = loadEnvConfig();
   if (!env)
     return report(fn, env.status());
-  auto cfg = applyCommConfig(env.take(), config);
-  if (!cfg)
-    return report(fn, cfg.status());
+  auto settings = readCommConfig(env.take(), config);
+  if (!settings)
+    return report(fn, settings.status());
+  warnOnce(settings->cfg.warnings);
   auto data = decodeRootInfo(rootInfo->internal);
   if (!data)
     return report(fn, data.status());
@@ -126,35 +128,28 @@ HcclResult initRootInfo(const char *fn, uint32_t nRanks,
   in.uid = data->uid;
   in.key = data->key;
   in.rootKey = data->key;
-  in.cfg = cfg.take();
-  if (config && config->hcclCommName[0])
-    in.name = config->hcclCommName;
+  in.cfg = settings->cfg;
+  in.name = settings->name;
   auto addr = SockAddr::parse(data->ip, data->port);
   if (!addr)
     return report(fn, addr.status());
   in.root = *addr;
+  // The first rank to init in the process that called HcclGetRootInfo holds
+  // the rendezvous on its listener, whatever its rank (hccl_test's -r makes
+  // the root rank produce the root info); every other rank joins it.
   std::shared_ptr<Listener> mine;
   {
     std::lock_guard<std::mutex> g(pendingRoots().mu);
     auto it = pendingRoots().byUid.find(data->uid);
     if (it != pendingRoots().byUid.end()) {
-      if (rank == 0) {
+      if (it->second.owner == ::getpid())
         mine = it->second.listener;
-        pendingRoots().byUid.erase(it);
-      } else if (it->second.owner != ::getpid()) {
-        // Inherited through fork(): only the root's process listens.
-        pendingRoots().byUid.erase(it);
-      }
-      // Other ranks in the root's own process (threads as ranks) leave it
-      // for rank 0.
+      // Inherited through fork(), the entry is stale: only the process
+      // that made it listens.
+      pendingRoots().byUid.erase(it);
     }
   }
-  if (rank == 0) {
-    if (!mine && nRanks > 1)
-      return report(
-          fn,
-          errPara("rank 0 must call HcclCommInitRootInfo in the process that "
-                  "called HcclGetRootInfo (this root info is not from here)"));
+  if (mine && nRanks > 1) {
     in.rendezvous = mine;
     in.listener = mine;
   }
@@ -172,9 +167,11 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo,
   auto env = loadEnvConfig();
   if (!env)
     return report(fn, env.status());
-  auto cfg = applyCommConfig(env.take(), config);
-  if (!cfg)
-    return report(fn, cfg.status());
+  auto settings = readCommConfig(env.take(), config);
+  if (!settings)
+    return report(fn, settings.status());
+  warnOnce(settings->cfg.warnings);
+  Config *cfg = &settings->cfg;
   // A rank table is no secret, but it is read like one: a FIFO or device
   // must not block init, nor a huge file exhaust memory.
   auto text = readPrivateFile(clusterInfo, kMaxRankTableBytes, false);
@@ -215,12 +212,11 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo,
   in.key = deriveKey(job->key, "rank table communicator", in.uid);
   in.rootKey = in.key;
   in.root = *root;
-  in.cfg = cfg.take();
+  in.cfg = *cfg;
   in.server = topo->serverIds[static_cast<size_t>(
       topo->serverOf(static_cast<int>(rank)))];
   in.rankTable = topo.take();
-  if (config && config->hcclCommName[0])
-    in.name = config->hcclCommName;
+  in.name = settings->name;
   if (rank == 0 && world > 1) {
     auto l = openListener(root->ip(), port, 1, in.cfg, in.key);
     if (!l)
@@ -535,9 +531,11 @@ HcclResult HcclCommDestroy(HcclComm comm) {
     Communicator *c;
     if (Status st = resolveComm(comm, &c); !st.isOk())
       return report(fn, st);
+    (void)runCommStateCallbacks(comm, HCCL_COMM_STATE_PHASE_DESTROY_PRE);
     if (!unregisterComm(c))
       return report(fn, errPara("comm is being destroyed by another thread"));
     delete c; // waits for its queued calls, then releases everything
+    (void)runCommStateCallbacks(comm, HCCL_COMM_STATE_PHASE_DESTROY_POST);
     return HCCL_SUCCESS;
   });
 }

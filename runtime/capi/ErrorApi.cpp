@@ -1,4 +1,10 @@
-//===- ErrorApi.cpp - C API: result names and last error messages ---------===//
+//===- ErrorApi.cpp - C API: result texts and last error messages ---------===//
+//
+// HcclGetErrorString returns HCCL's own texts, so that programs (and logs)
+// that print or compare them see what HCCL gives. HCCL's table ends at
+// HCCL_E_REMOTE; the newer codes get the meaning their enumerators document.
+//
+//===----------------------------------------------------------------------===//
 #include "capi/ApiSupport.h"
 
 namespace hccl::rt::capi {
@@ -10,53 +16,59 @@ extern "C" {
 const char *HcclGetErrorString(HcclResult code) {
   switch (code) {
   case HCCL_SUCCESS:
-    return "HCCL_SUCCESS: success";
+    return "no error";
   case HCCL_E_PARA:
-    return "HCCL_E_PARA: parameter error";
+    return "parameter error";
   case HCCL_E_PTR:
-    return "HCCL_E_PTR: null pointer";
+    return "empty pointer";
   case HCCL_E_MEMORY:
-    return "HCCL_E_MEMORY: memory error";
+    return "memory error";
   case HCCL_E_INTERNAL:
-    return "HCCL_E_INTERNAL: internal error";
+    return "internal error";
   case HCCL_E_NOT_SUPPORT:
-    return "HCCL_E_NOT_SUPPORT: feature not supported";
+    return "not support feature";
   case HCCL_E_NOT_FOUND:
-    return "HCCL_E_NOT_FOUND: resource not found";
+    return "not found specific resource";
   case HCCL_E_UNAVAIL:
-    return "HCCL_E_UNAVAIL: resource unavailable";
+    return "resource unavailable";
   case HCCL_E_SYSCALL:
-    return "HCCL_E_SYSCALL: system call failed";
+    return "call system interface error";
   case HCCL_E_TIMEOUT:
-    return "HCCL_E_TIMEOUT: timeout";
+    return "timeout";
   case HCCL_E_OPEN_FILE_FAILURE:
-    return "HCCL_E_OPEN_FILE_FAILURE: cannot open file";
+    return "open file fail";
   case HCCL_E_TCP_CONNECT:
-    return "HCCL_E_TCP_CONNECT: TCP connect failed";
+    return "tcp connect fail";
   case HCCL_E_ROCE_CONNECT:
-    return "HCCL_E_ROCE_CONNECT: RoCE connect failed";
+    return "roce connect fail";
   case HCCL_E_TCP_TRANSFER:
-    return "HCCL_E_TCP_TRANSFER: TCP transfer failed";
+    return "tcp transfer fail";
   case HCCL_E_ROCE_TRANSFER:
-    return "HCCL_E_ROCE_TRANSFER: RoCE transfer failed";
+    return "roce transfer fail";
   case HCCL_E_RUNTIME:
-    return "HCCL_E_RUNTIME: runtime call failed";
+    return "call runtime api fail";
   case HCCL_E_DRV:
-    return "HCCL_E_DRV: driver call failed";
+    return "call driver api fail";
   case HCCL_E_PROFILING:
-    return "HCCL_E_PROFILING: profiling error";
+    return "call profiling api fail";
   case HCCL_E_CCE:
-    return "HCCL_E_CCE: CCE error";
+    return "call cce api fail";
   case HCCL_E_NETWORK:
-    return "HCCL_E_NETWORK: network error";
+    return "call network api fail";
   case HCCL_E_AGAIN:
-    return "HCCL_E_AGAIN: try again";
+    return "try again";
   case HCCL_E_REMOTE:
-    return "HCCL_E_REMOTE: error on a remote rank";
+    return "error cqe";
   case HCCL_E_SUSPENDING:
-    return "HCCL_E_SUSPENDING: communicator suspending";
+    return "error communicator suspending";
+  case HCCL_E_OPRETRY_FAIL:
+    return "retry constraint";
+  case HCCL_E_OOM:
+    return "out of memory";
+  case HCCL_E_IN_STATUS:
+    return "the error information is in the status";
   default:
-    return "unknown HcclResult";
+    return "unknow error"; // HCCL's spelling
   }
 }
 

@@ -45,19 +45,7 @@ std::string parseBuffSize(std::string_view v, Config &c) {
 }
 
 std::string parseAlgo(std::string_view v, Config &c) {
-#ifdef HCCL_CONFIG_NO_ALGO_PARSER
-  // lib/schedule's parser is not built yet: keep the string unchecked.
-  c.algo = std::string(v);
-  return "";
-#endif
-  sched::Result<sched::HcclAlgoSpec> spec = sched::parseHcclAlgo(v);
-  if (!spec)
-    return spec.message() +
-           " (syntax: level0:NA;level1:H-D_R or "
-           "allreduce=level0:NA;level1:ring/allgather=...)";
-  c.algo = std::string(v);
-  c.algoSpec = spec.take();
-  return "";
+  return setHcclAlgo(v, "HCCL_ALGO", c);
 }
 
 std::string parseConnectTimeout(std::string_view v, Config &c) {
@@ -74,9 +62,36 @@ std::string parseConnectTimeoutMs(std::string_view v, Config &c) {
                     "an integer in 1..7200000 (ms)");
 }
 
+// HCCL_EXEC_TIMEOUT: whole seconds in 0..2^31-1 (0 = never), and on A3 /
+// A2 in AIV mode with ten-millisecond precision ("0.05"). The executor
+// counts whole seconds, so a fraction is rounded up, with a warning.
 std::string parseExecTimeout(std::string_view v, Config &c) {
-  return intInRange(v, 0, 2147483647, &c.execTimeoutSec,
-                    "an integer in 0..2147483647 (s, 0 = never), default 1836");
+  const std::string want =
+      "expected seconds in 0..2147483647 (0 = never, decimals allowed), "
+      "default 1836";
+  size_t dot = v.find('.');
+  std::optional<uint64_t> whole =
+      env::parseUnsigned(v.substr(0, dot == std::string_view::npos ? v.size()
+                                                                   : dot));
+  if (!whole || *whole > 2147483647u)
+    return want;
+  uint64_t s = *whole;
+  if (dot != std::string_view::npos) {
+    std::string_view frac = v.substr(dot + 1);
+    std::optional<uint64_t> f = env::parseUnsigned(frac);
+    if (!f || frac.size() > 9)
+      return want;
+    if (*f != 0) {
+      if (s == 2147483647u)
+        return want;
+      ++s;
+      c.warnings.push_back("HCCL_EXEC_TIMEOUT=" + std::string(v) +
+                           ": the host runtime counts whole seconds; using " +
+                           std::to_string(s) + " s");
+    }
+  }
+  c.execTimeoutSec = s;
+  return "";
 }
 
 std::string parseDeterministic(std::string_view v, Config &c) {
@@ -146,8 +161,10 @@ std::string parseRdmaSl(std::string_view v, Config &c) {
 }
 
 std::string parseRdmaTimeout(std::string_view v, Config &c) {
-  return intInRange(v, 5, 20, &c.rdmaTimeout,
-                    "an integer in 5..20, default 20");
+  // HCCL's widest range (Atlas training / inference series); A2 and A3
+  // stop at 20. Verbs takes any exponent up to 31.
+  return intInRange(v, 5, 24, &c.rdmaTimeout,
+                    "an integer in 5..24, default 20");
 }
 
 std::string parseRdmaRetryCnt(std::string_view v, Config &c) {
@@ -377,6 +394,8 @@ std::string formatConfig(const Config &c) {
      << " HCCL_IF_IP=" << (c.ifIp.empty() ? "auto" : c.ifIp)
      << " HCCL_IF_BASE_PORT=" << c.ifBasePort
      << " HCCL_WHITELIST_DISABLE=" << (c.whitelistDisable ? 1 : 0)
+     << " HCCL_WHITELIST_FILE="
+     << (c.whitelistFile.empty() ? "none" : c.whitelistFile)
      << " HCCL_RDMA_TC=" << c.rdmaTrafficClass
      << " HCCL_RDMA_SL=" << c.rdmaServiceLevel
      << " HCCL_RDMA_TIMEOUT=" << c.rdmaTimeout

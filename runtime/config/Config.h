@@ -20,6 +20,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hccl::rt {
@@ -78,8 +79,9 @@ struct Config {
   /// HCCL_TRANSPORT (ours): auto | shm | tcp | verbs.
   TransportKind transport = TransportKind::Auto;
 
-  /// Accepted values the runtime cannot honour, one line each, for the
-  /// caller to log as warnings (e.g. HCCL_WHITELIST_DISABLE=0).
+  /// Accepted values the runtime cannot honour or maps, one line each
+  /// (HCCL_ALGO parts, fractional HCCL_EXEC_TIMEOUT, ...); the C API logs
+  /// each once per process at init.
   std::vector<std::string> warnings;
 
   uint64_t buffSizeBytes() const { return buffSizeMB << 20; }
@@ -90,6 +92,12 @@ struct Config {
 /// expected an integer >= 1 (MB), default 200"), joined by "; ".
 sched::Result<Config> loadConfig(
     const std::function<const char *(const char *)> &getenv = ::getenv);
+
+/// Parses an HCCL_ALGO value as HCCL accepts it (HcclAlgo.cpp) into
+/// c.algo / c.algoSpec: parts without an equivalent here are dropped with a
+/// line in c.warnings naming `source`; "" or what was expected.
+std::string setHcclAlgo(std::string_view value, const std::string &source,
+                        Config &c);
 
 /// One line "HCCL_BUFFSIZE=200 HCCL_ALGO=... ..." with every effective value,
 /// for debug logs and tools.

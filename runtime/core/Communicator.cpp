@@ -109,11 +109,9 @@ Status Communicator::init(CommInit &in) {
   std::vector<std::string> table;
   if (size_ == 1) {
     table.push_back(me.encode());
-  } else if (rank_ == 0) {
-    if (!in.rendezvous)
-      return errInternal("rank 0 has no rendezvous socket");
+  } else if (in.rendezvous) { // the root: any one rank
     auto t = rendezvousRoot(*in.rendezvous, uid_, size_, me.encode(), dl,
-                            timeoutName(cfg_));
+                            timeoutName(cfg_), rank_);
     if (!t)
       return t.status();
     table = t.take();

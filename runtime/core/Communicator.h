@@ -131,6 +131,17 @@ public:
   Status send(const void *buf, uint64_t count, sched::DataType dt, int peer);
   Status recv(void *buf, uint64_t count, sched::DataType dt, int peer);
   Status barrier();
+  /// One send or receive of a batch (HcclBatchSendRecv, HcclGroupEnd).
+  struct P2pOp {
+    bool send = true;
+    void *buf = nullptr;
+    uint64_t count = 0;
+    sched::DataType dt = sched::DataType::Int8;
+    int peer = 0; ///< may be this rank: a send and a receive to self copy
+  };
+  /// Posts every op, then waits for all of them (Batch.cpp): the order of
+  /// the ops cannot deadlock.
+  Status batchSendRecv(const std::vector<P2pOp> &ops);
   /// Runs a program of a plan (group-local ranks mapped by `group`, empty =
   /// identity; this rank must be a member).
   Status runProgram(const sched::Program &prog,

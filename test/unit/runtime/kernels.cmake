@@ -12,7 +12,8 @@ endif()
 if(TARGET HcclConfig)
   add_executable(HcclConfigTests
     ${CMAKE_CURRENT_LIST_DIR}/config_numeric_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/config_text_test.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/config_text_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/config_hccl_test.cpp)
   target_link_libraries(HcclConfigTests PRIVATE HcclConfig GTest::gtest_main)
   # ConfigDocs reads docs/env-vars.md from the source tree.
   target_compile_definitions(HcclConfigTests PRIVATE

@@ -34,16 +34,15 @@ std::string inOneRank(const Body &body) { return runRanks(1, body, {30}); }
 
 } // namespace
 
-TEST(Api, ErrorStringsAreDistinctAndNamed) {
+TEST(Api, ErrorStringsAreDistinct) {
+  // HCCL's texts (rt_abi_test.cpp checks each): one per code.
   std::set<std::string> seen;
-  for (int c = 0; c <= 22; ++c) {
+  for (int c = 0; c <= 24; ++c) {
     std::string s = HcclGetErrorString(static_cast<HcclResult>(c));
-    EXPECT_EQ(s.rfind("HCCL_", 0), 0u) << s;
     EXPECT_TRUE(seen.insert(s).second) << s;
   }
-  EXPECT_TRUE(contains(HcclGetErrorString(HCCL_E_REMOTE), "HCCL_E_REMOTE"));
   EXPECT_EQ(std::string(HcclGetErrorString(static_cast<HcclResult>(999))),
-            "unknown HcclResult");
+            "unknow error");
 }
 
 TEST(Api, ResultCodesAreHcclNumbers) {
