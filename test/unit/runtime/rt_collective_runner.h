@@ -152,7 +152,8 @@ inline std::string runOne(HcclComm comm, int rank, int p, const RunSpec &s,
     out = b->c();
     std::memset(out, 0xA5, outBytes);
   }
-  std::memcpy(in, input.data(), inBytes);
+  if (inBytes) // an empty input's data() may be null (memcpy's UB)
+    std::memcpy(in, input.data(), inBytes);
   // Broadcast is in place in HCCL: non-roots' buffer content is ignored.
   if (s.coll == Collective::Broadcast && s.inPlace && rank != s.root)
     std::memset(in, 0x5A, inBytes);
