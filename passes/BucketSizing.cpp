@@ -79,7 +79,8 @@ struct BucketSizingPass
                 "a positive count";
     caps.maxCount = maxCount;
     computeOpts = {peakTflops, memoryGbps};
-    if (failed(verifyComputeOptions(root, kPass, computeOpts)))
+    if (failed(verifyComputeOptions(root, kPass, computeOpts)) ||
+        failed(verifySizesFitIn(root, kPass)))
       return failure();
     if (!algo.empty()) {
       sched::Result<sched::HcclAlgoSpec> spec = sched::parseHcclAlgo(algo);

@@ -63,11 +63,10 @@ std::optional<double> mlir::comm::linalgFlops(Operation *op) {
 
 static double staticBytes(Type t) {
   auto st = dyn_cast<ShapedType>(t);
-  if (!st || !st.hasRank() || !st.hasStaticShape() ||
-      !st.getElementType().isIntOrFloat())
+  if (!st || !st.getElementType().isIntOrFloat())
     return 0;
-  return static_cast<double>(st.getNumElements()) *
-         ((st.getElementTypeBitWidth() + 7) / 8);
+  // Sizes that overflow are rejected before pricing (verifySizesFit).
+  return static_cast<double>(getStaticByteSize(t).value_or(0));
 }
 
 double mlir::comm::bytesTouched(Operation *op) {

@@ -60,7 +60,8 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
   void runOnOperation() override {
     Operation *root = getOperation();
     ComputeCostOptions opts{peakTflops, memoryGbps};
-    if (failed(verifyComputeOptions(root, kPass, opts)))
+    if (failed(verifyComputeOptions(root, kPass, opts)) ||
+        failed(verifySizesFitIn(root, kPass)))
       return signalPassFailure();
 
     SmallVector<FunctionOpInterface> funcs;

@@ -26,12 +26,12 @@ namespace sched = hccl::sched;
 
 namespace {
 
-/// Elements of a statically shaped tensor.
+/// Elements of a statically shaped tensor (the collectives' verifier
+/// guarantees their bytes, and so their sum, fit in int64_t).
 std::optional<int64_t> elements(Type t) {
-  auto rt = dyn_cast<RankedTensorType>(t);
-  if (!rt || !rt.hasStaticShape())
+  if (!isa<RankedTensorType>(t))
     return std::nullopt;
-  return rt.getNumElements();
+  return getStaticElementCount(t);
 }
 
 /// True when splitting/concatenating along `dim` is a flat block split (all

@@ -111,7 +111,8 @@ struct OverlapSchedulePass
         failed(parseBytes("memory-cap", memoryCap, memCap)))
       return signalPassFailure();
     computeOpts = {peakTflops, memoryGbps};
-    if (failed(verifyComputeOptions(root, kPass, computeOpts)))
+    if (failed(verifyComputeOptions(root, kPass, computeOpts)) ||
+        failed(verifySizesFitIn(root, kPass)))
       return signalPassFailure();
     model.reset();
     if (getTopology(root)) {
@@ -156,10 +157,9 @@ struct OverlapSchedulePass
 
   static double valueBytes(Value v) {
     auto st = dyn_cast<ShapedType>(v.getType());
-    if (!st || !st.hasStaticShape() || !st.getElementType().isIntOrFloat())
+    if (!st || !st.getElementType().isIntOrFloat())
       return 0;
-    return static_cast<double>(st.getNumElements()) *
-           ((st.getElementTypeBitWidth() + 7) / 8);
+    return static_cast<double>(getStaticByteSize(st).value_or(0));
   }
 
   void scheduleBlock(Block &block) {

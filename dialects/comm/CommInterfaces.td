@@ -27,6 +27,8 @@ def Comm_CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
                     : ::mlir::comm::AlgorithmAttr();
       }]>,
   ];
+  // Counts and bytes derived from the tensors must not wrap.
+  let verify = [{ return ::mlir::comm::verifySizesFit($_op); }];
 }
 
 #endif // HCCL_COMM_INTERFACES

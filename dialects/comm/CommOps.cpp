@@ -5,6 +5,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
@@ -83,12 +84,8 @@ mlir::comm::getScheduleCollective(Operation *op) {
 std::optional<int64_t> mlir::comm::getPayloadBytes(CollectiveOpInterface op) {
   int64_t total = 0;
   auto add = [&](Type t) -> bool {
-    auto st = dyn_cast<ShapedType>(t);
-    if (!st || !st.hasStaticShape())
-      return false;
-    total += st.getNumElements() *
-             ((st.getElementTypeBitWidth() + 7) / 8);
-    return true;
+    std::optional<int64_t> b = getStaticByteSize(t);
+    return b && !llvm::AddOverflow(total, *b, total);
   };
   // recv has no payload operand: its result is what moves.
   if (auto recv = dyn_cast<RecvOp>(op.getOperation()))
@@ -121,9 +118,14 @@ static LogicalResult verifyScaledDim(Operation *op, StringRef what,
                                      int64_t p) {
   if (ShapedType::isDynamic(small) || ShapedType::isDynamic(big))
     return success();
-  if (big != small * p)
+  int64_t expected;
+  if (llvm::MulOverflow(small, p, expected))
+    return op->emitOpError() << what << " along dim " << dim << ": " << small
+                             << " x group size " << p
+                             << " does not fit in a 64-bit count";
+  if (big != expected)
     return op->emitOpError()
-           << what << " along dim " << dim << ": expected " << small * p
+           << what << " along dim " << dim << ": expected " << expected
            << " (" << small << " x group size " << p << "), found " << big;
   return success();
 }

@@ -7,6 +7,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::comm;
@@ -595,6 +596,16 @@ LogicalResult ProgramOp::verify() {
   if (getCountAttr().getInt() < 0)
     return emitOpError() << "count must be >= 0, found "
                          << getCountAttr().getInt();
+  // The runtime sizes buffers as count x element size.
+  if (auto dt = toScheduleType(getElementType())) {
+    int64_t bytes;
+    if (llvm::MulOverflow(getCountAttr().getInt(),
+                          static_cast<int64_t>(hccl::sched::dataTypeSize(*dt)),
+                          bytes))
+      return emitOpError() << "count " << getCountAttr().getInt()
+                           << " of " << getElementType()
+                           << " holds more bytes than a 64-bit count can hold";
+  }
   int64_t root = getRootAttr().getInt();
   if (root < 0 || root >= ranks)
     return emitOpError() << "root " << root
@@ -720,20 +731,20 @@ LogicalResult ScheduleOp::verify() {
 }
 
 std::optional<int64_t> ScheduleOp::getHcclCount() {
-  int64_t total = 0;
-  for (Type t : getInputs().getTypes()) {
-    auto rt = cast<RankedTensorType>(t);
-    if (!rt.hasStaticShape())
-      return std::nullopt;
-    total += rt.getNumElements();
-  }
-  int64_t resultElems = 0;
-  for (Type t : getResults().getTypes()) {
-    auto rt = cast<RankedTensorType>(t);
-    if (!rt.hasStaticShape())
-      return std::nullopt;
-    resultElems += rt.getNumElements();
-  }
+  // Sums that fit: the verifier bounds the bytes of all tensors together.
+  auto sum = [](TypeRange types) -> std::optional<int64_t> {
+    int64_t total = 0;
+    for (Type t : types) {
+      std::optional<int64_t> n = getStaticElementCount(t);
+      if (!n || llvm::AddOverflow(total, *n, total))
+        return std::nullopt;
+    }
+    return total;
+  };
+  std::optional<int64_t> total = sum(getInputs().getTypes());
+  std::optional<int64_t> resultElems = sum(getResults().getTypes());
+  if (!total || !resultElems)
+    return std::nullopt;
   switch (getCollective()) {
   case CollectiveKind::reduce_scatter:
     return resultElems;
@@ -772,9 +783,8 @@ LogicalResult ScheduleOp::verifySymbolUses(SymbolTableCollection &tables) {
   int64_t expected = prog.getCountAttr().getInt();
   std::optional<int64_t> count = getHcclCount();
   if (!count && getCollective() == CollectiveKind::all_to_all) {
-    auto rt = cast<RankedTensorType>(getInputs().front().getType());
-    if (rt.hasStaticShape())
-      count = rt.getNumElements() / p;
+    if (auto n = getStaticElementCount(getInputs().front().getType()))
+      count = *n / p;
   }
   if (count && *count != expected)
     return emitOpError() << "moves " << *count << " elements but program "

@@ -221,8 +221,10 @@ public:
                                        " (expected one of " +
                                        sched::dataTypeNameList() + ")");
     t.dtype = *parsed;
-    if (t.elements() < 0)
-      return fail(path + ".shape", "tensor too large");
+    if (t.bytes() < 0)
+      return fail(path + ".shape",
+                  "tensor too large: its elements or bytes do not fit in a "
+                  "64-bit count");
     return Status::ok();
   }
 
@@ -434,7 +436,10 @@ std::optional<OpKind> parseOpKind(std::string_view s) {
 int64_t Tensor::elements() const { return product(shape); }
 int64_t Tensor::bytes() const {
   int64_t n = elements();
-  return n < 0 ? -1 : n * static_cast<int64_t>(sched::dataTypeSize(dtype));
+  auto size = static_cast<int64_t>(sched::dataTypeSize(dtype));
+  if (n < 0 || (n > 0 && size > std::numeric_limits<int64_t>::max() / n))
+    return -1;
+  return n * size;
 }
 
 const Tensor *Graph::findTensor(std::string_view n) const {

@@ -14,6 +14,22 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::comm {
+/// Elements and bytes of a statically shaped type, multiplied with overflow
+/// checks (ShapedType::getNumElements wraps). nullopt for dynamic or
+/// unranked shapes, non-shaped types, element types without a fixed size,
+/// or when the product does not fit in int64_t.
+std::optional<int64_t> getStaticElementCount(Type t);
+std::optional<int64_t> getStaticByteSize(Type t);
+/// Error at `op` when one of its static tensors, or all of them together,
+/// holds more elements or bytes than int64_t counts (the verifier of every
+/// communication op).
+LogicalResult verifySizesFit(Operation *op);
+/// The same check for every op under `root`, for passes that size any value
+/// (liveness, compute estimates); the error names the op and the pass.
+LogicalResult verifySizesFitIn(Operation *root, StringRef pass);
+} // namespace mlir::comm
+
 #include "hccl-mlir/Dialect/Comm/CommInterfaces.h.inc"
 
 namespace mlir::comm {
