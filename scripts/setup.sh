@@ -18,6 +18,8 @@ PACKAGES=(
   # comparisons (Open MPI) and tools
   openmpi-bin libopenmpi-dev
   python3-torch python3-torchvision python3-matplotlib  # tools/export, tools/plot (+ tests)
+  # the torch.distributed backend (python/) and its pytest suites
+  libtorch-dev pybind11-dev python3-dev python3-pytest
 )
 PACKAGES+=(${HCCLMLIR_EXTRA_PACKAGES:-})
 

@@ -1,0 +1,223 @@
+//===- ProcessGroupHccl.cpp - communicators, plans, point-to-point --------===//
+
+#include "ProcessGroupHccl.h"
+
+#include "HcclError.h"
+#include "Tensors.h"
+
+#include <c10/util/Exception.h>
+
+#include <cstring>
+
+namespace hccl_torch {
+
+namespace {
+// The store key of a group's root info. The store is the group's own
+// (torch prefixes it per group), so one name serves every group.
+const char *const kRootInfoKey = "hccl_root_info";
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Plans
+//===----------------------------------------------------------------------===//
+
+std::shared_ptr<Plan> Plan::load(const std::string &path) {
+  HcclPlan p = nullptr;
+  hcclCheck(HcclPlanLoad(path.c_str(), &p), "HcclPlanLoad");
+  return std::shared_ptr<Plan>(new Plan(p));
+}
+
+std::shared_ptr<Plan> Plan::fromString(const std::string &json) {
+  HcclPlan p = nullptr;
+  hcclCheck(HcclPlanLoadFromString(json.data(), json.size(), &p),
+            "HcclPlanLoadFromString");
+  return std::shared_ptr<Plan>(new Plan(p));
+}
+
+Plan::~Plan() { HcclPlanFree(plan_); }
+
+std::vector<std::string> Plan::programIds() const {
+  uint32_t n = 0;
+  hcclCheck(HcclPlanGetProgramCount(plan_, &n), "HcclPlanGetProgramCount");
+  std::vector<std::string> ids;
+  for (uint32_t i = 0; i < n; ++i) {
+    const char *id = nullptr;
+    hcclCheck(HcclPlanGetProgramId(plan_, i, &id), "HcclPlanGetProgramId");
+    ids.emplace_back(id);
+  }
+  return ids;
+}
+
+HcclPlanProgramInfo Plan::info(const std::string &id,
+                               uint32_t groupRank) const {
+  HcclPlanProgramInfo info{};
+  hcclCheck(HcclPlanGetProgramInfo(plan_, id.c_str(), groupRank, &info),
+            "HcclPlanGetProgramInfo");
+  return info;
+}
+
+//===----------------------------------------------------------------------===//
+// Groups
+//===----------------------------------------------------------------------===//
+
+ProcessGroupHccl::ProcessGroupHccl(const c10::intrusive_ptr<c10d::Store> &store,
+                                   int rank, int size)
+    : ProcessGroup(rank, size) {
+  TORCH_CHECK_VALUE(size > 0 && rank >= 0 && rank < size,
+                    "hccl: rank ", rank, " outside a group of ", size);
+  HcclRootInfo info;
+  if (rank == 0) {
+    hcclCheck(HcclGetRootInfo(&info), "HcclGetRootInfo");
+    const auto *bytes = reinterpret_cast<const uint8_t *>(info.internal);
+    store->set(kRootInfoKey,
+               std::vector<uint8_t>(bytes, bytes + sizeof(info.internal)));
+  } else {
+    std::vector<uint8_t> blob = store->get(kRootInfoKey);
+    TORCH_CHECK(blob.size() == sizeof(info.internal), "hccl: the store's '",
+                kRootInfoKey, "' holds ", blob.size(), " bytes, expected ",
+                sizeof(info.internal));
+    std::memcpy(info.internal, blob.data(), blob.size());
+  }
+  hcclCheck(HcclCommInitRootInfo(size, &info, rank, &comm_),
+            "HcclCommInitRootInfo");
+  // Every rank has joined: the blob (which carries the communicator's key,
+  // docs/security.md) need not stay in the store.
+  if (rank == 0) {
+    try {
+      store->deleteKey(kRootInfoKey);
+    } catch (const std::exception &) {
+      // A store without deletion keeps it; it is the job's own channel.
+    }
+  }
+  worker_ = std::make_unique<Worker>();
+  init();
+}
+
+ProcessGroupHccl::ProcessGroupHccl(c10::intrusive_ptr<ProcessGroupHccl> parent,
+                                   const std::vector<int64_t> &ranks,
+                                   uint64_t subCommId, int rank)
+    : ProcessGroup(rank, static_cast<int>(ranks.size())),
+      parent_(std::move(parent)) {
+  TORCH_CHECK_VALUE(parent_, "hccl: a subgroup needs its parent group");
+  TORCH_CHECK_VALUE(rank >= 0 && rank < static_cast<int>(ranks.size()),
+                    "hccl: rank ", rank, " outside a subgroup of ",
+                    ranks.size());
+  std::vector<uint32_t> ids;
+  for (int64_t r : ranks) {
+    TORCH_CHECK_VALUE(r >= 0 && r < parent_->getSize(), "hccl: subgroup rank ",
+                      r, " outside the parent group of ", parent_->getSize());
+    ids.push_back(static_cast<uint32_t>(r));
+  }
+  HcclCommConfig config;
+  HcclCommConfigInit(&config);
+  HcclComm parentComm = parent_->comm_;
+  hcclCheck(HcclCreateSubCommConfig(&parentComm, ids.size(), ids.data(),
+                                    subCommId, rank, &config, &comm_),
+            "HcclCreateSubCommConfig");
+  worker_ = std::make_unique<Worker>();
+  init();
+}
+
+ProcessGroupHccl::~ProcessGroupHccl() {
+  worker_.reset(); // runs what is queued
+  if (comm_ != nullptr)
+    HcclCommDestroy(comm_);
+}
+
+c10::intrusive_ptr<c10d::Work>
+ProcessGroupHccl::enqueue(c10d::OpType type, std::vector<at::Tensor> outputs,
+                          HcclWork::Body body) {
+  auto work = c10::make_intrusive<HcclWork>(rank_, type, std::move(outputs),
+                                            std::move(body));
+  worker_->enqueue(work);
+  return work;
+}
+
+void ProcessGroupHccl::checkRoot(int64_t root, const char *what) const {
+  TORCH_CHECK_VALUE(root >= 0 && root < size_, "hccl: ", what, " root ", root,
+                    " outside the group of ", size_, " ranks");
+}
+
+//===----------------------------------------------------------------------===//
+// Barrier, point-to-point, plans
+//===----------------------------------------------------------------------===//
+
+c10::intrusive_ptr<c10d::Work>
+ProcessGroupHccl::barrier(const c10d::BarrierOptions &) {
+  HcclComm comm = comm_;
+  return enqueue(c10d::OpType::BARRIER, {}, [comm] {
+    hcclCheck(HcclBarrier(comm, nullptr), "HcclBarrier");
+  });
+}
+
+// Point-to-point calls match by issue order on each pair, not by tag
+// (docs/runtime.md, Faults): the tag is accepted and not used.
+c10::intrusive_ptr<c10d::Work>
+ProcessGroupHccl::send(std::vector<at::Tensor> &tensors, int dst, int) {
+  checkSingle(tensors, "send tensor");
+  checkRoot(dst, "send destination");
+  TORCH_CHECK_VALUE(dst != rank_, "hccl: send to this rank itself (", dst,
+                    ")");
+  at::Tensor t = tensors[0].contiguous();
+  HcclComm comm = comm_;
+  return enqueue(c10d::OpType::SEND, tensors, [=] {
+    Buffer b = bufferOf(t);
+    hcclCheck(HcclSend(b.ptr, b.count, b.type, dst, comm, nullptr), "HcclSend");
+  });
+}
+
+c10::intrusive_ptr<c10d::Work>
+ProcessGroupHccl::recv(std::vector<at::Tensor> &tensors, int src, int) {
+  checkSingle(tensors, "recv tensor");
+  checkRoot(src, "recv source");
+  TORCH_CHECK_VALUE(src != rank_, "hccl: recv from this rank itself (", src,
+                    ")");
+  at::Tensor t = tensors[0];
+  HcclComm comm = comm_;
+  return enqueue(c10d::OpType::RECV, tensors, [=]() mutable {
+    at::Tensor c = t.contiguous();
+    Buffer b = bufferOf(c);
+    hcclCheck(HcclRecv(b.ptr, b.count, b.type, src, comm, nullptr), "HcclRecv");
+    if (!c.is_same(t))
+      t.copy_(c);
+  });
+}
+
+c10::intrusive_ptr<c10d::Work>
+ProcessGroupHccl::runPlan(std::shared_ptr<Plan> plan, const std::string &id,
+                          const at::Tensor &input, const at::Tensor &output) {
+  TORCH_CHECK_VALUE(plan, "hccl: run_plan needs a plan");
+  checkTensor(input, "plan input");
+  checkTensor(output, "plan output");
+  HcclPlanProgramInfo info = plan->info(id, rank_);
+  HcclDataType type = hcclType(input.scalar_type(), "plan input");
+  TORCH_CHECK_TYPE(type == info.dataType &&
+                       output.scalar_type() == input.scalar_type(),
+                   "hccl: plan program '", id, "' works on HCCL data type ",
+                   info.dataType, ", found input ", input.scalar_type(),
+                   " and output ", output.scalar_type());
+  TORCH_CHECK_VALUE(info.ranks == static_cast<uint32_t>(size_),
+                    "hccl: plan program '", id, "' runs on ", info.ranks,
+                    " ranks, this group has ", size_);
+  auto bytes = [](const at::Tensor &t) {
+    return static_cast<uint64_t>(t.numel()) * t.element_size();
+  };
+  TORCH_CHECK_VALUE(bytes(input) == info.inputBytes &&
+                        bytes(output) == info.outputBytes,
+                    "hccl: plan program '", id, "' on rank ", rank_,
+                    " reads ", info.inputBytes, " bytes and writes ",
+                    info.outputBytes, ", found tensors of ", bytes(input),
+                    " and ", bytes(output));
+  TORCH_CHECK_VALUE(output.is_contiguous(), "hccl: plan output must be "
+                                            "contiguous");
+  at::Tensor in = input.contiguous();
+  at::Tensor out = output;
+  HcclComm comm = comm_;
+  return enqueue(c10d::OpType::ALLREDUCE, {out}, [=] {
+    hcclCheck(HcclRunPlanCollective(comm, plan->handle(), id.c_str(),
+                                    in.data_ptr(), out.data_ptr(), nullptr),
+              "HcclRunPlanCollective");
+  });
+}
+
+} // namespace hccl_torch

@@ -1,0 +1,41 @@
+"""Registration of the c10d backend "hccl" (torch 1.13's extended API).
+
+torch calls the creator once per group with the group's store (prefixed per
+group), its rank and size, and the global ranks of a subgroup. The world
+group exchanges the runtime's root info through that store; a subgroup of an
+hccl world becomes a sub-communicator of the world's communicator
+(HcclCreateSubCommConfig: only members call, as only members create a torch
+subgroup), with an id every member derives from torch's group name.
+"""
+
+import hashlib
+
+import torch.distributed as dist
+
+from . import _C
+
+HcclError = _C.HcclError
+Plan = _C.Plan
+ProcessGroupHCCL = _C.ProcessGroupHCCL
+
+BACKEND = "hccl"
+
+
+def _sub_comm_id(group_name: str) -> int:
+    digest = hashlib.sha256(("torch-group:" + group_name).encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def _create(opts, pg_options=None):
+    ranks = list(opts.global_ranks_in_group)
+    if ranks:
+        world = dist.distributed_c10d._get_default_group()
+        if isinstance(world, ProcessGroupHCCL):
+            return ProcessGroupHCCL(world, ranks, _sub_comm_id(opts.group_id),
+                                    opts.group_rank)
+    # The world, or a subgroup of a world of another backend.
+    return ProcessGroupHCCL(opts.store, opts.group_rank, opts.group_size)
+
+
+if BACKEND.upper() not in dist.Backend._plugins:
+    dist.Backend.register_backend(BACKEND, _create, extended_api=True)
