@@ -9,6 +9,7 @@
 #include "StableHLOImport.h"
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
+#include "hccl-mlir/schedule/Generate.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -16,6 +17,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::comm;
@@ -32,6 +34,24 @@ Attribute getAttr(Operation *op, StringRef name) {
           op->getPropertiesAsAttribute()))
     return props.get(name);
   return {};
+}
+
+/// Most replica ids an import accepts (lib/schedule's largest group): ids
+/// size the groups the importer builds, so an id of 2^40 must not become a
+/// loop of 2^40.
+constexpr int64_t kMaxReplicas = hccl::sched::kMaxRanks;
+
+/// The ids of a replica-id attribute, after checking that it is a dense
+/// integer tensor of at most `2 * kMaxReplicas` elements (every id appears
+/// once per group list; a pair list names each source once).
+FailureOr<SmallVector<int64_t>> getIds(Operation *op, DenseIntElementsAttr attr,
+                                       StringRef name) {
+  std::optional<int64_t> n = getStaticElementCount(attr.getType());
+  if (!n || *n > 2 * kMaxReplicas)
+    return op->emitError() << "'" << name << "' of type " << attr.getType()
+                           << " lists more than " << 2 * kMaxReplicas
+                           << " replica ids";
+  return llvm::to_vector(attr.getValues<int64_t>());
 }
 
 FailureOr<int64_t> getInt(Operation *op, StringRef name) {
@@ -88,7 +108,7 @@ private:
     if (type.getRank() != 2)
       return op->emitError() << "'" << name << "' must be a 2-D tensor, found "
                              << type;
-    if (type.getNumElements() == 0) {
+    if (getStaticElementCount(type) == 0) {
       if (numReplicas <= 0)
         return op->emitError()
                << "empty '" << name
@@ -99,31 +119,87 @@ private:
         groups.back().push_back(i);
       return groups;
     }
-    auto values = llvm::to_vector(attr.getValues<int64_t>());
+    FailureOr<SmallVector<int64_t>> values = getIds(op, attr, name);
+    if (failed(values))
+      return failure();
     int64_t cols = type.getDimSize(1);
     for (int64_t r = 0; r < type.getDimSize(0); ++r) {
-      groups.emplace_back(values.begin() + r * cols,
-                          values.begin() + (r + 1) * cols);
-      for (int64_t v : groups.back())
+      groups.emplace_back(values->begin() + r * cols,
+                          values->begin() + (r + 1) * cols);
+      for (int64_t v : groups.back()) {
         if (v < 0)
           return op->emitError()
                  << "'" << name << "' is padded with -1 (replica groups of "
                     "unequal size); comm groups need equal-size subgroups";
+        if (failed(checkId(op, name, v)))
+          return failure();
+      }
     }
     return groups;
   }
 
-  LogicalResult inferReplicas(ArrayRef<Operation *> ops) {
-    numReplicas = opts.numReplicas;
-    if (numReplicas > 0)
+  /// An id must name one of the program's replicas.
+  LogicalResult checkId(Operation *op, StringRef name, int64_t id) {
+    if (id >= 0 && id < numReplicas)
       return success();
-    int64_t maxId = -1;
+    return op->emitError() << "'" << name << "' names replica " << id
+                           << ", outside the " << numReplicas
+                           << " replicas (0.." << numReplicas - 1 << ") "
+                           << replicasFrom;
+  }
+
+  /// The number of replicas, which bounds every id: --num-replicas, else
+  /// the module's mhlo.num_replicas x mhlo.num_partitions (JAX records
+  /// both; global device ids go up to their product), else the largest id
+  /// + 1, accepted only when the ids listed are at least that many (a
+  /// partition of the replicas lists each once).
+  LogicalResult inferReplicas(ArrayRef<Operation *> ops) {
+    auto tooMany = [&](int64_t n, StringRef from) {
+      return module.emitError()
+             << from << " gives " << n << " replicas; the importer accepts "
+             << "1.." << kMaxReplicas;
+    };
+    numReplicas = opts.numReplicas;
+    if (numReplicas > 0) {
+      replicasFrom = "(--num-replicas)";
+      return numReplicas > kMaxReplicas ? tooMany(numReplicas, "--num-replicas")
+                                        : success();
+    }
+    auto moduleInt = [&](StringRef name) -> std::optional<int64_t> {
+      if (auto a = module->getAttrOfType<IntegerAttr>(name))
+        return a.getInt();
+      return std::nullopt;
+    };
+    std::optional<int64_t> r = moduleInt("mhlo.num_replicas");
+    std::optional<int64_t> p = moduleInt("mhlo.num_partitions");
+    if (r || p) {
+      int64_t rv = r.value_or(1), pv = p.value_or(1);
+      if (rv < 1 || pv < 1 || llvm::MulOverflow(rv, pv, numReplicas) ||
+          numReplicas > kMaxReplicas)
+        return module.emitError()
+               << "mhlo.num_replicas = " << rv << " x mhlo.num_partitions = "
+               << pv << " must be 1.." << kMaxReplicas << " replicas";
+      replicasFrom = "(mhlo.num_replicas x mhlo.num_partitions)";
+      return success();
+    }
+    int64_t maxId = -1, listed = 0;
     for (Operation *op : ops)
       for (StringRef name : {"replica_groups", "source_target_pairs"})
-        if (auto a = dyn_cast_or_null<DenseIntElementsAttr>(getAttr(op, name)))
-          for (int64_t v : a.getValues<int64_t>())
+        if (auto a = dyn_cast_or_null<DenseIntElementsAttr>(getAttr(op, name))) {
+          FailureOr<SmallVector<int64_t>> ids = getIds(op, a, name);
+          if (failed(ids))
+            return failure();
+          for (int64_t v : *ids)
             maxId = std::max(maxId, v);
+          listed = std::max<int64_t>(listed, ids->size());
+        }
+    if (maxId >= listed && maxId >= 0)
+      return module.emitError()
+             << "cannot infer the number of replicas: ids go up to " << maxId
+             << " but no replica_groups or source_target_pairs lists that "
+                "many; give --num-replicas";
     numReplicas = maxId + 1;
+    replicasFrom = "(the largest id + 1)";
     return success();
   }
 
@@ -285,13 +361,19 @@ private:
       if (numReplicas <= 0)
         return op->emitError() << "cannot tell the number of replicas; give "
                                   "--num-replicas";
+      FailureOr<SmallVector<int64_t>> ids =
+          getIds(op, pairs, "source_target_pairs");
+      if (failed(ids))
+        return failure();
+      for (int64_t v : *ids)
+        if (failed(checkId(op, "source_target_pairs", v)))
+          return failure();
       SmallVector<SmallVector<int64_t>> world(1);
       for (int64_t i = 0; i < numReplicas; ++i)
         world[0].push_back(i);
       repl = b.create<PermuteOp>(
           loc, op->getResultTypes()[0], op->getOperand(0), groupFor(world),
-          b.getDenseI64ArrayAttr(
-              llvm::to_vector(pairs.getValues<int64_t>())));
+          b.getDenseI64ArrayAttr(*ids));
     } else {
       // Opaque compute: same operands and results, the op name for a name.
       if (op->getNumResults() == 0) {
@@ -315,6 +397,8 @@ private:
   const StableHLOImportOptions &opts;
   OpBuilder b;
   int64_t numReplicas = 0;
+  /// Where numReplicas came from, for diagnostics.
+  StringRef replicasFrom;
   std::map<std::pair<SmallVector<int64_t>, int64_t>, std::string> groupNames;
 };
 
