@@ -187,15 +187,32 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo,
                               " is not in the rank table " +
                               std::string(clusterInfo) + " (ranks 0.." +
                               std::to_string(world - 1) + ")"));
-  // HCCL rank tables name servers by their host IP; rank 0's server hosts
-  // the rendezvous on HCCL_IF_BASE_PORT.
-  const std::string &rootServer =
-      topo->serverIds[static_cast<size_t>(topo->serverOf(0))];
+  // Rank 0's server hosts the rendezvous on HCCL_IF_BASE_PORT, at the
+  // address the table gives it: host_ip (or a 2.0 table's d2h address),
+  // else its server_id when that is an address or a host name. A server
+  // named otherwise ("node_0") is reached only from its own host, where
+  // every rank picks the same local address (HCCL_IF_IP / _SOCKET_IFNAME).
+  const size_t rootSrv = static_cast<size_t>(topo->serverOf(0));
+  const bool sameServer = topo->serverOf(0) ==
+                          topo->serverOf(static_cast<int>(rank));
+  const std::string &rootServer = topo->serverIds[rootSrv];
+  const std::string hostIp =
+      rootSrv < topo->hostIps.size() ? topo->hostIps[rootSrv] : "";
   uint16_t port = static_cast<uint16_t>(cfg->ifBasePort);
-  auto root = SockAddr::resolve(rootServer, port);
+  auto root = !hostIp.empty() ? SockAddr::parse(hostIp, port)
+                              : SockAddr::resolve(rootServer, port);
+  if (!root && hostIp.empty() && sameServer) {
+    auto ip = chooseLocalIp(cfg->ifIp, cfg->socketIfname);
+    if (!ip)
+      return report(fn, ip.status());
+    root = SockAddr::parse(*ip, port);
+  }
   if (!root)
-    return report(fn, errPara(std::string(clusterInfo) + ": server_id '" +
-                              rootServer + "' of rank 0 is not an address: " +
+    return report(fn, errPara(std::string(clusterInfo) + ": server '" +
+                              rootServer +
+                              "' of rank 0 carries no address this rank can "
+                              "reach (give it host_ip, or an address as "
+                              "server_id): " +
                               root.status().message()));
   auto job = readJobKey(::getenv);
   if (!job)
@@ -221,8 +238,10 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo,
     auto l = openListener(root->ip(), port, 1, in.cfg, in.key);
     if (!l)
       return report(fn, l.status().withContext(
-                            "rank 0 listens on its server_id " + rootServer +
-                            " and HCCL_IF_BASE_PORT " + std::to_string(port)));
+                            "rank 0 listens on " + root->ip() +
+                            " (server '" + rootServer +
+                            "') and HCCL_IF_BASE_PORT " +
+                            std::to_string(port)));
     // Rank 0 keeps the base port as its own listener too; every other
     // listener starts above it, so none can take it first.
     in.rendezvous = *l;

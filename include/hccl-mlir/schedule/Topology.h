@@ -60,6 +60,9 @@ struct Topology {
   std::vector<int> rankServer;
   std::vector<std::string> serverIds; ///< from the rank table, if any
   std::vector<std::string> deviceIps; ///< per rank, from the rank table
+  /// Per server, the host address the rank table gives (host_ip, or a 2.0
+  /// table's "d2h" address); "" when it gives none.
+  std::vector<std::string> hostIps;
 
   int worldSize() const;
   int serverOf(int rank) const;
@@ -81,10 +84,11 @@ struct Topology {
   static Result<Topology> preset(std::string_view name);
   static std::string presetForms();
 
-  /// HCCL rank table JSON (version 1.0: server_count, server_list[].device[]
-  /// with device_id, device_ip, rank_id, all strings) plus optional
-  /// link-parameter JSON (see docs/plan-format.md, "Link parameters"), both
-  /// given as text. Errors name the JSON path of the problem.
+  /// An HCCL rank table (RankTable.cpp: versions 1.0, 1.2 with super pods,
+  /// 2.0, and the group_list form; servers named or addressed) plus
+  /// optional link-parameter JSON (see docs/plan-format.md, "Link
+  /// parameters"), both given as text. Errors name the JSON path of the
+  /// problem.
   static Result<Topology> fromRankTable(std::string_view rankTableJson,
                                         std::string_view linkParamsJson = {});
   /// Applies a link-parameter JSON document on top of this topology.

@@ -11,8 +11,13 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
 #include <cstring>
+#include <fstream>
 #include <mutex>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <numeric>
 #include <sys/mman.h>
 #include <thread>
@@ -651,4 +656,118 @@ TEST(HcclApi, NpuOnlyCallsSayNotSupported) {
     return "";
   };
   EXPECT_EQ(runRanks(1, body), "");
+}
+
+namespace {
+
+int freeTcpPort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof(a));
+  socklen_t l = sizeof(a);
+  getsockname(fd, reinterpret_cast<sockaddr *>(&a), &l);
+  int port = ntohs(a.sin_port);
+  close(fd);
+  return port;
+}
+
+/// Four ranks in each documented form; all on this host.
+std::vector<std::pair<std::string, std::string>> rankTableForms() {
+  auto devs = [](int from, int n) {
+    std::string s;
+    for (int d = 0; d < n; ++d)
+      s += (d ? "," : "") + std::string("{\"device_id\":\"") +
+           std::to_string(d) + "\",\"device_ip\":\"192.168.1." +
+           std::to_string(from + d) + "\",\"rank_id\":\"" +
+           std::to_string(from + d) + "\"}";
+    return s;
+  };
+  std::string v10 = R"({"status":"completed","version":"1.0","server_count":"1",
+    "server_list":[{"server_id":"node_0","device":[)" + devs(0, 4) + "]}]}";
+  std::string v12 = R"({"status":"completed","version":"1.2","server_count":"2",
+    "server_list":[
+      {"server_id":"node_0","host_ip":"127.0.0.1","device":[)" + devs(0, 2) +
+                    R"(]},
+      {"server_id":"node_1","host_ip":"127.0.0.1","device":[)" + devs(2, 2) +
+                    R"(]}],
+    "super_pod_list":[{"super_pod_id":"0","server_list":[
+      {"server_id":"node_0"},{"server_id":"node_1"}]}]})";
+  std::string v20 = R"({"status":"completed","version":"2.0","rank_count":4,"rank_list":[)";
+  for (int r = 0; r < 4; ++r)
+    v20 += std::string(r ? "," : "") + "{\"rank_id\":" + std::to_string(r) +
+           ",\"device_id\":" + std::to_string(r % 2) + ",\"local_id\":" +
+           std::to_string(r % 2) +
+           ",\"level_list\":[{\"net_layer\":0,\"net_instance_id\":\"pod" +
+           std::to_string(r / 2) +
+           "\",\"rank_addr_list\":[{\"addr_type\":\"IPV4\",\"addr\":\"127.0.0.1\","
+           "\"ports\":[\"d2h\"]}]}]}";
+  v20 += "]}";
+  std::string groups = R"({"status":"completed","group_count":"1","group_list":[
+    {"group_name":"hccl_world_group","device_count":"4","instance_count":"4",
+     "instance_list":[)";
+  for (int r = 0; r < 4; ++r)
+    groups += std::string(r ? "," : "") +
+              "{\"pod_name\":\"worker-" + std::to_string(r) +
+              "\",\"server_id\":\"127.0.0.1\",\"rank_id\":\"" +
+              std::to_string(r) + "\",\"devices\":[{\"device_id\":\"" +
+              std::to_string(r) + "\",\"device_ip\":\"192.168.1." +
+              std::to_string(r) + "\"}]}";
+  groups += "]}]}";
+  return {{"1.0-named", v10}, {"1.2-host_ip", v12}, {"2.0-d2h", v20},
+          {"group_list", groups}};
+}
+
+} // namespace
+
+TEST(HcclApi, RankTablesInEveryDocumentedForm) {
+  for (auto &[name, text] : rankTableForms()) {
+    static std::string path;
+    path = "/tmp/hccl-rt-forms-" + std::to_string(getpid()) + ".json";
+    {
+      std::ofstream f(path);
+      f << text;
+    }
+    static int port;
+    port = freeTcpPort();
+    auto body = [](RankCtx &c) -> std::string {
+      setenv("HCCL_IF_BASE_PORT", std::to_string(port).c_str(), 1);
+      HcclComm comm;
+      RT_OK(HcclCommInitClusterInfo(path.c_str(),
+                                    static_cast<uint32_t>(c.rank), &comm));
+      int64_t x = c.rank + 1, y = 0;
+      RT_OK(HcclAllReduce(&x, &y, 1, HCCL_DATA_TYPE_INT64, HCCL_REDUCE_SUM,
+                          comm, nullptr));
+      RT_CHECK(y == 10, "all-reduce over the rank table's communicator");
+      RT_OK(HcclCommDestroy(comm));
+      return "";
+    };
+    EXPECT_EQ(runRanks(4, body, {60}), "") << name;
+    std::remove(path.c_str());
+  }
+}
+
+TEST(HcclApi, NamedServerWithoutAnAddressIsNamed) {
+  // Two named servers and no host_ip: a rank of node_1 cannot know where
+  // node_0 is, and says so (a rank of node_0 could, but fails first here).
+  static std::string path;
+  path = "/tmp/hccl-rt-noaddr-" + std::to_string(getpid()) + ".json";
+  {
+    std::ofstream f(path);
+    f << R"({"version":"1.0","server_count":"2","server_list":[
+      {"server_id":"node_0","device":[{"device_id":"0","rank_id":"0"}]},
+      {"server_id":"node_1","device":[{"device_id":"0","rank_id":"1"}]}]})";
+  }
+  auto body = [](RankCtx &) -> std::string {
+    HcclComm comm;
+    HcclResult rc = HcclCommInitClusterInfo(path.c_str(), 1, &comm);
+    RT_CHECK(rc == HCCL_E_PARA, HcclGetErrorString(rc));
+    RT_CHECK(contains(HcclGetLastErrorMessage(),
+                      "server 'node_0' of rank 0 carries no address"),
+             HcclGetLastErrorMessage());
+    return "";
+  };
+  EXPECT_EQ(runRanks(1, body), "");
+  std::remove(path.c_str());
 }
