@@ -178,7 +178,9 @@ TEST(LocalWork, PiecesGiveTheSameResultAsOneShot) {
   for (size_t i = 0; i < src.size(); ++i)
     src[i] = static_cast<int32_t>(i * 2654435761u);
   for (size_t i = 0; i < n; ++i)
-    ref[i] = src[i] + src[n + i] + src[2 * n + i];
+    ref[i] = static_cast<int32_t>(static_cast<uint32_t>(src[i]) + // wraps
+                                  static_cast<uint32_t>(src[n + i]) +
+                                  static_cast<uint32_t>(src[2 * n + i]));
   LocalWork w;
   w.items.push_back(
       {sched::OpKind::Reduce, reinterpret_cast<char *>(dst.data()),
