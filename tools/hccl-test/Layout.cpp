@@ -21,16 +21,29 @@ Layout layoutFor(Op op, uint64_t sizeBytes, size_t elemSize, uint32_t rank,
     l.dataBytes = l.count * elemSize;
     break;
   case Op::AllGather:
+  case Op::AllGatherV:
     l.count = sizeBytes / (elemSize * p);
     l.sendElems = l.count;
     l.recvElems = l.count * p;
     l.dataBytes = l.recvElems * elemSize;
+    if (op == Op::AllGatherV) // as hccl_test: every rank the same count
+      for (uint32_t j = 0; j < nRanks; ++j) {
+        l.recvCounts.push_back(l.count);
+        l.rdispls.push_back(j * l.count);
+      }
     break;
   case Op::ReduceScatter:
+  case Op::ReduceScatterV:
+  case Op::Scatter:
     l.count = sizeBytes / (elemSize * p);
     l.sendElems = l.count * p;
     l.recvElems = l.count;
     l.dataBytes = l.sendElems * elemSize;
+    if (op == Op::ReduceScatterV)
+      for (uint32_t j = 0; j < nRanks; ++j) {
+        l.sendCounts.push_back(l.count);
+        l.sdispls.push_back(j * l.count);
+      }
     break;
   case Op::AllToAll:
     l.count = sizeBytes / (elemSize * p);
@@ -72,6 +85,9 @@ double busBandwidthFactor(Op op, uint32_t nRanks) {
   case Op::ReduceScatter:
   case Op::AllToAll:
   case Op::AllToAllV:
+  case Op::Scatter:
+  case Op::AllGatherV:
+  case Op::ReduceScatterV:
     return (p - 1) / p;
   case Op::Broadcast:
   case Op::Reduce:
@@ -81,7 +97,8 @@ double busBandwidthFactor(Op op, uint32_t nRanks) {
 }
 
 bool isReductionOp(Op op) {
-  return op == Op::AllReduce || op == Op::ReduceScatter || op == Op::Reduce;
+  return op == Op::AllReduce || op == Op::ReduceScatter || op == Op::Reduce ||
+         op == Op::ReduceScatterV;
 }
 
 } // namespace hccltest

@@ -1,7 +1,10 @@
 //===- Options.cpp - hccl-test's command line -----------------------------===//
 #include "Options.h"
+#include "Layout.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace hccltest {
@@ -19,7 +22,24 @@ const OpNameEntry kOps[] = {
     {"broadcast", Op::Broadcast},          {"reduce", Op::Reduce},
     {"alltoall", Op::AllToAll},            {"all_to_all", Op::AllToAll},
     {"alltoallv", Op::AllToAllV},          {"all_to_allv", Op::AllToAllV},
+    {"scatter", Op::Scatter},              {"all_gatherv", Op::AllGatherV},
+    {"allgatherv", Op::AllGatherV},        {"reduce_scatterv", Op::ReduceScatterV},
+    {"reducescatterv", Op::ReduceScatterV},
 };
+const char *const kOpList = "all_reduce, all_gather, reduce_scatter, "
+                            "broadcast, reduce, alltoall, alltoallv, scatter, "
+                            "all_gatherv, reduce_scatterv";
+
+std::optional<Op> opFromName(std::string name) {
+  for (char &c : name)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (name.size() > 5 && name.compare(name.size() - 5, 5, "_test") == 0)
+    name.resize(name.size() - 5);
+  for (const OpNameEntry &e : kOps)
+    if (name == e.name)
+      return e.op;
+  return std::nullopt;
+}
 
 struct TypeEntry {
   const char *name;
@@ -37,26 +57,20 @@ const TypeEntry kTypes[] = {
 
 const char *const kReduceOps[] = {"sum", "prod", "max", "min"};
 
-std::optional<uint64_t> parseUnsigned(const std::string &s) {
-  if (s.empty() || s.size() > 20)
+/// hccl_test's sizes: strtol with base 0 (so "0x1000" and octal "010"), then
+/// at most one of K, M, G (either case, binary multiples).
+std::optional<uint64_t> parseSize(const std::string &s) {
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0])))
     return std::nullopt;
-  uint64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9')
-      return std::nullopt;
-    uint64_t d = static_cast<uint64_t>(c - '0');
-    if (v > (UINT64_MAX - d) / 10)
-      return std::nullopt;
-    v = v * 10 + d;
-  }
-  return v;
-}
-
-/// "8192", "8K", "64M", "1G" (binary multiples, as hccl_test).
-std::optional<uint64_t> parseSize(std::string s) {
+  errno = 0;
+  char *end = nullptr;
+  unsigned long long v = std::strtoull(s.c_str(), &end, 0);
+  if (errno == ERANGE)
+    return std::nullopt;
+  std::string rest(end);
   uint64_t mult = 1;
-  if (!s.empty()) {
-    switch (std::toupper(static_cast<unsigned char>(s.back()))) {
+  if (rest.size() == 1) {
+    switch (std::toupper(static_cast<unsigned char>(rest[0]))) {
     case 'K':
       mult = 1ull << 10;
       break;
@@ -67,15 +81,30 @@ std::optional<uint64_t> parseSize(std::string s) {
       mult = 1ull << 30;
       break;
     default:
-      break;
+      return std::nullopt;
     }
-    if (mult != 1)
-      s.pop_back();
-  }
-  std::optional<uint64_t> v = parseUnsigned(s);
-  if (!v || *v > UINT64_MAX / mult)
+  } else if (!rest.empty()) {
     return std::nullopt;
-  return *v * mult;
+  }
+  if (v > UINT64_MAX / mult)
+    return std::nullopt;
+  return static_cast<uint64_t>(v) * mult;
+}
+
+/// hccl_test's counts (-i -n -r -w -c -p): digits only, then strtol with
+/// base 0, so a leading 0 reads octal as there.
+std::optional<uint64_t> parseCount(const std::string &s) {
+  if (s.empty() || s.size() > 19)
+    return std::nullopt;
+  for (char c : s)
+    if (c < '0' || c > '9')
+      return std::nullopt;
+  errno = 0;
+  char *end = nullptr;
+  unsigned long long v = std::strtoull(s.c_str(), &end, 0);
+  if (errno == ERANGE || *end != '\0')
+    return std::nullopt; // "09": not octal
+  return static_cast<uint64_t>(v);
 }
 
 std::string lower(std::string s) {
@@ -109,8 +138,44 @@ const char *opName(Op op) {
     return "alltoall";
   case Op::AllToAllV:
     return "alltoallv";
+  case Op::Scatter:
+    return "scatter";
+  case Op::AllGatherV:
+    return "all_gatherv";
+  case Op::ReduceScatterV:
+    return "reduce_scatterv";
   }
   return "?";
+}
+
+const char *binaryName(Op op) {
+  switch (op) {
+  case Op::AllReduce:
+    return "all_reduce_test";
+  case Op::AllGather:
+    return "all_gather_test";
+  case Op::ReduceScatter:
+    return "reduce_scatter_test";
+  case Op::Broadcast:
+    return "broadcast_test";
+  case Op::Reduce:
+    return "reduce_test";
+  case Op::AllToAll:
+    return "alltoall_test";
+  case Op::AllToAllV:
+    return "alltoallv_test";
+  case Op::Scatter:
+    return "scatter_test";
+  case Op::AllGatherV:
+    return "all_gatherv_test";
+  case Op::ReduceScatterV:
+    return "reduce_scatterv_test";
+  }
+  return "?";
+}
+
+bool alignsToRanks(Op op) {
+  return op != Op::AllReduce && op != Op::Broadcast && op != Op::Reduce;
 }
 
 const char *dataTypeName(HcclDataType t) {
@@ -132,14 +197,50 @@ const char *reduceOpName(HcclReduceOp op) {
   return i >= 0 && i < 4 ? kReduceOps[i] : "?";
 }
 
-std::vector<uint64_t> Options::sizes() const {
+namespace {
+constexpr uint64_t kAlignLine = 1u << 20; // hccl_test's BUF_ALGIN_LINE
+constexpr uint64_t kAlignUnit = 512;      // BUF_ALGIN_SIZE
+
+uint64_t alignDown(uint64_t x, uint32_t p) {
+  uint64_t big = uint64_t(p) * kAlignUnit;
+  if (x < p)
+    x = p;
+  return x > kAlignLine ? x / big * big : x / p * p;
+}
+
+uint64_t alignUp(uint64_t x, uint64_t unit) {
+  return (x + unit - 1) / unit * unit;
+}
+} // namespace
+
+uint64_t Options::alignedMin(uint32_t p) const {
+  return alignsToRanks(op) ? alignDown(minBytes, p) : minBytes;
+}
+
+uint64_t Options::alignedMax(uint32_t p) const {
+  return alignsToRanks(op) ? alignDown(maxBytes, p) : maxBytes;
+}
+
+std::vector<uint64_t> Options::sizes(uint32_t p) const {
+  bool align = alignsToRanks(op);
+  uint64_t lo = alignedMin(p), hi = alignedMax(p);
+  uint64_t step = stepBytes;
+  if (!stepBytesGiven)
+    step = hi > lo ? (hi - lo) / 10 : 1;
+  if (align)
+    step = step > kAlignLine ? alignUp(step, uint64_t(p) * kAlignUnit)
+                             : alignUp(step, p);
   std::vector<uint64_t> out;
-  uint64_t s = minBytes;
-  while (s <= maxBytes) {
+  for (uint64_t s = lo; s <= hi;) {
+    if (align && s > kAlignLine)
+      s = alignUp(s, uint64_t(p) * kAlignUnit);
     out.push_back(s);
-    uint64_t next = stepFactor > 1 ? s * stepFactor : s + stepBytes;
-    if (next <= s || (stepFactor > 1 && next / stepFactor != s))
-      break; // overflow, or a zero size that a factor cannot grow
+    uint64_t next = stepFactor > 1.0
+                        ? static_cast<uint64_t>(static_cast<double>(s) *
+                                                stepFactor)
+                        : s + step;
+    if (next <= s || out.size() > 10000)
+      break; // no growth (hccl_test loops here), or overflow
     s = next;
   }
   return out;
@@ -147,25 +248,29 @@ std::vector<uint64_t> Options::sizes() const {
 
 std::string usage() {
   return "usage: hccl-test <collective> [options]\n"
-         "  collectives: all_reduce all_gather reduce_scatter broadcast "
-         "reduce alltoall alltoallv\n"
-         "  -b, --minbytes SIZE     smallest size (K/M/G suffixes), default "
-         "64M\n"
+         "       <collective>_test [options]   (hccl_test's binary names)\n"
+         "  collectives: " +
+         std::string(kOpList) +
+         "\n"
+         "  -b, --minbytes SIZE     smallest size in bytes (K/M/G, 0x.. hex), "
+         "default 64M\n"
          "  -e, --maxbytes SIZE     largest size, default 64M\n"
-         "  -i, --stepbytes SIZE    size increment when -f is 1, default 1M\n"
-         "  -f, --stepfactor N      multiply the size by N (N > 1), default "
-         "1\n"
+         "  -i, --stepbytes SIZE    increment, default (max - min) / 10\n"
+         "  -f, --stepfactor F      multiply the size by F (> 1.0, may be "
+         "fractional); wins over -i\n"
          "  -n, --iters N           timed iterations per size, default 20\n"
-         "  -w, --warmup_iters N    untimed iterations first, default 5\n"
+         "  -w, --warmup_iters N    untimed iterations first, default 10\n"
          "  -o, --op OP             sum | prod | max | min, default sum\n"
-         "  -r, --root N            root rank (broadcast, reduce), default 0\n"
+         "  -r, --root N            root rank (broadcast, reduce, scatter), "
+         "default 0\n"
          "  -d, --datatype TYPE     " +
          typeList() +
          "; default fp32\n"
-         "  -c, --check 0|1         check each size's output against a local reference, "
-         "default 1\n"
-         "  -p, --npus N            ranks per node; without a launcher "
+         "  -c, --check 0|1         check each size's output, default 1\n"
+         "  -p, --npus N            NPUs (ranks) per node; without a launcher "
          "hccl-test starts N local ranks, default 8\n"
+         "  -z, --zero_copy 0|1     buffers in an HcclCommSetMemoryRange range, "
+         "default 0\n"
          "  --csv FILE              also write the rows to FILE as CSV\n"
          "  --algo VALUE            HCCL_ALGO for this run (e.g. "
          "level0:ring)\n"
@@ -175,9 +280,7 @@ std::string usage() {
          "HcclMemAlloc (single-copy path)\n"
          "  -h, --help              this text\n"
          "Run under mpirun (one process per rank) or alone (hccl-test forks "
-         "-p ranks).\n"
-         "data_size: bytes of the larger per-rank buffer (all_gather: output, "
-         "reduce_scatter/alltoall: input), as nccl-tests.\n";
+         "-p ranks).\n";
 }
 
 ParseResult parseOptions(int argc, const char *const *argv) {
@@ -188,35 +291,38 @@ ParseResult parseOptions(int argc, const char *const *argv) {
     return res;
   };
   Options o;
-  int i = 1;
-  if (argc >= 2 && (std::strcmp(argv[1], "-h") == 0 ||
-                    std::strcmp(argv[1], "--help") == 0)) {
-    o.help = true;
-    res.options = o;
-    return res;
-  }
-  if (argc < 2 || argv[1][0] == '-')
-    return fail("missing collective: expected one of all_reduce, all_gather, "
-                "reduce_scatter, broadcast, reduce, alltoall, alltoallv "
-                "(try --help)");
+  // all_reduce_test -b 8K ...: the collective is the program's name.
+  int first = 1;
   {
-    std::string name = lower(argv[1]);
-    // Accept Huawei's binary names too: all_reduce_test.
-    if (name.size() > 5 && name.compare(name.size() - 5, 5, "_test") == 0)
-      name.resize(name.size() - 5);
-    bool found = false;
-    for (const OpNameEntry &e : kOps)
-      if (name == e.name) {
-        o.op = e.op;
-        found = true;
+    std::string prog = argc > 0 && argv[0] ? argv[0] : "";
+    size_t slash = prog.rfind('/');
+    std::string base = slash == std::string::npos ? prog : prog.substr(slash + 1);
+    std::optional<Op> byName =
+        base.size() > 5 && base.compare(base.size() - 5, 5, "_test") == 0
+            ? opFromName(base)
+            : std::nullopt;
+    if (byName) {
+      o.op = *byName;
+    } else {
+      if (argc >= 2 && (std::strcmp(argv[1], "-h") == 0 ||
+                        std::strcmp(argv[1], "--help") == 0)) {
+        o.help = true;
+        res.options = o;
+        return res;
       }
-    if (!found)
-      return fail("unknown collective '" + std::string(argv[1]) +
-                  "': expected one of all_reduce, all_gather, "
-                  "reduce_scatter, broadcast, reduce, alltoall, alltoallv");
+      if (argc < 2 || argv[1][0] == '-')
+        return fail(std::string("missing collective: expected one of ") +
+                    kOpList + " (try --help)");
+      std::optional<Op> op = opFromName(argv[1]);
+      if (!op)
+        return fail("unknown collective '" + std::string(argv[1]) +
+                    "': expected one of " + kOpList);
+      o.op = *op;
+      first = 2;
+    }
   }
-  bool stepBytesGiven = false, stepFactorGiven = false;
-  for (i = 2; i < argc; ++i) {
+  bool stepFactorGiven = false;
+  for (int i = first; i < argc; ++i) {
     std::string arg = argv[i];
     std::string flag = arg, value;
     bool hasValue = false;
@@ -232,6 +338,8 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       flag = arg.substr(0, 2);
       value = arg.substr(2);
       hasValue = true;
+    } else if (arg.empty() || arg[0] != '-') {
+      return fail("non-option argument '" + arg + "' (try --help)");
     }
     static const struct {
       const char *shortName, *longName;
@@ -240,7 +348,8 @@ ParseResult parseOptions(int argc, const char *const *argv) {
                     {"-n", "--iters"},       {"-w", "--warmup_iters"},
                     {"-o", "--op"},          {"-r", "--root"},
                     {"-d", "--datatype"},    {"-c", "--check"},
-                    {"-p", "--npus"},        {"-h", "--help"}};
+                    {"-p", "--npus"},        {"-z", "--zero_copy"},
+                    {"-h", "--help"}};
     for (auto &a : kAliases)
       if (flag == a.longName)
         flag = a.shortName;
@@ -256,7 +365,7 @@ ParseResult parseOptions(int argc, const char *const *argv) {
     }
     static const char *const kValued[] = {"-b", "-e", "-i", "-f", "-n",
                                           "-w", "-o", "-r", "-d", "-c",
-                                          "-p", "--csv", "--algo"};
+                                          "-p", "-z", "--csv", "--algo"};
     bool known = false;
     for (const char *k : kValued)
       known = known || flag == k;
@@ -268,9 +377,9 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       value = argv[++i];
     }
     const std::string shown = flag + " " + value;
-    auto intFlag = [&](uint64_t lo, uint64_t hi,
-                       const char *what) -> std::optional<uint64_t> {
-      std::optional<uint64_t> v = parseUnsigned(value);
+    auto count = [&](uint64_t lo, uint64_t hi,
+                     const char *what) -> std::optional<uint64_t> {
+      std::optional<uint64_t> v = parseCount(value);
       if (!v || *v < lo || *v > hi) {
         fail(shown + ": expected " + what);
         return std::nullopt;
@@ -280,31 +389,33 @@ ParseResult parseOptions(int argc, const char *const *argv) {
     if (flag == "-b" || flag == "-e" || flag == "-i") {
       std::optional<uint64_t> v = parseSize(value);
       if (!v)
-        return fail(shown + ": expected a size in bytes like 8192, 8K, 64M "
-                            "or 1G");
+        return fail(shown + ": expected a size in bytes like 8192, 8K, 64M, "
+                            "1G or 0x2000");
       if (flag == "-b")
         o.minBytes = *v;
       else if (flag == "-e")
         o.maxBytes = *v;
       else {
-        if (*v == 0)
-          return fail(shown + ": the step must be at least 1 byte");
-        o.stepBytes = *v;
-        stepBytesGiven = true;
+        o.stepBytes = *v; // 0 is accepted, as by hccl_test
+        o.stepBytesGiven = true;
       }
     } else if (flag == "-f") {
-      auto v = intFlag(1, 1024, "an integer factor in 1..1024");
-      if (!v)
-        return res;
-      o.stepFactor = *v;
+      char *end = nullptr;
+      errno = 0;
+      double f = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || errno == ERANGE ||
+          !(f > 1.0) || f > 1e6)
+        return fail(shown + ": expected a factor greater than 1.0 (may be "
+                            "fractional, e.g. 1.5)");
+      o.stepFactor = f;
       stepFactorGiven = true;
     } else if (flag == "-n") {
-      auto v = intFlag(1, 1000000, "an iteration count in 1..1000000");
+      auto v = count(0, 1000000, "an iteration count in 0..1000000");
       if (!v)
         return res;
       o.iters = static_cast<int>(*v);
     } else if (flag == "-w") {
-      auto v = intFlag(0, 1000000, "a warm-up count in 0..1000000");
+      auto v = count(0, 1000000, "a warm-up count in 0..1000000");
       if (!v)
         return res;
       o.warmupIters = static_cast<int>(*v);
@@ -318,8 +429,9 @@ ParseResult parseOptions(int argc, const char *const *argv) {
         }
       if (!found)
         return fail(shown + ": expected sum, prod, max or min");
+      o.reduceOpGiven = true;
     } else if (flag == "-r") {
-      auto v = intFlag(0, UINT32_MAX - 1, "a rank number");
+      auto v = count(0, UINT32_MAX - 1, "a rank number");
       if (!v)
         return res;
       o.root = static_cast<uint32_t>(*v);
@@ -335,12 +447,12 @@ ParseResult parseOptions(int argc, const char *const *argv) {
         }
       if (!found)
         return fail(shown + ": expected one of " + typeList());
-    } else if (flag == "-c") {
+    } else if (flag == "-c" || flag == "-z") {
       if (value != "0" && value != "1")
         return fail(shown + ": expected 0 or 1");
-      o.check = value == "1";
+      (flag == "-c" ? o.check : o.zeroCopy) = value == "1";
     } else if (flag == "-p") {
-      auto v = intFlag(1, 4096, "a rank count in 1..4096");
+      auto v = count(1, 4096, "a rank count in 1..4096");
       if (!v)
         return res;
       o.npus = static_cast<int>(*v);
@@ -357,12 +469,15 @@ ParseResult parseOptions(int argc, const char *const *argv) {
   }
   if (o.minBytes > o.maxBytes)
     return fail("-b " + std::to_string(o.minBytes) + " is larger than -e " +
-                std::to_string(o.maxBytes));
-  if (stepBytesGiven && stepFactorGiven && o.stepFactor > 1)
-    return fail("-i and -f are exclusive: give a step in bytes or a factor");
-  if (o.stepFactor > 1 && o.minBytes == 0 && o.maxBytes > 0)
-    return fail("-b 0 with -f: a factor cannot grow a zero size; use -b >= 1");
-  if (o.sizes().size() > 10000)
+                std::to_string(o.maxBytes) +
+                " (maxbytes < minbytes, as hccl_test says)");
+  if (o.stepBytesGiven && stepFactorGiven)
+    o.warnings.push_back("Warning: [-f,--stepfactor] and [-i,--stepbytes] "
+                         "are set, [-f,--stepfactor] is enabled by default.");
+  if (o.reduceOpGiven && !isReductionOp(o.op))
+    o.warnings.push_back("Warning: The -o,--op <sum/prod/min/max> option "
+                         "does not take effect. Check the cmd parameter.");
+  if (o.sizes(1).size() > 10000)
     return fail("-b/-e/-i give more than 10000 sizes; use a larger -i or -f");
   res.options = o;
   return res;

@@ -1,8 +1,12 @@
 //===- Options.h - hccl-test's command line ---------------------*- C++ -*-===//
 //
-// Huawei hccl_test's flags (-b -e -i -f -n -w -o -r -d -c -p) plus ours
-// (--csv, --algo, --sync, --malloc). Parsing never exits: it returns the
-// options or a one-line error for the caller to print (exit status 2).
+// Huawei hccl_test's flags with its semantics (-b -e -i -f -n -w -o -r -d -c
+// -p -z: sizes in bytes with K/M/G and hex or octal as strtol reads them, a
+// fractional -f, -i and -n 0 accepted, -f winning over -i with a warning,
+// hccl_test's defaults) plus ours (--csv, --algo, --sync, --malloc). The
+// collective comes from the program's name (all_reduce_test ...) or the
+// first argument. Parsing never exits: it returns the options or a one-line
+// error for the caller to print (exit status 2).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_TOOLS_HCCL_TEST_OPTIONS_H
@@ -25,6 +29,9 @@ enum class Op {
   Reduce,
   AllToAll,
   AllToAllV,
+  Scatter,
+  AllGatherV,
+  ReduceScatterV,
 };
 
 const char *opName(Op op);
@@ -37,28 +44,46 @@ struct Options {
   Op op = Op::AllReduce;
   uint64_t minBytes = 64ull << 20; ///< -b
   uint64_t maxBytes = 64ull << 20; ///< -e
-  uint64_t stepBytes = 1ull << 20; ///< -i (used when -f is 1)
-  uint64_t stepFactor = 1;         ///< -f (> 1: multiply instead of add)
-  int iters = 20;                  ///< -n
-  int warmupIters = 5;             ///< -w
-  HcclReduceOp reduceOp = HCCL_REDUCE_SUM; ///< -o
-  uint32_t root = 0;                       ///< -r
+  uint64_t stepBytes = 0;          ///< -i (hccl_test: (max-min)/10 if not given)
+  bool stepBytesGiven = false;
+  double stepFactor = 1.0; ///< -f (> 1: multiply instead of add)
+  int iters = 20;          ///< -n
+  int warmupIters = 10;    ///< -w
+  HcclReduceOp reduceOp = HCCL_REDUCE_SUM;     ///< -o
+  bool reduceOpGiven = false;
+  uint32_t root = 0;                           ///< -r
   HcclDataType dataType = HCCL_DATA_TYPE_FP32; ///< -d
   bool check = true;                           ///< -c
   int npus = 8;                                ///< -p
   bool npusGiven = false;
+  bool zeroCopy = false; ///< -z: buffers in an HcclCommSetMemoryRange range
   std::string csvPath;  ///< --csv FILE
   std::string algo;     ///< --algo VALUE (exported as HCCL_ALGO)
   bool sync = false;    ///< --sync: NULL stream (blocking calls)
   bool useMalloc = false; ///< --malloc: plain heap buffers, not HcclMemAlloc
   bool help = false;
+  /// hccl_test's warnings for accepted combinations (printed by the root).
+  std::vector<std::string> warnings;
 
-  /// The sizes to run, in order: minBytes, then +stepBytes or *stepFactor,
-  /// up to maxBytes.
-  std::vector<uint64_t> sizes() const;
+  /// The sizes hccl_test runs for `nRanks` ranks, in order: from minBytes,
+  /// + stepBytes (or * stepFactor) up to maxBytes; collectives that split
+  /// data over ranks align every size to the rank count (to 512 * ranks
+  /// above 1 MiB), as hccl_test does. A step that does not grow the size
+  /// ends the list (hccl_test would loop on it).
+  std::vector<uint64_t> sizes(uint32_t nRanks = 1) const;
+  /// The bounds after that alignment (hccl_test prints them).
+  uint64_t alignedMin(uint32_t nRanks) const;
+  uint64_t alignedMax(uint32_t nRanks) const;
 };
 
-/// argv[0] is the program; argv[1] the collective. Error: "hccl-test: ...".
+/// True for the collectives whose sizes hccl_test aligns to the rank count.
+bool alignsToRanks(Op op);
+/// hccl_test's binary name for a collective ("all_reduce_test").
+const char *binaryName(Op op);
+
+/// argv[0] is the program: one of hccl_test's binary names (then argv[1..]
+/// are flags), or hccl-test (then argv[1] is the collective). Errors read
+/// "hccl-test: ...".
 struct ParseResult {
   std::optional<Options> options;
   std::string error;

@@ -3,8 +3,10 @@
 // Per size: fill inputs and poison outputs, warm up, barrier, time -n calls
 // queued on a host stream (or blocking calls with --sync), then check the
 // output against the local reference. The slowest rank's time and the total
-// number of wrong elements are combined with one all-reduce, so rank 0's row
-// speaks for the whole job.
+// number of wrong elements are combined with one all-reduce, so the root's
+// row speaks for the whole job; as in hccl_test the root rank (-r) prints
+// the header and the rows, and a rank whose check fails prints its own
+// "rank id N, check result failed" line.
 //
 //===----------------------------------------------------------------------===//
 #include "Runner.h"
@@ -22,6 +24,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <sys/mman.h>
 
 namespace hccltest {
 namespace {
@@ -41,6 +44,7 @@ private:
     return false;
   }
   bool allocate(uint64_t bytes, void **ptr, void **handle);
+  bool allocateZeroCopy(uint64_t sendBytes, uint64_t recvBytes);
   void release();
   HcclResult launch(const Layout &l, aclrtStream stream);
   bool runSize(uint64_t sizeBytes, int seq, FILE *csv);
@@ -51,6 +55,9 @@ private:
   uint32_t rank_ = 0, nRanks_ = 0;
   void *send_ = nullptr, *recv_ = nullptr;
   void *sendHandle_ = nullptr, *recvHandle_ = nullptr;
+  void *range_ = nullptr; ///< -z: the reserved range holding both buffers
+  uint64_t rangeBytes_ = 0;
+  bool activated_ = false;
   bool failed_ = false;
 };
 
@@ -71,7 +78,49 @@ bool RankRun::allocate(uint64_t bytes, void **ptr, void **handle) {
             "HcclCommRegister");
 }
 
+// -z, as hccl_test does it: one reserved range for both buffers given to
+// the communicator (HcclCommSetMemoryRange), memory mapped into it and
+// activated (HcclCommActivateCommMemory). Here the range is host address
+// space and the "physical memory" is made accessible in place.
+bool RankRun::allocateZeroCopy(uint64_t sendBytes, uint64_t recvBytes) {
+  const uint64_t gran = 2u << 20; // hccl_test's physical granularity
+  auto round = [&](uint64_t b) { return (std::max<uint64_t>(b, 1) + gran - 1) / gran * gran; };
+  rangeBytes_ = round(sendBytes) + round(recvBytes);
+  void *base = mmap(nullptr, rangeBytes_, PROT_NONE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (base == MAP_FAILED) {
+    std::fprintf(stderr, "hccl-test: rank %u: cannot reserve %" PRIu64
+                         " bytes for -z: %s\n",
+                 rank_, rangeBytes_, std::strerror(errno));
+    return false;
+  }
+  range_ = base;
+  if (!ok(HcclCommSetMemoryRange(comm_, range_, rangeBytes_, 0, 0),
+          "HcclCommSetMemoryRange"))
+    return false;
+  if (mprotect(range_, rangeBytes_, PROT_READ | PROT_WRITE) != 0) {
+    std::fprintf(stderr, "hccl-test: rank %u: mprotect: %s\n", rank_,
+                 std::strerror(errno));
+    return false;
+  }
+  if (!ok(HcclCommActivateCommMemory(comm_, range_, rangeBytes_, 0, range_, 0),
+          "HcclCommActivateCommMemory"))
+    return false;
+  activated_ = true;
+  send_ = range_;
+  recv_ = static_cast<char *>(range_) + round(sendBytes);
+  return true;
+}
+
 void RankRun::release() {
+  if (range_) {
+    if (activated_)
+      HcclCommDeactivateCommMemory(comm_, range_);
+    HcclCommUnsetMemoryRange(comm_, range_);
+    munmap(range_, rangeBytes_);
+    range_ = send_ = recv_ = nullptr;
+    activated_ = false;
+  }
   for (auto [ptr, handle] : {std::pair{&send_, &sendHandle_},
                              std::pair{&recv_, &recvHandle_}}) {
     if (*handle)
@@ -110,6 +159,15 @@ HcclResult RankRun::launch(const Layout &l, aclrtStream stream) {
     return HcclAlltoAllV(send_, l.sendCounts.data(), l.sdispls.data(), t,
                          recv_, l.recvCounts.data(), l.rdispls.data(), t,
                          comm_, stream);
+  case Op::Scatter:
+    return HcclScatter(send_, recv_, l.count, t, opts_.root, comm_, stream);
+  case Op::AllGatherV:
+    return HcclAllGatherV(send_, l.count, recv_, l.recvCounts.data(),
+                          l.rdispls.data(), t, comm_, stream);
+  case Op::ReduceScatterV:
+    return HcclReduceScatterV(send_, l.sendCounts.data(), l.sdispls.data(),
+                              recv_, l.count, t, opts_.reduceOp, comm_,
+                              stream);
   }
   return HCCL_E_PARA;
 }
@@ -142,7 +200,9 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
       return false;
   if (s && !ok(HcclStreamSynchronize(s), "HcclStreamSynchronize"))
     return false;
-  double seconds = (nowSeconds() - t0) / opts_.iters;
+  // -n 0 (hccl_test accepts it): nothing timed, reported as 0.
+  double seconds =
+      opts_.iters > 0 ? (nowSeconds() - t0) / opts_.iters : 0.0;
 
   uint64_t wrong = 0;
   if (opts_.check) {
@@ -166,21 +226,27 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     return false;
   bool rowOk = stats[1] == 0;
   failed_ = failed_ || !rowOk;
-  if (rank_ == 0) {
-    double us = stats[0] * 1e6;
-    double algbw = stats[0] > 0 ? l.dataBytes / stats[0] / 1e9 : 0;
-    double busbw = algbw * busBandwidthFactor(opts_.op, nRanks_);
+  // data_size is the size hccl_test's loop is at; the bandwidths follow it.
+  double us = stats[0] * 1e6;
+  double algbw = stats[0] > 0 ? sizeBytes / stats[0] / 1e9 : 0;
+  double busbw = algbw * busBandwidthFactor(opts_.op, nRanks_);
+  if (wrong > 0)
+    std::printf("rank id %u, check result failed, %-17llu | %-14.2f | "
+                "%-20.5f | failed\n",
+                rank_, static_cast<unsigned long long>(sizeBytes),
+                seconds * 1e6, seconds > 0 ? sizeBytes / seconds / 1e9 : 0.0);
+  if (rank_ == opts_.root) {
     const char *check = !opts_.check ? "NULL" : rowOk ? "success" : "failed";
     std::printf("%-17llu | %-14.2f | %-20.5f | %-13s | %.5f\n",
-                static_cast<unsigned long long>(l.dataBytes), us, algbw,
-                check, busbw);
+                static_cast<unsigned long long>(sizeBytes), us, algbw, check,
+                busbw);
     std::fflush(stdout);
     if (csv)
       std::fprintf(csv, "%s,%s,%s,%u,%llu,%llu,%.3f,%.6f,%.6f,%s\n",
                    opName(opts_.op), dataTypeName(opts_.dataType),
                    isReductionOp(opts_.op) ? reduceOpName(opts_.reduceOp)
                                            : "",
-                   nRanks_, static_cast<unsigned long long>(l.dataBytes),
+                   nRanks_, static_cast<unsigned long long>(sizeBytes),
                    static_cast<unsigned long long>(l.count), us, algbw, busbw,
                    check);
   }
@@ -202,30 +268,28 @@ int RankRun::run() {
                    opts_.root, nRanks_);
     return 2;
   }
-  if (opts_.npusGiven && nRanks_ % opts_.npus != 0) {
-    if (rank_ == 0)
-      std::fprintf(stderr,
-                   "hccl-test: -p %d: the job has %u ranks, not a multiple "
-                   "of the ranks per node\n",
-                   opts_.npus, nRanks_);
-    return 2;
-  }
+  // -p is the NPUs per node (hccl_test maps rank r to device r % -p); the
+  // host has no devices to count, so any value is accepted here.
   // Buffers for the largest size, reused by every row.
   size_t elem = dataTypeSize(opts_.dataType);
   uint64_t sendMax = 0, recvMax = 0;
-  for (uint64_t size : opts_.sizes()) {
+  for (uint64_t size : opts_.sizes(nRanks_)) {
     Layout l = layoutFor(opts_.op, size, elem, rank_, nRanks_);
     sendMax = std::max(sendMax, l.sendElems * elem);
     recvMax = std::max(recvMax, l.recvElems * elem);
   }
-  if (!allocate(sendMax, &send_, &sendHandle_) ||
-      !allocate(recvMax, &recv_, &recvHandle_))
+  if (opts_.zeroCopy) {
+    if (!allocateZeroCopy(sendMax, recvMax))
+      return 1;
+  } else if (!allocate(sendMax, &send_, &sendHandle_) ||
+             !allocate(recvMax, &recv_, &recvHandle_)) {
     return 1;
+  }
   if (!opts_.sync && !ok(HcclStreamCreate(&stream_), "HcclStreamCreate"))
     return 1;
 
   std::unique_ptr<FILE, int (*)(FILE *)> csv(nullptr, &std::fclose);
-  if (rank_ == 0) {
+  if (rank_ == opts_.root) {
     if (!opts_.csvPath.empty()) {
       csv.reset(std::fopen(opts_.csvPath.c_str(), "w"));
       if (!csv) {
@@ -238,23 +302,30 @@ int RankRun::run() {
                    "avg_time_us,alg_bandwidth_gbps,bus_bandwidth_gbps,"
                    "check_result\n");
     }
+    for (const std::string &w : opts_.warnings)
+      std::printf("%s\n", w.c_str());
+    // hccl_test's lines; what this run is goes to stderr.
     std::printf("the minbytes is %llu, maxbytes is %llu, iters is %d, "
                 "warmup_iters is %d\n",
-                static_cast<unsigned long long>(opts_.minBytes),
-                static_cast<unsigned long long>(opts_.maxBytes), opts_.iters,
-                opts_.warmupIters);
-    std::printf("%s: %u ranks, %s%s%s, root %u, %s buffers, %s\n",
-                opName(opts_.op), nRanks_, dataTypeName(opts_.dataType),
-                isReductionOp(opts_.op) ? ", " : "",
-                isReductionOp(opts_.op) ? reduceOpName(opts_.reduceOp) : "",
-                opts_.root, opts_.useMalloc ? "malloc" : "HcclMemAlloc",
-                opts_.sync ? "blocking calls" : "host stream");
-    std::printf("data_size(Bytes): | aveg_time(us): | alg_bandwidth(GB/s): | "
-                "check_result: | bus_bandwidth(GB/s):\n");
+                static_cast<unsigned long long>(opts_.alignedMin(nRanks_)),
+                static_cast<unsigned long long>(opts_.alignedMax(nRanks_)),
+                opts_.iters, opts_.warmupIters);
+    std::fprintf(stderr, "%s: %u ranks, %s%s%s, root %u, %s buffers, %s\n",
+                 opName(opts_.op), nRanks_, dataTypeName(opts_.dataType),
+                 isReductionOp(opts_.op) ? ", " : "",
+                 isReductionOp(opts_.op) ? reduceOpName(opts_.reduceOp) : "",
+                 opts_.root,
+                 opts_.zeroCopy    ? "zero-copy range"
+                 : opts_.useMalloc ? "malloc"
+                                   : "HcclMemAlloc",
+                 opts_.sync ? "blocking calls" : "host stream");
+    std::printf("%-15s | %-12s | %-18s | %s | %s\n", "data_size(Bytes):",
+                "aveg_time(us):", "alg_bandwidth(GB/s):", "check_result:",
+                "bus_bandwidth(GB/s):");
     std::fflush(stdout);
   }
   int seq = 0;
-  for (uint64_t size : opts_.sizes())
+  for (uint64_t size : opts_.sizes(nRanks_))
     if (!runSize(size, seq++, csv.get()))
       return 1;
   return failed_ ? 1 : 0;

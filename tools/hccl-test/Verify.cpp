@@ -92,12 +92,18 @@ Mismatches verifyBuffers(const RankContext &ctx, const Layout &l,
     for (uint64_t i = 0; i < n; ++i)
       c.expectValue(i, gen.input(ctx.root, i));
     break;
+  case Op::Scatter:
+    for (uint64_t i = 0; i < n; ++i)
+      c.expectValue(i, gen.input(ctx.root, ctx.rank * n + i));
+    break;
   case Op::AllGather:
+  case Op::AllGatherV:
     for (uint32_t q = 0; q < ctx.nRanks; ++q)
       for (uint64_t i = 0; i < n; ++i)
         c.expectValue(q * n + i, gen.input(q, i));
     break;
   case Op::ReduceScatter:
+  case Op::ReduceScatterV:
     for (uint64_t i = 0; i < n; ++i)
       c.expectValue(i, reduced(gen, ctx.nRanks, ctx.rank * n + i));
     break;

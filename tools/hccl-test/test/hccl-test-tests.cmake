@@ -17,7 +17,8 @@ if(TARGET hccl-test)
   set(_small -n 3 -w 1)
   # name, expected exit, regex, check options, then the hccl-test arguments.
   function(hccl_test_case name code regex)
-    cmake_parse_arguments(A "NO_FAILED" "ENV;FILE;FILE_REGEX" "" ${ARGN})
+    cmake_parse_arguments(A "NO_FAILED" "ENV;FILE;FILE_REGEX" "COMMAND_NAME"
+      ${ARGN})
     set(opts)
     if(A_NO_FAILED)
       list(APPEND opts --no-failed)
@@ -25,7 +26,11 @@ if(TARGET hccl-test)
     if(A_FILE)
       list(APPEND opts --file ${A_FILE} ${A_FILE_REGEX})
     endif()
-    set(cmd ${_bin} ${A_UNPARSED_ARGUMENTS})
+    if(A_COMMAND_NAME) # one of hccl_test's binary names, then its flags
+      set(cmd ${A_COMMAND_NAME} ${A_UNPARSED_ARGUMENTS})
+    else()
+      set(cmd ${_bin} ${A_UNPARSED_ARGUMENTS})
+    endif()
     if(A_ENV)
       set(cmd env ${A_ENV} ${cmd})
     endif()
@@ -46,9 +51,10 @@ if(TARGET hccl-test)
     all_reduce -b 64K -e 64K ${_small} -p 1)
   hccl_test_case(all_reduce_count0 0 "^0 +\\|.*\\| success" NO_FAILED
     all_reduce -b 0 -e 0 ${_small} -p 2)
-  hccl_test_case(all_gather_p3_int8 0 "^1048575 .*\\| success" NO_FAILED
+  # Sizes aligned to the ranks as hccl_test aligns them: 1023, 32736, 1047552.
+  hccl_test_case(all_gather_p3_int8 0 "^1047552 .*\\| success" NO_FAILED
     all_gather -b 1K -e 1M -f 32 ${_small} -p 3 -d int8)
-  hccl_test_case(reduce_scatter_p3_min 0 "^1048572 .*\\| success" NO_FAILED
+  hccl_test_case(reduce_scatter_p3_min 0 "^1047552 .*\\| success" NO_FAILED
     reduce_scatter -b 1K -e 1M -f 32 ${_small} -p 3 -d int32 -o min)
   hccl_test_case(broadcast_root2 0 "${_ok}" NO_FAILED
     broadcast -b 1K -e 1M -f 32 ${_small} -p 3 -r 2 -d fp64)
@@ -69,6 +75,29 @@ if(TARGET hccl-test)
     --csv ${CMAKE_CURRENT_BINARY_DIR}/hccl-test-rows.csv)
   hccl_test_case(no_check 0 "\\| NULL " all_reduce -b 4K -e 4K ${_small}
     -p 2 -c 0)
+
+  # hccl_test's binary names and flag semantics.
+  set(_dir $<TARGET_FILE_DIR:hccl-test>)
+  hccl_test_case(binary_scatter_root1 0 "^32736 .*\\| success" NO_FAILED
+    COMMAND_NAME ${_dir}/scatter_test -b 1K -e 32K -f 32 ${_small} -p 3 -r 1)
+  hccl_test_case(binary_all_gatherv 0 "^1047552 .*\\| success" NO_FAILED
+    COMMAND_NAME ${_dir}/all_gatherv_test -b 1K -e 1M -f 32 ${_small} -p 3)
+  hccl_test_case(binary_reduce_scatterv_prod 0 "^32736 .*\\| success"
+    NO_FAILED COMMAND_NAME ${_dir}/reduce_scatterv_test -b 1K -e 32K -f 32
+    ${_small} -p 3 -o prod -d fp32)
+  hccl_test_case(binary_broadcast_root1 0 "^65536 .*\\| success" NO_FAILED
+    COMMAND_NAME ${_dir}/broadcast_test -b 64K -e 64K ${_small} -p 2 -r 1)
+  hccl_test_case(zero_copy 0 "^1048576 .*\\| success" NO_FAILED
+    all_reduce -b 1K -e 1M -f 32 ${_small} -p 2 -z 1)
+  hccl_test_case(fractional_factor 0 "^2250 .*\\| success" NO_FAILED
+    all_reduce -b 1000 -e 3000 -f 1.5 ${_small} -p 2)
+  hccl_test_case(step_and_factor_warn 0 "Warning: \\[-f,--stepfactor\\] and"
+    NO_FAILED all_reduce -b 1K -e 4K -i 1K -f 2 ${_small} -p 2)
+  hccl_test_case(zero_iters 0 "^4096 +\\| 0\\.00 " NO_FAILED
+    all_reduce -b 4K -e 4K -n 0 -w 1 -i 0 -p 2)
+  hccl_test_case(hex_size_header 0
+    "^data_size\\(Bytes\\): \\| aveg_time\\(us\\): \\| alg_bandwidth\\(GB/s\\): \\| check_result: \\| bus_bandwidth\\(GB/s\\):$"
+    NO_FAILED all_reduce -b 0x1000 -e 0x1000 ${_small} -p 2)
 
   # Bad flags: one line, exit status 2, nothing started.
   hccl_test_case(bad_size 2 "^hccl-test: -b abc: expected a size" all_reduce
