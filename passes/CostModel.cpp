@@ -159,11 +159,7 @@ std::optional<double> mlir::comm::hcclBytes(Operation *op) {
 
 CommCostModel::CommCostModel(sched::Topology t,
                              std::optional<sched::HcclAlgoSpec> o)
-    : topo(std::move(t)), algoOverride(std::move(o)) {
-  flatTopo = *topo;
-  flatTopo->name.clear();
-  flatTopo->intra = flatTopo->inter;
-}
+    : topo(std::move(t)), algoOverride(std::move(o)) {}
 
 FailureOr<CommCostModel> CommCostModel::get(Operation *anchor, bool required,
                                             StringRef pass) {
@@ -200,45 +196,17 @@ FailureOr<GroupPlacement> CommCostModel::placement(Operation *op) {
   if (!topo)
     return op->emitOpError() << "cannot place group " << coll.getGroupAttr()
                              << ": the module has no topology";
-  int64_t p = g.getSize(), world = topo->worldSize();
-  if (p <= 0)
-    return op->emitOpError()
-           << "group " << coll.getGroupAttr() << " has no ranks";
-  GroupPlacement place;
-  place.p = p;
-  place.servers = 0;
-  bool uniform = true;
-  int64_t rps = -1;
-  for (int64_t s = 0, e = g.getNumSubgroups(); s < e; ++s) {
-    std::map<int, int64_t> perServer;
-    for (int64_t r : g.getSubgroup(s)) {
-      if (r < 0 || r >= world)
-        return op->emitOpError()
-               << "group " << coll.getGroupAttr() << " holds rank " << r
-               << ", which does not fit the topology (" << world
-               << " ranks: 0.." << world - 1 << ")";
-      ++perServer[topo->serverOf(static_cast<int>(r))];
-    }
-    int64_t count = perServer.begin()->second;
-    for (auto &[server, n] : perServer)
-      if (n != count)
-        uniform = false;
-    if (rps >= 0 && rps != count)
-      uniform = false;
-    rps = count;
-    place.servers = std::max<int64_t>(place.servers, perServer.size());
+  std::vector<std::vector<int64_t>> subgroups;
+  for (int64_t i = 0, e = g.getNumSubgroups(); i < e; ++i) {
+    ArrayRef<int64_t> ranks = g.getSubgroup(i);
+    subgroups.emplace_back(ranks.begin(), ranks.end());
   }
-  place.ranksPerServer = uniform ? rps : 0;
-  placements[g] = place;
-  return place;
-}
-
-/// ranksPerServer as lib/schedule wants it: the group's own count, or for
-/// an irregular group 1.
-static int64_t requestRanksPerServer(const GroupPlacement &pl) {
-  if (pl.servers <= 1)
-    return pl.p;
-  return pl.ranksPerServer > 0 ? pl.ranksPerServer : 1;
+  sched::Result<GroupPlacement> place = sched::placeGroup(*topo, subgroups);
+  if (!place)
+    return op->emitOpError()
+           << "group " << coll.getGroupAttr() << ": " << place.message();
+  placements[g] = *place;
+  return *place;
 }
 
 static std::string algoText(sched::Algorithm a, sched::Algorithm l0,
@@ -261,10 +229,6 @@ static double elemBytesOf(Operation *op) {
 sched::Result<double>
 CommCostModel::closedForm(const Choice &ch, sched::Collective c, double bytes,
                           double elemBytes, const GroupPlacement &pl) const {
-  bool hier = ch.algorithm == sched::Algorithm::Hierarchical;
-  if (hier && pl.servers > 1 && pl.ranksPerServer == 0)
-    return sched::Result<double>::error(
-        "the group's ranks are not spread evenly over the servers");
   sched::ClosedFormRequest req;
   req.collective = c;
   req.algorithm = ch.algorithm;
@@ -272,13 +236,8 @@ CommCostModel::closedForm(const Choice &ch, sched::Collective c, double bytes,
   req.level1 = ch.level1;
   req.slices = ch.slices;
   req.bytes = bytes;
-  req.p = pl.p;
-  req.ranksPerServer = requestRanksPerServer(pl);
   req.elemBytes = elemBytes;
-  // lib/schedule prices a flat algorithm on the inter-server link only when
-  // p exceeds a server; a smaller group can still cross servers.
-  return sched::closedFormCost(req,
-                               !hier && pl.servers > 1 ? *flatTopo : *topo);
+  return sched::placedClosedFormCost(req, pl, *topo);
 }
 
 sched::Result<std::vector<CommCostModel::Choice>>
@@ -288,37 +247,15 @@ CommCostModel::choices(sched::Collective c, double bytes, double elemBytes,
   sched::SelectRequest req;
   req.collective = c;
   req.bytes = bytes;
-  req.p = pl.p;
-  req.ranksPerServer = requestRanksPerServer(pl);
+  req.elemBytes = elemBytes;
+  req.placement = pl;
   req.override = getOverride();
   sched::Result<sched::Selection> sel = sched::selectAlgorithm(req, *topo);
   if (!sel)
     return R::error(sel.message());
   std::vector<Choice> out;
-  for (const sched::Candidate &cand : sel->candidates) {
-    Choice ch{cand.algorithm, cand.level0, cand.level1, 1, 0};
-    // One rank per server: the hierarchy is just its inter-server level.
-    if (ch.algorithm == sched::Algorithm::Hierarchical && pl.servers > 1 &&
-        pl.ranksPerServer == 1)
-      ch.algorithm = ch.level1;
-    if (ch.algorithm != sched::Algorithm::Hierarchical)
-      ch.level0 = ch.level1 = sched::Algorithm::Ring;
-    if (llvm::any_of(out, [&](const Choice &o) {
-          return o.algorithm == ch.algorithm && o.level0 == ch.level0 &&
-                 o.level1 == ch.level1;
-        }))
-      continue;
-    sched::Result<double> t = closedForm(ch, c, bytes, elemBytes, pl);
-    if (!t)
-      continue;
-    ch.seconds = *t;
-    out.push_back(ch);
-  }
-  if (out.empty())
-    return R::error(pl.ranksPerServer == 0 && pl.servers > 1
-                        ? "no flat algorithm is allowed, and the group's "
-                          "ranks are not spread evenly over the servers"
-                        : "no algorithm is allowed");
+  for (const sched::Candidate &cand : sel->candidates)
+    out.push_back({cand.algorithm, cand.level0, cand.level1, 1, cand.seconds});
   return out;
 }
 

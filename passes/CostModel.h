@@ -64,15 +64,9 @@ double computeCostUs(Operation *op, const ComputeCostOptions &opts);
 /// shapes or ops that are not schedule collectives.
 std::optional<double> hcclBytes(Operation *op);
 
-/// How one communicator group lies on the topology.
-struct GroupPlacement {
-  int64_t p = 1;
-  /// Ranks of a subgroup on each server it touches, when that count is the
-  /// same on every such server; 0 when it is not (no hierarchical algorithm
-  /// can serve such a group).
-  int64_t ranksPerServer = 0;
-  int64_t servers = 1; ///< servers one subgroup spans (the widest subgroup)
-};
+/// How one communicator group lies on the topology: lib/schedule's rule,
+/// the one the runtime places its communicators with.
+using GroupPlacement = hccl::sched::GroupPlacement;
 
 /// What a collective costs and with which algorithm.
 struct CollectivePrice {
@@ -133,7 +127,8 @@ public:
     double seconds = 0;
   };
   /// Every option selection allows for this collective (honouring the
-  /// override), priced for `pl`; an error message when there is none.
+  /// override), priced for `pl` (lib/schedule's selectAlgorithm
+  /// candidates); an error message when there is none.
   hccl::sched::Result<std::vector<Choice>>
   choices(hccl::sched::Collective c, double bytes, double elemBytes,
           const GroupPlacement &pl) const;
@@ -153,9 +148,6 @@ private:
   std::map<PriceKey, CollectivePrice> priceCache;
 
   std::optional<hccl::sched::Topology> topo;
-  /// The topology with the inter-server link inside servers too: flat
-  /// algorithms on a group that crosses servers run at the slowest link.
-  std::optional<hccl::sched::Topology> flatTopo;
   std::optional<hccl::sched::HcclAlgoSpec> algoOverride;
   llvm::DenseMap<Operation *, GroupPlacement> placements;
 };

@@ -4,10 +4,11 @@
 // generators (the runtime executes the same ones); ProgramIR emits it.
 //
 //===----------------------------------------------------------------------===//
+#include "CostModel.h"
+
 #include "hccl-mlir/Passes/Passes.h"
 #include "hccl-mlir/Passes/ProgramIR.h"
 #include "hccl-mlir/schedule/Generate.h"
-#include "hccl-mlir/schedule/Select.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -58,6 +59,7 @@ struct LowerSchedulePass
     }
     programs.clear();
     byRequest.clear();
+    models.clear();
     SmallVector<Operation *> work;
     getOperation()->walk([&](Operation *op) {
       if (getScheduleCollective(op))
@@ -110,17 +112,12 @@ struct LowerSchedulePass
         return op->emitOpError()
                << "has no algorithm and the module has no comm.topology to "
                   "choose one: run comm-select-algorithm or add an algo";
-      sched::SelectRequest sr;
-      sr.collective = req.collective;
-      sr.bytes = static_cast<double>(req.count) *
-                 static_cast<double>(sched::dataTypeSize(req.dtype));
-      sr.p = req.ranks;
-      if (auto m = getRanksPerServer(group, *topo))
-        sr.ranksPerServer = *m;
-      auto sel = sched::selectAlgorithm(sr, *topo);
-      if (!sel)
-        return op->emitOpError() << "cannot choose an algorithm: "
-                                 << sel.message();
+      // The choice comm-select-algorithm would make.
+      auto model = models.try_emplace(topoAttr, *topo).first;
+      FailureOr<CollectivePrice> sel =
+          model->second.price(op, /*useAttr=*/false);
+      if (failed(sel))
+        return failure();
       algo = AlgorithmAttr::get(op->getContext(), sel->algorithm, sel->level0,
                                 sel->level1, 1);
     }
@@ -231,6 +228,9 @@ struct LowerSchedulePass
       k += std::to_string(v) + ",";
     return k;
   }
+
+  /// Prices collectives that come without an algorithm, per topology.
+  llvm::DenseMap<Attribute, CommCostModel> models;
 
   /// Program symbol per (symbol table, generate request) during this run.
   std::map<std::pair<Operation *, std::string>, FlatSymbolRefAttr> byRequest;

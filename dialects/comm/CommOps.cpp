@@ -1,5 +1,6 @@
 //===- CommOps.cpp - comm ops: parsing, verification, type inference ------===//
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
+#include "hccl-mlir/schedule/Placement.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -38,34 +39,15 @@ TopologyAttr mlir::comm::getTopology(Operation *op) {
 
 std::optional<int64_t>
 mlir::comm::getRanksPerServer(GroupOp group, const hccl::sched::Topology &topo) {
-  int64_t size = group.getGroupSize();
-  if (size < 1)
-    return std::nullopt;
-  int64_t world = topo.worldSize();
-  std::optional<int64_t> m;
+  std::vector<std::vector<int64_t>> subgroups;
   for (int64_t g = 0, e = group.getNumSubgroups(); g < e; ++g) {
     ArrayRef<int64_t> ranks = group.getSubgroup(g);
-    for (int64_t r : ranks)
-      if (r < 0 || r >= world)
-        return std::nullopt;
-    // Length of the first run on one server.
-    int64_t run = 1;
-    while (run < size && topo.serverOf(ranks[run]) == topo.serverOf(ranks[0]))
-      ++run;
-    if (size % run != 0 || (m && *m != run))
-      return std::nullopt;
-    m = run;
-    llvm::SmallDenseSet<int, 16> servers;
-    for (int64_t i = 0; i < size; i += run) {
-      int srv = topo.serverOf(ranks[i]);
-      if (!servers.insert(srv).second)
-        return std::nullopt;
-      for (int64_t j = i; j < i + run; ++j)
-        if (topo.serverOf(ranks[j]) != srv)
-          return std::nullopt;
-    }
+    subgroups.emplace_back(ranks.begin(), ranks.end());
   }
-  return m;
+  auto pl = hccl::sched::placeGroup(topo, subgroups);
+  if (!pl || pl->ranksPerServer == 0)
+    return std::nullopt;
+  return pl->ranksPerServer;
 }
 
 std::optional<hccl::sched::Collective>

@@ -163,24 +163,39 @@ Result<Selection> selectAlgorithm(const SelectRequest &req,
                                   const Topology &topo) {
   using R = Result<Selection>;
   Collective c = req.collective;
-  if (req.p < 1)
+  GroupPlacement pl =
+      req.placement ? *req.placement
+                    : serverMajorPlacement(req.p, req.ranksPerServer > 0
+                                                      ? req.ranksPerServer
+                                                      : topo.devicesPerServer);
+  if (pl.p < 1)
     return R::error("select: p must be >= 1");
-  int64_t m =
-      req.ranksPerServer > 0 ? req.ranksPerServer : topo.devicesPerServer;
-  bool multiServer = m >= 1 && req.p > m && req.p % m == 0;
   Selection sel;
   ClosedFormRequest cf;
   cf.collective = c;
   cf.bytes = req.bytes;
-  cf.p = req.p;
-  cf.ranksPerServer = m;
+  cf.elemBytes = req.elemBytes;
 
   auto price = [&](Algorithm a, Algorithm l0, Algorithm l1) -> double {
     cf.algorithm = a;
     cf.level0 = l0;
     cf.level1 = l1;
-    auto t = closedFormCost(cf, topo);
+    auto t = placedClosedFormCost(cf, pl, topo);
     return t ? *t : NAN;
+  };
+  // A priced option once: one rank per server makes a hierarchy its
+  // inter-server level alone, which runs as that flat algorithm.
+  auto consider = [&](Algorithm a, Algorithm l0, Algorithm l1) {
+    if (a == Algorithm::Hierarchical && pl.ranksPerServer == 1)
+      a = l1;
+    if (a != Algorithm::Hierarchical)
+      l0 = l1 = Algorithm::Ring;
+    for (const Candidate &o : sel.candidates)
+      if (o.algorithm == a && o.level0 == l0 && o.level1 == l1)
+        return;
+    double t = price(a, l0, l1);
+    if (!std::isnan(t))
+      sel.candidates.push_back({a, l0, l1, t});
   };
   // Every option the override allows (all of them without one).
   std::vector<Algorithm> flatAlgs, l0s, l1s;
@@ -189,7 +204,7 @@ Result<Selection> selectAlgorithm(const SelectRequest &req,
       flatAlgs.push_back(a);
   l0s = levelAlgorithmsFor(c, 0);
   l1s = levelAlgorithmsFor(c, 1);
-  bool allowFlat = true, allowHier = multiServer && !l0s.empty();
+  bool allowFlat = true, allowHier = pl.hierarchical() && !l0s.empty();
 
   const AlgoLevels *ov =
       req.override ? &req.override->forCollective(c) : nullptr;
@@ -214,8 +229,9 @@ Result<Selection> selectAlgorithm(const SelectRequest &req,
                            algorithmName(*lc.algorithm) + "' cannot serve " +
                            collectiveName(c));
     };
-    if (multiServer) {
-      // Two levels given: hierarchical, each level restricted.
+    if (pl.servers > 1) {
+      // Across servers the levels speak: hierarchical, each level
+      // restricted.
       if (ov->level1.pipeline) {
         l0s = {Algorithm::Ring};
         l1s = {Algorithm::Ring};
@@ -240,22 +256,17 @@ Result<Selection> selectAlgorithm(const SelectRequest &req,
     }
   }
   if (allowFlat)
-    for (Algorithm a : flatAlgs) {
-      double t = price(a, Algorithm::Ring, Algorithm::Ring);
-      if (!std::isnan(t))
-        sel.candidates.push_back({a, Algorithm::Ring, Algorithm::Ring, t});
-    }
+    for (Algorithm a : flatAlgs)
+      consider(a, Algorithm::Ring, Algorithm::Ring);
   if (allowHier)
     for (Algorithm l0 : l0s)
-      for (Algorithm l1 : l1s) {
-        double t = price(Algorithm::Hierarchical, l0, l1);
-        if (!std::isnan(t))
-          sel.candidates.push_back({Algorithm::Hierarchical, l0, l1, t});
-      }
+      for (Algorithm l1 : l1s)
+        consider(Algorithm::Hierarchical, l0, l1);
   if (sel.candidates.empty())
-    return R::error(std::string("select: no algorithm can serve ") +
-                    collectiveName(c) + " on " + std::to_string(req.p) +
-                    " ranks with this override");
+    return R::error(pl.servers > 1 && pl.ranksPerServer == 0
+                        ? "no flat algorithm is allowed, and the group's "
+                          "ranks are not spread evenly over the servers"
+                        : "no algorithm is allowed");
   const Candidate *best = &sel.candidates.front();
   for (const Candidate &cand : sel.candidates)
     if (cand.seconds < best->seconds)

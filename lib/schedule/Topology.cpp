@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <map>
@@ -148,6 +149,35 @@ Result<Topology> Topology::preset(std::string_view name) {
   return Result<Topology>::error("unknown topology preset '" +
                                  std::string(name) +
                                  "'; accepted forms: " + presetForms());
+}
+
+Result<Topology> Topology::hosts(const std::vector<int> &rankServer) {
+  using R = Result<Topology>;
+  const int n = static_cast<int>(rankServer.size());
+  if (n < 1)
+    return R::error("hosts: no ranks");
+  std::vector<int> perHost;
+  for (int h : rankServer) {
+    if (h < 0 || h >= n)
+      return R::error("hosts: host index " + std::to_string(h) +
+                      " outside 0.." + std::to_string(n - 1));
+    if (h >= static_cast<int>(perHost.size()))
+      perHost.resize(static_cast<size_t>(h) + 1, 0);
+    ++perHost[static_cast<size_t>(h)];
+  }
+  for (size_t h = 0; h < perHost.size(); ++h)
+    if (perHost[h] == 0)
+      return R::error("hosts: host " + std::to_string(h) + " holds no rank");
+  R t = preset("host-" + std::to_string(n));
+  if (!t || perHost.size() == 1)
+    return t;
+  t->name.clear();
+  t->servers = static_cast<int>(perHost.size());
+  t->devicesPerServer = *std::max_element(perHost.begin(), perHost.end());
+  t->rankServer = rankServer;
+  if (t->isUniformServerMajor())
+    t->rankServer.clear();
+  return t;
 }
 
 Status Topology::applyLinkParams(std::string_view text) {

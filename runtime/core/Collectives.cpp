@@ -9,7 +9,6 @@
 #include "common/SharedMem.h"
 #include "core/Communicator.h"
 #include "core/LocalWork.h"
-#include "hccl-mlir/schedule/Select.h"
 #include "transport/shm/Segment.h"
 
 #include <algorithm>
@@ -35,69 +34,21 @@ CallId Communicator::nextCall(CallKind kind, uint64_t count, sched::DataType dt,
   return c;
 }
 
-sched::Algorithm Communicator::chooseAlgorithm(sched::Collective c,
-                                               uint64_t bytes,
-                                               sched::Algorithm &l0,
-                                               sched::Algorithm &l1,
-                                               Status &err) {
-  sched::SelectRequest req;
-  req.collective = c;
-  // HCCL_DETERMINISTIC=strict fixes the combination order whatever the
-  // size: these generators reduce every element in rank order 0..p-1.
-  if (cfg_.deterministic == Deterministic::Strict) {
-    l0 = l1 = sched::Algorithm::Ring;
-    if (c == sched::Collective::AllReduce ||
-        c == sched::Collective::ReduceScatter)
-      return sched::Algorithm::MeshTwoShot;
-    if (c == sched::Collective::Reduce)
-      return sched::Algorithm::Star;
-  }
-  // Every rank must choose the same algorithm. All-to-all-v sizes differ
-  // per rank, so its choice may not depend on them: pairwise (as HCCL
-  // does) unless HCCL_ALGO says otherwise.
-  if (c == sched::Collective::AllToAllV && !cfg_.algoSpec) {
-    l0 = l1 = sched::Algorithm::Pairwise;
-    return sched::Algorithm::Pairwise;
-  }
-  req.bytes =
-      c == sched::Collective::AllToAllV ? 0.0 : static_cast<double>(bytes);
-  req.p = size_;
-  req.ranksPerServer = ranksPerServer_ > 0 ? ranksPerServer_ : size_;
-  req.override = cfg_.algoSpec ? &*cfg_.algoSpec : nullptr;
-  auto sel = sched::selectAlgorithm(req, topo_);
-  if (!sel && req.override) {
-    // HCCL falls back to its default choice when HCCL_ALGO names an
-    // algorithm the collective cannot use; so do we, and say so once.
-    static std::atomic<bool> warned{false};
-    if (!warned.exchange(true))
-      HCCL_LOG(Warn, "HCCL_ALGO=" + cfg_.algo + " does not apply to " +
-                         sched::collectiveName(c) + " (" + sel.message() +
-                         "); using the automatic choice");
-    req.override = nullptr;
-    sel = sched::selectAlgorithm(req, topo_);
-  }
-  if (!sel) {
-    err = errInternal("algorithm selection failed: " + sel.message());
-    return sched::Algorithm::Ring;
-  }
-  l0 = sel->level0;
-  l1 = sel->level1;
-  return sel->algorithm;
-}
-
 StatusOr<std::shared_ptr<const CompiledProgram>>
 Communicator::programFor(const ProgramKey &key,
                          const sched::GenerateRequest &reqIn) {
   if (auto hit = cache_.get(key))
     return hit;
   sched::GenerateRequest req = reqIn;
-  Status err;
   size_t es = sched::dataTypeSize(req.dtype);
   uint64_t bytes = static_cast<uint64_t>(req.count) * es;
-  req.algorithm =
-      chooseAlgorithm(req.collective, bytes, req.level0, req.level1, err);
-  HCCL_RT_TRY(err);
-  req.ranksPerServer = ranksPerServer_ > 0 ? ranksPerServer_ : size_;
+  auto choice = policy_.choose(req.collective, bytes, es);
+  if (!choice)
+    return choice.status();
+  req.algorithm = choice->algorithm;
+  req.level0 = choice->level0;
+  req.level1 = choice->level1;
+  req.ranksPerServer = policy_.placement().levelRanks();
   req.slices = 1;
   auto prog = sched::generate(req);
   // Falling back is only safe where every rank sees the same request;

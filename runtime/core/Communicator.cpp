@@ -135,7 +135,7 @@ Status Communicator::init(CommInit &in) {
   }
   HCCL_RT_TRY(checkSettingsAgree(infos_));
 
-  // Topology: the rank table if given, else hosts as servers.
+  // The host layout: ranks on each host.
   std::map<std::string, int> hostIndex;
   std::vector<int> rankServer;
   std::vector<int> perHost;
@@ -153,35 +153,24 @@ Status Communicator::init(CommInit &in) {
   unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   oversubscribed_ = static_cast<unsigned>(localRanks) > hw;
   netPieces_ = cfg_.transport == TransportKind::Tcp || perHost.size() > 1;
+  // Algorithm choice: the rank table if given, else hosts as servers.
+  sched::Topology topo;
   if (in.rankTable) {
-    topo_ = *in.rankTable;
-  } else if (perHost.size() == 1) {
-    auto t = sched::Topology::preset("host-" + std::to_string(size_));
-    if (!t)
-      return errInternal(t.message());
-    topo_ = t.take();
+    topo = *in.rankTable;
   } else {
-    auto t = sched::Topology::preset("host-" + std::to_string(size_));
+    auto t = sched::Topology::hosts(rankServer);
     if (!t)
       return errInternal(t.message());
-    topo_ = t.take();
-    topo_.name.clear();
-    topo_.servers = static_cast<int>(perHost.size());
-    topo_.devicesPerServer = *std::max_element(perHost.begin(), perHost.end());
-    topo_.rankServer = rankServer;
-    topo_.inter = sched::LinkParams{sched::LinkClass::TCP, 1.0, 30.0, 1};
+    topo = t.take();
   }
-  // Hierarchical algorithms need every server to hold the same number of
-  // consecutive ranks.
-  ranksPerServer_ = 0;
-  {
-    int m = perHost[0];
-    bool uniform = size_ % m == 0;
-    for (int r = 0; uniform && r < size_; ++r)
-      uniform = rankServer[static_cast<size_t>(r)] == r / m;
-    if (uniform)
-      ranksPerServer_ = m;
-  }
+  std::vector<int64_t> topoRanks = in.topologyRanks;
+  if (topoRanks.empty())
+    for (int r = 0; r < size_; ++r)
+      topoRanks.push_back(r);
+  auto policy = AlgorithmPolicy::create(std::move(topo), topoRanks, cfg_);
+  if (!policy)
+    return policy.status();
+  policy_ = policy.take();
 
   p2pSendSeq_.assign(static_cast<size_t>(size_), 0);
   p2pRecvSeq_.assign(static_cast<size_t>(size_), 0);

@@ -22,6 +22,7 @@
 #include "common/Deadline.h"
 #include "common/Status.h"
 #include "config/Config.h"
+#include "core/AlgorithmPolicy.h"
 #include "core/ProgramCache.h"
 #include "core/RankInfo.h"
 #include "hccl-mlir/schedule/Program.h"
@@ -64,7 +65,11 @@ struct CommInit {
   std::shared_ptr<Listener> listener;
   Config cfg;
   /// From a rank table: the cluster layout and this rank's server id.
+  /// Children get their parent's topology here.
   std::optional<sched::Topology> rankTable;
+  /// The members' ranks on `rankTable` in this communicator's rank order
+  /// (empty: 0..nRanks-1).
+  std::vector<int64_t> topologyRanks;
   std::string server;
   std::string name;
   /// Overall init deadline (default: HCCL_CONNECT_TIMEOUT from now).
@@ -212,9 +217,6 @@ private:
   CallId nextCall(CallKind kind, uint64_t count, sched::DataType dt,
                   sched::ReduceOp op, uint32_t root, sched::Algorithm algo,
                   uint64_t extra);
-  sched::Algorithm chooseAlgorithm(sched::Collective c, uint64_t bytes,
-                                   sched::Algorithm &l0, sched::Algorithm &l1,
-                                   Status &err);
   Status guard();
 
   Config cfg_;
@@ -230,8 +232,7 @@ private:
   std::unique_ptr<TcpEngine> tcp_;
   std::unique_ptr<VerbsTransport> verbs_; ///< null: no RDMA device in use
   std::string noVerbs_;                   ///< why (for HCCL_TRANSPORT=verbs)
-  sched::Topology topo_;
-  int64_t ranksPerServer_ = 0; ///< uniform server-major layout, else 0
+  AlgorithmPolicy policy_;
   bool oversubscribed_ = false;
   /// Element-wise collectives run in kNetPieceBytes pieces (data crosses
   /// sockets or other hosts); the same on every rank, since it follows the

@@ -19,7 +19,7 @@ StatusOr<std::unique_ptr<Communicator>>
 buildChild(const std::vector<int> &members, int myIndex, const Uid &uid,
            const Key &parentKey, const std::vector<RankInfo> &parentInfos,
            const std::shared_ptr<Listener> &parentListener, const Config &cfg,
-           const std::string &name) {
+           const std::string &name, const AlgorithmPolicy &parentPolicy) {
   CommInit in;
   in.nRanks = static_cast<int>(members.size());
   in.rank = myIndex;
@@ -30,6 +30,12 @@ buildChild(const std::vector<int> &members, int myIndex, const Uid &uid,
   in.key = deriveKey(parentKey, "child communicator", uid);
   in.cfg = cfg;
   in.name = name;
+  // The child lies where its members lie on the parent's topology, so it
+  // chooses as the compiler does for that group.
+  in.rankTable = parentPolicy.topology();
+  for (int m : members)
+    in.topologyRanks.push_back(
+        parentPolicy.ranks()[static_cast<size_t>(m)]);
   const RankInfo &root = parentInfos[static_cast<size_t>(members[0])];
   auto addr = SockAddr::parse(root.ip, root.port);
   if (!addr)
@@ -64,7 +70,8 @@ StatusOr<std::unique_ptr<Communicator>> Communicator::split(int color, int key,
   Uid child = uid_.derive("split", splitNo, static_cast<uint64_t>(color));
   return buildChild(members, me, child, key_, infos_, listener_, cfg,
                     name_ + "/split" + std::to_string(splitNo) + "." +
-                        std::to_string(color));
+                        std::to_string(color),
+                    policy_);
 }
 
 StatusOr<std::unique_ptr<Communicator>>
@@ -95,7 +102,7 @@ Communicator::subComm(const std::vector<int> &ranks, uint64_t id, int subRank,
   uint64_t h = fnv1a(ranks.data(), ranks.size() * sizeof(int));
   Uid child = uid_.derive("sub", id, h);
   return buildChild(ranks, subRank, child, key_, infos_, listener_, cfg,
-                    name_ + "/sub" + std::to_string(id));
+                    name_ + "/sub" + std::to_string(id), policy_);
 }
 
 } // namespace hccl::rt

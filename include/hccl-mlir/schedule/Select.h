@@ -1,10 +1,12 @@
 //===- Select.h - Algorithm selection and HCCL_ALGO -------------*- C++ -*-===//
 //
-// selectAlgorithm() prices every algorithm that can serve a collective with
-// the closed forms of Cost.h and picks the cheapest, unless an HCCL_ALGO
-// override says otherwise. HCCL_ALGO syntax: `level0:NA;level1:H-D_R` (all
-// collectives) or per collective
-// `allreduce=level0:NA;level1:ring/allgather=level0:NA;level1:H-D_R`.
+// selectAlgorithm() prices every algorithm that can serve a collective on a
+// placed group (Placement.h) with the closed forms of Cost.h and picks the
+// cheapest, unless an HCCL_ALGO override says otherwise. The compiler and
+// the runtime both choose through it.
+//
+// HCCL_ALGO syntax: `level0:NA;level1:H-D_R` (all collectives) or per
+// collective `allreduce=level0:NA;level1:ring/allgather=level0:NA;level1:H-D_R`.
 // level0 is intra-server, level1 inter-server. HCCL names map to ours:
 // ring->ring, H-D_R->rhd, NHR->rhd (HCCL's NHR is a non-uniform hierarchical
 // ring with log steps; our closest is RHD with the fold), NB->rd,
@@ -15,6 +17,7 @@
 #ifndef HCCL_MLIR_SCHEDULE_SELECT_H
 #define HCCL_MLIR_SCHEDULE_SELECT_H
 
+#include "hccl-mlir/schedule/Placement.h"
 #include "hccl-mlir/schedule/Result.h"
 #include "hccl-mlir/schedule/Topology.h"
 #include "hccl-mlir/schedule/Types.h"
@@ -62,9 +65,12 @@ Result<HcclAlgoSpec> parseHcclAlgo(std::string_view text);
 
 struct SelectRequest {
   Collective collective = Collective::AllReduce;
-  double bytes = 0; ///< HCCL count * element size
+  double bytes = 0;     ///< HCCL count * element size
+  double elemBytes = 4; ///< element size (ring broadcast/reduce chunking)
+  /// Where the group lies. Without it: p ranks server-major with
+  /// ranksPerServer per server (0 = topology's devicesPerServer).
+  std::optional<GroupPlacement> placement;
   int64_t p = 1;
-  /// Ranks per server of this group (0 = topology's devicesPerServer).
   int64_t ranksPerServer = 0;
   const HcclAlgoSpec *override = nullptr;
 };
@@ -84,7 +90,8 @@ struct Selection {
 };
 
 /// Picks the algorithm; errors if an override names an algorithm that
-/// cannot serve the collective.
+/// cannot serve the collective. On a group with one rank per server a
+/// hierarchical candidate is its inter-server level, run flat.
 Result<Selection> selectAlgorithm(const SelectRequest &req,
                                   const Topology &topo);
 

@@ -83,6 +83,11 @@ struct Topology {
   /// default 8). Unknown names get an error listing the accepted forms.
   static Result<Topology> preset(std::string_view name);
   static std::string presetForms();
+  /// Processes on hosts, as the runtime finds them without a rank table:
+  /// rankServer[r] is the host (0..H-1) of rank r. One host is the "host-N"
+  /// preset; several are its figures with the hosts as servers and its TCP
+  /// link between them.
+  static Result<Topology> hosts(const std::vector<int> &rankServer);
 
   /// An HCCL rank table (RankTable.cpp: versions 1.0, 1.2 with super pods,
   /// 2.0, and the group_list form; servers named or addressed) plus

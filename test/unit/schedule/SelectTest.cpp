@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace hccl::sched;
@@ -212,6 +213,80 @@ TEST(Select, HonoursOverrides) {
                              "serve allreduce"),
             std::string::npos)
       << s.message();
+}
+
+TEST(Select, FollowsThePlacement) {
+  Topology four = *Topology::preset("910b-8x4");
+  SelectRequest r;
+  r.collective = Collective::AllReduce;
+  r.bytes = 64.0 * 1024 * 1024;
+  // One rank per server: a hierarchy is its level-1 algorithm, run flat.
+  r.placement = *placeGroup(four, {{0, 8, 16, 24}});
+  auto s = selectAlgorithm(r, four);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  EXPECT_NE(s->algorithm, Algorithm::Hierarchical);
+  for (const Candidate &c : s->candidates)
+    EXPECT_NE(c.algorithm, Algorithm::Hierarchical);
+  // Flat across servers: priced on the inter-server link.
+  for (const Candidate &c : s->candidates) {
+    ClosedFormRequest cf;
+    cf.algorithm = c.algorithm;
+    cf.bytes = r.bytes;
+    cf.p = 4;
+    cf.ranksPerServer = 1;
+    EXPECT_DOUBLE_EQ(c.seconds, *closedFormCost(cf, four));
+  }
+  // Two per server but interleaved: no hierarchical candidate.
+  r.placement = *placeGroup(four, {{0, 8, 1, 9}});
+  s = selectAlgorithm(r, four);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  for (const Candidate &c : s->candidates)
+    EXPECT_NE(c.algorithm, Algorithm::Hierarchical);
+  // The same two per server in server-major order: hierarchical ones too.
+  r.placement = *placeGroup(four, {{0, 1, 8, 9}});
+  s = selectAlgorithm(r, four);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  EXPECT_TRUE(std::any_of(
+      s->candidates.begin(), s->candidates.end(),
+      [](const Candidate &c) { return c.algorithm == Algorithm::Hierarchical; }));
+  // Without a placement: p ranks server-major as before.
+  r.placement.reset();
+  r.p = 32;
+  s = selectAlgorithm(r, four);
+  ASSERT_TRUE(s.isOk());
+  EXPECT_EQ(s->candidates.size(), 5u + 3u * 5u);
+}
+
+TEST(Placement, PlacesGroups) {
+  Topology t = *Topology::preset("910b-8x2");
+  auto one = placeGroup(t, {{2, 3, 4}});
+  ASSERT_TRUE(one.isOk());
+  EXPECT_EQ(*one, (GroupPlacement{3, 3, 1}));
+  EXPECT_EQ(one->levelRanks(), 3);
+  auto even = placeGroup(t, {{0, 1, 8, 9}, {2, 3, 10, 11}});
+  ASSERT_TRUE(even.isOk());
+  EXPECT_EQ(*even, (GroupPlacement{4, 2, 2}));
+  EXPECT_TRUE(even->hierarchical());
+  // Runs of different lengths in two subgroups.
+  auto mixed = placeGroup(t, {{0, 1, 8, 9}, {2, 10, 11, 12}});
+  ASSERT_TRUE(mixed.isOk());
+  EXPECT_EQ(mixed->ranksPerServer, 0);
+  EXPECT_EQ(mixed->levelRanks(), 1);
+  // A server visited twice.
+  auto twice = placeGroup(t, {{0, 8, 1, 9}});
+  ASSERT_TRUE(twice.isOk());
+  EXPECT_EQ(twice->ranksPerServer, 0);
+  EXPECT_FALSE(twice->hierarchical());
+  auto ragged = placeGroup(t, {{0, 1}, {2}});
+  ASSERT_FALSE(ragged.isOk());
+  EXPECT_NE(ragged.message().find("differ in size"), std::string::npos);
+  ASSERT_FALSE(placeGroup(t, {}).isOk());
+  auto outside = placeGroup(t, {{0, -1}});
+  ASSERT_FALSE(outside.isOk());
+  EXPECT_NE(outside.message().find("rank -1 does not fit"), std::string::npos);
+  EXPECT_EQ(serverMajorPlacement(8, 8), (GroupPlacement{8, 8, 1}));
+  EXPECT_EQ(serverMajorPlacement(32, 8), (GroupPlacement{32, 8, 4}));
+  EXPECT_EQ(serverMajorPlacement(12, 8), (GroupPlacement{12, 0, 2}));
 }
 
 } // namespace

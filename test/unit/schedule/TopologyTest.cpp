@@ -240,4 +240,27 @@ TEST(Topology, JsonRoundTrip) {
       << bad.message();
 }
 
+TEST(Topology, Hosts) {
+  // One host is the host-N preset.
+  auto one = Topology::hosts({0, 0, 0});
+  ASSERT_TRUE(one.isOk()) << one.message();
+  EXPECT_EQ(*one, *Topology::preset("host-3"));
+  // Hosts as servers, the preset's TCP link between them.
+  auto two = Topology::hosts({0, 0, 1, 1});
+  ASSERT_TRUE(two.isOk()) << two.message();
+  EXPECT_EQ(two->servers, 2);
+  EXPECT_EQ(two->devicesPerServer, 2);
+  EXPECT_TRUE(two->rankServer.empty()) << "server-major needs no mapping";
+  EXPECT_EQ(two->inter, Topology::preset("host-4")->inter);
+  EXPECT_EQ(two->inter.cls, LinkClass::TCP);
+  EXPECT_EQ(two->intra.cls, LinkClass::SHM);
+  auto mixed = Topology::hosts({0, 1, 0});
+  ASSERT_TRUE(mixed.isOk());
+  EXPECT_EQ(mixed->rankServer, (std::vector<int>{0, 1, 0}));
+  EXPECT_EQ(mixed->devicesPerServer, 2);
+  EXPECT_EQ(mixed->serverOf(2), 0);
+  for (std::vector<int> bad : {std::vector<int>{}, {0, 2, 2}, {0, -1}})
+    EXPECT_FALSE(Topology::hosts(bad).isOk());
+}
+
 } // namespace

@@ -1,0 +1,90 @@
+//===- Placement.cpp - Where a communicator group lies on a topology ------===//
+#include "hccl-mlir/schedule/Placement.h"
+
+#include <algorithm>
+#include <set>
+
+namespace hccl::sched {
+
+int64_t GroupPlacement::levelRanks() const {
+  if (servers <= 1)
+    return p;
+  return ranksPerServer > 0 ? ranksPerServer : 1;
+}
+
+Result<GroupPlacement> placeGroup(
+    const Topology &topo, const std::vector<std::vector<int64_t>> &subgroups) {
+  using R = Result<GroupPlacement>;
+  if (subgroups.empty() || subgroups.front().empty())
+    return R::error("the group has no ranks");
+  const int64_t p = static_cast<int64_t>(subgroups.front().size());
+  const int64_t world = topo.worldSize();
+  for (const std::vector<int64_t> &ranks : subgroups) {
+    if (static_cast<int64_t>(ranks.size()) != p)
+      return R::error("the group's subgroups differ in size (" +
+                      std::to_string(p) + " and " +
+                      std::to_string(ranks.size()) + " ranks)");
+    for (int64_t r : ranks)
+      if (r < 0 || r >= world)
+        return R::error("rank " + std::to_string(r) +
+                        " does not fit the topology (" + std::to_string(world) +
+                        " ranks: 0.." + std::to_string(world - 1) + ")");
+  }
+  GroupPlacement pl;
+  pl.p = p;
+  pl.servers = 0;
+  int64_t m = -1; // the run length every subgroup shares; 0 = none
+  for (const std::vector<int64_t> &ranks : subgroups) {
+    auto server = [&](int64_t i) {
+      return topo.serverOf(static_cast<int>(ranks[static_cast<size_t>(i)]));
+    };
+    std::set<int> servers;
+    for (int64_t i = 0; i < p; ++i)
+      servers.insert(server(i));
+    pl.servers = std::max<int64_t>(pl.servers, servers.size());
+    if (m == 0)
+      continue;
+    // The first run on one server sets the length; every run must match it
+    // and lie on a server no earlier run used.
+    int64_t run = 1;
+    while (run < p && server(run) == server(0))
+      ++run;
+    bool even = p % run == 0 && (m < 0 || m == run);
+    std::set<int> used;
+    for (int64_t i = 0; even && i < p; i += run) {
+      even = used.insert(server(i)).second;
+      for (int64_t j = i + 1; even && j < i + run; ++j)
+        even = server(j) == server(i);
+    }
+    m = even ? run : 0;
+  }
+  pl.ranksPerServer = m;
+  return pl;
+}
+
+GroupPlacement serverMajorPlacement(int64_t p, int64_t m) {
+  GroupPlacement pl;
+  pl.p = p;
+  if (m < 1 || p <= m) {
+    pl.servers = 1;
+    pl.ranksPerServer = p;
+    return pl;
+  }
+  pl.servers = (p + m - 1) / m;
+  pl.ranksPerServer = p % m == 0 ? m : 0;
+  return pl;
+}
+
+Result<double> placedClosedFormCost(ClosedFormRequest req,
+                                    const GroupPlacement &pl,
+                                    const Topology &topo) {
+  if (req.algorithm == Algorithm::Hierarchical && pl.servers > 1 &&
+      pl.ranksPerServer == 0)
+    return Result<double>::error(
+        "the group's ranks are not spread evenly over the servers");
+  req.p = pl.p;
+  req.ranksPerServer = pl.levelRanks();
+  return closedFormCost(req, topo);
+}
+
+} // namespace hccl::sched

@@ -1,0 +1,79 @@
+//===- AlgorithmPolicy.cpp - How a communicator chooses algorithms --------===//
+#include "core/AlgorithmPolicy.h"
+
+#include "common/Log.h"
+
+#include <atomic>
+
+namespace hccl::rt {
+
+StatusOr<AlgorithmPolicy>
+AlgorithmPolicy::create(sched::Topology topo, const std::vector<int64_t> &ranks,
+                        const Config &cfg) {
+  auto pl = sched::placeGroup(topo, {ranks});
+  if (!pl)
+    return errInternal("placing the communicator on its topology: " +
+                       pl.message());
+  AlgorithmPolicy p;
+  p.topo_ = std::move(topo);
+  p.placement_ = *pl;
+  p.ranks_ = ranks;
+  p.deterministic_ = cfg.deterministic;
+  p.algoSpec_ = cfg.algoSpec;
+  p.algoText_ = cfg.algo;
+  return p;
+}
+
+StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,
+                                                  uint64_t bytes,
+                                                  size_t elemBytes) const {
+  using sched::Algorithm;
+  AlgorithmChoice out;
+  // HCCL_DETERMINISTIC=strict fixes the combination order whatever the
+  // size: these generators reduce every element in rank order 0..p-1.
+  if (deterministic_ == Deterministic::Strict) {
+    if (c == sched::Collective::AllReduce ||
+        c == sched::Collective::ReduceScatter) {
+      out.algorithm = Algorithm::MeshTwoShot;
+      return out;
+    }
+    if (c == sched::Collective::Reduce) {
+      out.algorithm = Algorithm::Star;
+      return out;
+    }
+  }
+  // Every rank must choose the same algorithm. All-to-all-v sizes differ
+  // per rank, so its choice may not depend on them: pairwise (as HCCL
+  // does) unless HCCL_ALGO says otherwise.
+  if (c == sched::Collective::AllToAllV && !algoSpec_) {
+    out.algorithm = out.level0 = out.level1 = Algorithm::Pairwise;
+    return out;
+  }
+  sched::SelectRequest req;
+  req.collective = c;
+  req.bytes =
+      c == sched::Collective::AllToAllV ? 0.0 : static_cast<double>(bytes);
+  req.elemBytes = static_cast<double>(elemBytes);
+  req.placement = placement_;
+  req.override = algoSpec_ ? &*algoSpec_ : nullptr;
+  auto sel = sched::selectAlgorithm(req, topo_);
+  if (!sel && req.override) {
+    // HCCL falls back to its default choice when HCCL_ALGO names an
+    // algorithm the collective cannot use; so do we, and say so once.
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true))
+      HCCL_LOG(Warn, "HCCL_ALGO=" + algoText_ + " does not apply to " +
+                         sched::collectiveName(c) + " (" + sel.message() +
+                         "); using the automatic choice");
+    req.override = nullptr;
+    sel = sched::selectAlgorithm(req, topo_);
+  }
+  if (!sel)
+    return errInternal("algorithm selection failed: " + sel.message());
+  out.algorithm = sel->algorithm;
+  out.level0 = sel->level0;
+  out.level1 = sel->level1;
+  return out;
+}
+
+} // namespace hccl::rt
