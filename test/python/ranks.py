@@ -21,9 +21,10 @@ RANK_ENV = {
 }
 
 
-def _child(fn, rank, size, store_path, backend, args, results, leave_together):
+def _child(fn, rank, size, store_path, backend, args, results, leave_together, env):
     for k, v in RANK_ENV.items():
         os.environ.setdefault(k, v)
+    os.environ.update(env)
     try:
         import torch
         import torch.distributed as dist
@@ -43,18 +44,19 @@ def _child(fn, rank, size, store_path, backend, args, results, leave_together):
 
 
 def run(fn, size, *args, backend="hccl", timeout=180, allow_missing=(),
-        leave_together=True):
+        leave_together=True, env=None):
     """Returns [value of fn(rank, size, *args) for each rank]. Raises
     AssertionError naming the ranks that failed or hung. Ranks listed in
     `allow_missing` may die without reporting; with leave_together=False the
-    ranks skip the final barrier and destroy (fault tests)."""
+    ranks skip the final barrier and destroy (fault tests). `env` is set in
+    every rank before torch is imported."""
     ctx = mp.get_context("spawn")
     results = ctx.Queue()
     with tempfile.TemporaryDirectory(prefix="hccl-torch-") as tmp:
         store = os.path.join(tmp, "store")
         procs = [ctx.Process(target=_child,
                              args=(fn, r, size, store, backend, args, results,
-                                   leave_together))
+                                   leave_together, dict(env or {})))
                  for r in range(size)]
         for p in procs:
             p.start()

@@ -1,0 +1,299 @@
+"""DDP driven by the compiler's plan.
+
+    plan = "model.plan.json"      # hccl-translate --comm-to-plan
+    graph = "model.graph.json"    # tools/export/export_graph.py
+    apply_plan(ddp_model, plan, graph)
+
+The plan's schedule (plan.items) starts one fused all-reduce program per
+bucket, in order; the graph lists the gradients in the order the compiler
+saw them (DDP's gradient-ready order, names `<parameter>.grad`). The
+compiler's buckets are consecutive runs of that order per dtype (fusion joins
+a stream in order), so each `start`, in turn, takes the next gradients of its
+program's dtype until their elements make the program's count; anything else
+is an error naming the start and the gradients.
+
+At run time a post hook on each parameter's AccumulateGrad node (the node
+DDP's reducer hooks) marks its gradient ready; when a bucket's last gradient
+is ready, and every earlier bucket has been launched (all ranks launch in
+plan order), the bucket's gradients are packed, scaled by 1/world size as
+DDP does, and handed to HcclRunPlanCollective with the program the compiler
+chose. The DDP comm hook installed here returns, for each of DDP's own
+buckets, a future that assembles DDP's buffer from the plan buckets holding
+its parameters. Parameters whose gradient never arrived (unused ones under
+find_unused_parameters) are taken from DDP's bucket, which holds zeros for
+them, when DDP hands that bucket over.
+
+Without a plan (plan=None) DDP keeps its own bucketing and hook.
+"""
+
+import collections
+import json
+import os
+import threading
+
+import torch
+
+from .backend import Plan, ProcessGroupHCCL
+
+
+class PlanError(ValueError):
+    """The plan, the graph and the model do not fit together."""
+
+
+_DTYPE_ALIASES = {
+    "f32": "fp32", "float32": "fp32", "float": "fp32", "f16": "fp16",
+    "float16": "fp16", "half": "fp16", "bfloat16": "bf16", "f64": "fp64",
+    "float64": "fp64", "double": "fp64", "i8": "int8", "i16": "int16",
+    "i32": "int32", "i64": "int64", "u8": "uint8",
+}
+_TORCH_DTYPES = {
+    torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16",
+    torch.float64: "fp64", torch.int8: "int8", torch.int16: "int16",
+    torch.int32: "int32", torch.int64: "int64", torch.uint8: "uint8",
+}
+
+
+def _dtype(name):
+    return _DTYPE_ALIASES.get(name, name)
+
+
+def _document(x, what):
+    """A JSON document from a path, a JSON string or an already parsed dict."""
+    if isinstance(x, dict):
+        return x, json.dumps(x)
+    if isinstance(x, (str, os.PathLike)) and os.path.exists(x):
+        with open(x) as f:
+            text = f.read()
+    elif isinstance(x, str) and x.lstrip().startswith("{"):
+        text = x
+    else:
+        raise PlanError(f"{what}: no such file: {x}")
+    try:
+        return json.loads(text), text
+    except json.JSONDecodeError as e:
+        raise PlanError(f"{what}: not JSON: {e}") from None
+
+
+def plan_buckets(plan, graph):
+    """[(program id, [gradient names])] in the plan's start order."""
+    plan, _ = _document(plan, "plan")
+    graph, _ = _document(graph, "graph")
+    tensors = {t["name"]: t for t in graph.get("tensors", [])}
+    queues = collections.defaultdict(collections.deque)
+    for k, op in enumerate(graph.get("ops", [])):
+        if op.get("op") == "compute":
+            continue
+        if op.get("op") != "all_reduce" or op.get("reduction", "sum") != "sum":
+            raise PlanError(f"graph ops[{k}] ({op.get('name')}): only sum all_reduce "
+                            f"of gradients can drive DDP, found {op.get('op')}")
+        for name in op["inputs"]:
+            t = tensors[name]
+            numel = 1
+            for d in t["shape"]:
+                numel *= d
+            queues[_dtype(t["dtype"])].append((name, numel))
+    programs = {p["id"]: p for p in plan.get("programs", [])}
+    items = plan.get("plan", {}).get("items")
+    if not items:
+        raise PlanError("plan: no schedule (plan.items); export it with "
+                        "hccl-translate --comm-to-plan from a lowered graph")
+    buckets = []
+    for i, item in enumerate(items):
+        if item.get("kind") != "start":
+            continue
+        pid = item["program"]
+        prog = programs[pid]
+        coll = prog["collective"].replace("_", "")
+        if coll != "allreduce" or prog.get("reduce_op", "sum") != "sum":
+            raise PlanError(f"plan.items[{i}]: program '{pid}' is a "
+                            f"{prog['collective']} {prog.get('reduce_op', '')}; "
+                            "DDP reduces gradients with sum all-reduces")
+        dtype, count = _dtype(prog["dtype"]), prog["count"]
+        q, names, got = queues[dtype], [], 0
+        while got < count and q:
+            name, n = q.popleft()
+            names.append(name)
+            got += n
+        if got != count:
+            raise PlanError(
+                f"plan.items[{i}]: program '{pid}' reduces {count} {dtype} elements, "
+                f"but the graph's next {dtype} gradients ({', '.join(names) or 'none'}) "
+                f"hold {got}: the plan was not compiled from this graph")
+        buckets.append((pid, names))
+    left = [n for q in queues.values() for n, _ in q]
+    if left:
+        raise PlanError(f"plan: {len(left)} gradients of the graph are in no "
+                        f"bucket of the plan (first: {left[0]})")
+    return buckets
+
+
+class _Iteration:
+    """What one backward pass has seen and launched."""
+
+    def __init__(self, nbuckets, nparams):
+        self.grads = [None] * nparams
+        self.pending = None  # per bucket: gradients still missing
+        self.next = 0  # the next bucket to launch
+        self.ready = [False] * nbuckets
+        self.futures = [torch.futures.Future() for _ in range(nbuckets)]
+        self.results = [None] * nbuckets
+
+
+class PlanHook:
+    """The installed hook; `apply_plan` returns it (for `buckets` and
+    `algorithms`, and to keep it alive with the model)."""
+
+    def __init__(self, ddp, plan_text, buckets, program_info):
+        self.ddp = ddp
+        self.pg = ddp.process_group
+        self.plan = Plan.from_string(plan_text)
+        self.size = self.pg.size()
+        named = dict(ddp.module.named_parameters())
+        self.params, self.bucket_of, self.offset = [], {}, {}
+        self.buckets = []  # (program id, [param index])
+        for b, (pid, names) in enumerate(buckets):
+            members, off = [], 0
+            for name in names:
+                pname = name[:-5] if name.endswith(".grad") else name
+                p = named.get(pname)
+                if p is None:
+                    raise PlanError(f"graph gradient '{name}': the model has no "
+                                    f"parameter '{pname}'")
+                if _TORCH_DTYPES.get(p.dtype) != _dtype(program_info[pid]["dtype"]):
+                    raise PlanError(f"parameter '{pname}' is {p.dtype}, its bucket's "
+                                    f"program '{pid}' reduces {program_info[pid]['dtype']}")
+                idx = len(self.params)
+                self.params.append(p)
+                self.bucket_of[idx] = b
+                self.offset[idx] = (off, p.numel())
+                off += p.numel()
+                members.append(idx)
+            self.buckets.append((pid, members))
+        index = {p.data_ptr(): i for i, p in enumerate(self.params)}
+        for name, p in named.items():
+            if p.requires_grad and p.data_ptr() not in index:
+                raise PlanError(f"parameter '{name}' has no gradient in the plan's "
+                                "buckets (the plan was compiled from another model)")
+        self.index = index
+        self.algorithms = [program_info[pid].get("algorithm") for pid, _ in self.buckets]
+        self.lock = threading.Lock()
+        self.it = None
+        # Set to a list to record ("ready", parameter index) and ("launch",
+        # bucket) events in order (tests check launch times with it).
+        self.trace = None
+        # A new iteration starts at the forward. Not at DDP's last bucket:
+        # DDP's reducer hook on an AccumulateGrad node runs before ours, so
+        # ours can still fire for that bucket's last gradient after it.
+        ddp.module.register_forward_pre_hook(lambda *_: self._reset())
+        self.accumulators = []
+        for i, p in enumerate(self.params):
+            acc = p.expand_as(p).grad_fn.next_functions[0][0]
+            acc.register_hook(self._ready_hook(i))
+            self.accumulators.append(acc)  # keeps the node (and our hook) alive
+
+    # ---- readiness and launches (autograd thread) ----
+
+    def _reset(self):
+        with self.lock:
+            self.it = None
+
+    def _iteration(self):
+        if self.it is None:
+            it = _Iteration(len(self.buckets), len(self.params))
+            it.pending = [len(m) for _, m in self.buckets]
+            self.it = it
+        return self.it
+
+    def _ready_hook(self, i):
+        def hook(*_):
+            if not self.ddp.require_backward_grad_sync:
+                return  # under no_sync(): DDP does not reduce either
+            with self.lock:
+                self._mark(self._iteration(), i, self.params[i].grad)
+        return hook
+
+    def _mark(self, it, i, grad):
+        if it.grads[i] is not None:
+            return
+        it.grads[i] = grad
+        if self.trace is not None:
+            self.trace.append(("ready", i))
+        b = self.bucket_of[i]
+        it.pending[b] -= 1
+        if it.pending[b] == 0:
+            it.ready[b] = True
+            while it.next < len(self.buckets) and it.ready[it.next]:
+                self._launch(it, it.next)
+                it.next += 1
+
+    def _launch(self, it, b):
+        pid, members = self.buckets[b]
+        if self.trace is not None:
+            self.trace.append(("launch", b))
+        flat = torch.cat([it.grads[i].reshape(-1) for i in members])
+        flat.mul_(1.0 / self.size)  # as DDP's reducer scales before reducing
+        it.results[b] = flat
+        fut = it.futures[b]
+        work = self.pg._run_plan(self.plan, pid, flat, flat)
+
+        def done(f):
+            try:
+                f.value()
+            except Exception as e:  # the runtime's HcclError
+                fut.set_exception(e)
+                return
+            fut.set_result(flat)
+        work.get_future().add_done_callback(done)
+
+    # ---- DDP's comm hook ----
+
+    def comm_hook(self, _state, bucket):
+        with self.lock:
+            it = self._iteration()
+            parts = []
+            for p, g in zip(bucket.parameters(), bucket.gradients()):
+                i = self.index.get(p.data_ptr())
+                if i is None:
+                    raise PlanError("DDP bucket holds a parameter the plan does not know")
+                if it.grads[i] is None:
+                    self._mark(it, i, g)  # unused here: DDP's zeros
+                parts.append(i)
+            if bucket.is_last() and it.next != len(self.buckets):
+                raise PlanError(f"DDP's last bucket came with plan bucket "
+                                f"{it.next} of {len(self.buckets)} not launched")
+        needed = sorted({self.bucket_of[i] for i in parts})
+        dtype = bucket.buffer().dtype
+
+        def assemble(_):
+            views = []
+            for i in parts:
+                off, n = self.offset[i]
+                views.append(it.results[self.bucket_of[i]].narrow(0, off, n))
+            return torch.cat(views).to(dtype)
+        return torch.futures.collect_all([it.futures[b] for b in needed]).then(assemble)
+
+
+def apply_plan(ddp_model, plan, graph=None):
+    """Drives `ddp_model`'s gradient reduction by the compiler's plan (a path,
+    JSON text or dict from hccl-translate --comm-to-plan) for the exported
+    `graph` of the same model (tools/export/export_graph.py). Returns the
+    PlanHook, or None when `plan` is None (DDP's own bucketing stays)."""
+    if plan is None:
+        return None
+    if graph is None:
+        raise PlanError("apply_plan needs the exported graph the plan was compiled "
+                        "from (it names the gradients of each bucket)")
+    if not isinstance(ddp_model.process_group, ProcessGroupHCCL):
+        raise PlanError("apply_plan needs a DDP model on the hccl backend, found "
+                        f"{type(ddp_model.process_group).__name__}")
+    doc, text = _document(plan, "plan")
+    buckets = plan_buckets(doc, graph)
+    info = {p["id"]: p for p in doc["programs"]}
+    for pid, _ in buckets:
+        if info[pid]["ranks"] != ddp_model.process_group.size():
+            raise PlanError(f"plan program '{pid}' runs on {info[pid]['ranks']} ranks, "
+                            f"the DDP group has {ddp_model.process_group.size()}")
+    hook = PlanHook(ddp_model, text, buckets, info)
+    ddp_model.register_comm_hook(None, hook.comm_hook)
+    ddp_model._hccl_plan_hook = hook  # lives as long as the model
+    return hook

@@ -1,0 +1,225 @@
+"""The compiled schedule drives DDP: apply_plan on a model exported with
+tools/export/export_graph.py and compiled with --hccl-pipeline and
+--comm-to-plan. The plan's buckets are the compiler's, each bucket launches
+as soon as its last gradient is ready (in plan order), and the gradients are
+bit-identical to DDP's own: on 2 ranks with the compiler's choices (one
+addition per element), on 4 ranks in deterministic mode (the plan's mesh
+programs and HCCL_DETERMINISTIC=strict both add in rank order).
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import ranks  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BUILD = os.environ.get("HCCL_BUILD_DIR", os.path.join(ROOT, "build"))
+EXPORT_DIR = os.path.join(ROOT, "tools", "export")
+SHAPE = {"layers": 3, "hidden": 64, "batch": 4}
+# Three buckets for this model's 6 gradients (fc.k.weight is 16 KiB).
+PIPELINE = "policy=threshold threshold-bytes=20000"
+
+
+def _tool(name):
+    path = os.path.join(BUILD, "bin", name)
+    if not os.path.exists(path):
+        pytest.skip(f"{path} is not built")
+    return path
+
+
+def _run(cmd, stdin=None):
+    r = subprocess.run(cmd, input=stdin, capture_output=True)
+    assert r.returncode == 0, f"{' '.join(map(str, cmd))}: {r.stderr.decode()}"
+    return r.stdout
+
+
+_compiled = {}
+
+
+def compile_plan(tmp, size, pipeline=PIPELINE, shape=SHAPE):
+    """(plan path, graph path) for the exporter's mlp on `size` ranks."""
+    key = (size, pipeline, tuple(sorted(shape.items())))
+    if key not in _compiled:
+        tag = f"p{size}-{len(_compiled)}"
+        graph = os.path.join(tmp, f"mlp-{tag}.graph.json")
+        plan = os.path.join(tmp, f"mlp-{tag}.plan.json")
+        args = [f"--{k}={v}" for k, v in shape.items()]
+        _run([sys.executable, os.path.join(EXPORT_DIR, "export_graph.py"), "mlp", *args,
+              "--ranks", str(size), "--topology", f"host-{size}", "--threads", "1",
+              "-o", graph])
+        mlir = _run([_tool("hccl-translate"), "--import-graph", graph])
+        lowered = _run([_tool("hccl-opt"), f"--hccl-pipeline={pipeline}"], stdin=mlir)
+        _run([_tool("hccl-translate"), "--comm-to-plan", "-o", plan], stdin=lowered)
+        _compiled[key] = (plan, graph)
+    return _compiled[key]
+
+
+@pytest.fixture(scope="module")
+def tmp(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("plans"))
+
+
+def _model():
+    sys.path.insert(0, EXPORT_DIR)
+    import models
+    return models.build("mlp", models.settings("mlp", dict(SHAPE))).module
+
+
+def _train(rank, size, plan, graph, steps, env_desc, accumulate=False):
+    import copy
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from hccl_mlir.torch import apply_plan
+    base = _model()
+    runs = {}
+    for mode in ("ddp", "plan"):
+        model = copy.deepcopy(base)
+        ddp = DDP(model)
+        hook = apply_plan(ddp, plan, graph) if mode == "plan" else None
+        opt = torch.optim.SGD(ddp.parameters(), lr=0.01, momentum=0.9)
+        gen = torch.Generator().manual_seed(7 + rank)
+        grads, traces = [], []
+        for _ in range(steps):
+            x = torch.randn(SHAPE["batch"], SHAPE["hidden"], generator=gen)
+            opt.zero_grad()
+            if hook:
+                hook.trace = []
+            if accumulate:  # a micro-batch under no_sync() first
+                with ddp.no_sync():
+                    ddp(x * 0.5).pow(2).mean().backward()
+            ddp(x).pow(2).mean().backward()
+            grads.append([p.grad.clone() for p in model.parameters()])
+            if hook:
+                traces.append(hook.trace)
+            opt.step()
+        runs[mode] = (grads, [p.detach().clone() for p in model.parameters()], traces, hook)
+    (gd, pd, _, _), (gp, pp, traces, hook) = runs["ddp"], runs["plan"]
+    by_index = {id(p): n for n, p in hook.ddp.module.named_parameters()}
+    return {
+        "grads_equal": all(torch.equal(a, b) for s1, s2 in zip(gd, gp) for a, b in zip(s1, s2)),
+        "grads_max_diff": max((a - b).abs().max().item()
+                              for s1, s2 in zip(gd, gp) for a, b in zip(s1, s2)),
+        "params_equal": all(torch.equal(a, b) for a, b in zip(pd, pp)),
+        "buckets": [(pid, [by_index[id(hook.params[i])] for i in members])
+                    for pid, members in hook.buckets],
+        "members": [members for _, members in hook.buckets],
+        "traces": traces,
+        "algorithms": hook.algorithms,
+        "env": env_desc,
+    }
+
+
+def _check_launches(out):
+    """Every bucket launches right after the event that made it launchable:
+    its own last gradient, or the launch of the bucket before it; the first
+    bucket launches before the last bucket's gradients arrive (overlap)."""
+    members = out["members"]
+    for step, trace in enumerate(out["traces"]):
+        launches = [k for k, e in enumerate(trace) if e[0] == "launch"]
+        assert [trace[k][1] for k in launches] == list(range(len(members))), trace
+        for k in launches:
+            b = trace[k][1]
+            before = trace[:k]
+            assert all(("ready", i) in before for i in members[b]), (step, trace)
+            prev = trace[k - 1]
+            assert (prev[0] == "ready" and prev[1] in members[b]) or prev == ("launch", b - 1), \
+                f"step {step}: bucket {b} launched late: {trace}"
+        first_last = min(trace.index(("ready", i)) for i in members[-1])
+        assert launches[0] < first_last, f"step {step}: no overlap: {trace}"
+
+
+def test_plan_buckets_are_the_compilers(tmp):
+    from hccl_mlir.torch import plan_buckets
+    plan, graph = compile_plan(tmp, 2)
+    got = [names for _, names in plan_buckets(plan, graph)]
+    assert got == [["fc.2.bias.grad", "fc.2.weight.grad", "fc.1.bias.grad"],
+                   ["fc.1.weight.grad", "fc.0.bias.grad"],
+                   ["fc.0.weight.grad"]], got
+
+
+def test_plan_drives_ddp_bit_identical_2_ranks(tmp):
+    plan, graph = compile_plan(tmp, 2)
+    out = ranks.run(_train, 2, plan, graph, 4, "default", timeout=300)
+    for r, o in enumerate(out):
+        assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
+        assert o["params_equal"], f"rank {r}: parameters differ"
+        assert [names for _, names in o["buckets"]] == [
+            ["fc.2.bias", "fc.2.weight", "fc.1.bias"], ["fc.1.weight", "fc.0.bias"],
+            ["fc.0.weight"]], o["buckets"]
+        _check_launches(o)
+
+
+def test_plan_with_no_sync_accumulation(tmp):
+    # Nothing launches under no_sync(); the synchronised step reduces the
+    # accumulated gradients, as DDP does.
+    plan, graph = compile_plan(tmp, 2)
+    out = ranks.run(_train, 2, plan, graph, 3, "default", True, timeout=300)
+    for r, o in enumerate(out):
+        assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
+        _check_launches(o)
+
+
+def test_plan_drives_ddp_bit_identical_4_ranks_deterministic(tmp):
+    plan, graph = compile_plan(tmp, 4, PIPELINE + " algo=level0:mesh")
+    out = ranks.run(_train, 4, plan, graph, 3, "strict", timeout=300,
+                    env={"HCCL_DETERMINISTIC": "strict"})
+    for r, o in enumerate(out):
+        assert set(o["algorithms"]) == {"mesh"}, o["algorithms"]
+        assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
+        assert o["params_equal"], f"rank {r}: parameters differ"
+        _check_launches(o)
+
+
+def test_plan_with_compiler_choices_4_ranks(tmp):
+    plan, graph = compile_plan(tmp, 4)
+    out = ranks.run(_train, 4, plan, graph, 3, "default", timeout=300)
+    for r, o in enumerate(out):
+        assert o["grads_max_diff"] < 1e-6, f"rank {r}: gradients differ by {o['grads_max_diff']}"
+        _check_launches(o)
+
+
+def _misuse(rank, size, plan2, graph2, plan4, other_graph):
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from hccl_mlir.torch import PlanError, apply_plan
+    gloo = dist.new_group(backend="gloo")
+    errors = {}
+    cases = {
+        "gloo": lambda: apply_plan(DDP(_model(), process_group=gloo), plan2, graph2),
+        "ranks": lambda: apply_plan(DDP(_model()), plan4, graph2),
+        "graph": lambda: apply_plan(DDP(_model()), plan2, other_graph),
+        "no graph": lambda: apply_plan(DDP(_model()), plan2),
+        "no schedule": lambda: apply_plan(DDP(_model()), json.dumps(
+            {k: v for k, v in json.load(open(plan2)).items() if k != "plan"}), graph2),
+        "missing file": lambda: apply_plan(DDP(_model()), plan2 + ".missing", graph2),
+    }
+    for name, fn in cases.items():
+        try:
+            fn()
+            errors[name] = None
+        except PlanError as e:
+            errors[name] = str(e)
+    # Without a plan DDP keeps its own buckets.
+    errors["none"] = apply_plan(DDP(_model()), None)
+    return errors
+
+
+def test_plan_misuse_raises(tmp):
+    plan2, graph2 = compile_plan(tmp, 2)
+    plan4, _ = compile_plan(tmp, 4)
+    _, other = compile_plan(tmp, 2, shape={"layers": 2, "hidden": 64, "batch": 4})
+    out = ranks.run(_misuse, 2, plan2, graph2, plan4, other, timeout=300)
+    want = {"gloo": "on the hccl backend", "ranks": "runs on 4 ranks",
+            "graph": "was not compiled from this graph", "no graph": "needs the exported graph",
+            "no schedule": "no schedule", "missing file": "no such file"}
+    for r, errors in enumerate(out):
+        assert errors.pop("none") is None
+        for name, fragment in want.items():
+            assert errors[name] is not None, f"rank {r}: {name}: nothing raised"
+            assert fragment in errors[name], f"rank {r}: {name}: {errors[name]}"
