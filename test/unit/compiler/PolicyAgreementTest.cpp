@@ -20,6 +20,7 @@
 
 #include "gtest/gtest.h"
 
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -235,6 +236,8 @@ TEST(PolicyAgreement, CompilerAndRuntimeChooseTheSameAlgorithm) {
       }
     }
   }
+  std::cout << compared << " cases, " << hierarchical << " hierarchical, "
+            << flatAcross << " flat across servers\n";
   // The cases reach both kinds of choice across servers.
   EXPECT_GT(compared, 2000);
   EXPECT_GT(hierarchical, 50);
