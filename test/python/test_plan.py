@@ -42,15 +42,16 @@ def _run(cmd, stdin=None):
 _compiled = {}
 
 
-def compile_plan(tmp, size, pipeline=PIPELINE, shape=SHAPE):
-    """(plan path, graph path) for the exporter's mlp on `size` ranks."""
-    key = (size, pipeline, tuple(sorted(shape.items())))
+def compile_plan(tmp, size, pipeline=PIPELINE, shape=SHAPE, model="mlp"):
+    """(plan path, graph path) for the exporter's mlp (or `model` with its
+    exporter arguments) on `size` ranks."""
+    key = (size, pipeline, tuple(sorted(shape.items())), str(model))
     if key not in _compiled:
         tag = f"p{size}-{len(_compiled)}"
-        graph = os.path.join(tmp, f"mlp-{tag}.graph.json")
-        plan = os.path.join(tmp, f"mlp-{tag}.plan.json")
-        args = [f"--{k}={v}" for k, v in shape.items()]
-        _run([sys.executable, os.path.join(EXPORT_DIR, "export_graph.py"), "mlp", *args,
+        graph = os.path.join(tmp, f"m-{tag}.graph.json")
+        plan = os.path.join(tmp, f"m-{tag}.plan.json")
+        args = ([f"--{k}={v}" for k, v in shape.items()] if model == "mlp" else list(model))
+        _run([sys.executable, os.path.join(EXPORT_DIR, "export_graph.py"), *(["mlp"] if model == "mlp" else []), *args,
               "--ranks", str(size), "--topology", f"host-{size}", "--threads", "1",
               "-o", graph])
         mlir = _run([_tool("hccl-translate"), "--import-graph", graph])
@@ -65,36 +66,53 @@ def tmp(tmp_path_factory):
     return str(tmp_path_factory.mktemp("plans"))
 
 
-def _model():
+UNUSED_MODEL = os.path.join(ROOT, "test", "tools", "Inputs", "export_models.py") + ":with_unused"
+UNUSED_INPUTS = ["float32[4,16]", "int64[4]:10"]
+
+
+def _model(which="mlp"):
     sys.path.insert(0, EXPORT_DIR)
-    import models
-    return models.build("mlp", models.settings("mlp", dict(SHAPE))).module
+    import torch
+    if which == "mlp":
+        import models
+        return models.build("mlp", models.settings("mlp", dict(SHAPE))).module
+    import custom_model
+    torch.manual_seed(0)
+    return custom_model.load_factory(UNUSED_MODEL)()
 
 
-def _train(rank, size, plan, graph, steps, env_desc, accumulate=False):
+def _batch(which, gen):
+    import torch
+    if which == "mlp":
+        return (torch.randn(SHAPE["batch"], SHAPE["hidden"], generator=gen),)
+    return (torch.randn(4, 16, generator=gen), torch.randint(0, 10, (4,), generator=gen))
+
+
+def _train(rank, size, plan, graph, steps, env_desc, accumulate=False, which="mlp"):
     import copy
     import torch
     from torch.nn.parallel import DistributedDataParallel as DDP
     from hccl_mlir.torch import apply_plan
-    base = _model()
+    base = _model(which)
     runs = {}
     for mode in ("ddp", "plan"):
         model = copy.deepcopy(base)
-        ddp = DDP(model)
+        ddp = DDP(model, find_unused_parameters=which != "mlp")
         hook = apply_plan(ddp, plan, graph) if mode == "plan" else None
         opt = torch.optim.SGD(ddp.parameters(), lr=0.01, momentum=0.9)
         gen = torch.Generator().manual_seed(7 + rank)
         grads, traces = [], []
         for _ in range(steps):
-            x = torch.randn(SHAPE["batch"], SHAPE["hidden"], generator=gen)
+            x = _batch(which, gen)
             opt.zero_grad()
             if hook:
                 hook.trace = []
             if accumulate:  # a micro-batch under no_sync() first
                 with ddp.no_sync():
-                    ddp(x * 0.5).pow(2).mean().backward()
-            ddp(x).pow(2).mean().backward()
-            grads.append([p.grad.clone() for p in model.parameters()])
+                    ddp(*[t * 0.5 if t.is_floating_point() else t for t in x]).pow(2).mean().backward()
+            ddp(*x).pow(2).mean().backward()
+            grads.append([torch.zeros_like(p) if p.grad is None else p.grad.clone()
+                          for p in model.parameters()])
             if hook:
                 traces.append(hook.trace)
             opt.step()
@@ -163,6 +181,21 @@ def test_plan_with_no_sync_accumulation(tmp):
     for r, o in enumerate(out):
         assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
         _check_launches(o)
+
+
+def test_plan_with_unused_parameters(tmp):
+    # Exported with --find-unused-parameters; DDP(find_unused_parameters=True).
+    # The unused head's gradients (zeros) come from DDP's bucket.
+    model = [UNUSED_MODEL, *[a for spec in UNUSED_INPUTS for a in ("--input", spec)],
+             "--find-unused-parameters"]
+    plan, graph = compile_plan(tmp, 2, "policy=threshold threshold-bytes=1200", model=model)
+    out = ranks.run(_train, 2, plan, graph, 3, "default", False, "unused", timeout=300)
+    for r, o in enumerate(out):
+        assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
+        assert o["params_equal"], f"rank {r}: parameters differ"
+        assert len(o["buckets"]) > 1, o["buckets"]
+        assert "spare.weight" in o["buckets"][0][1], o["buckets"]
+        _check_launches(o)  # the unused ones are ready with the first gradient
 
 
 def test_plan_drives_ddp_bit_identical_4_ranks_deterministic(tmp):

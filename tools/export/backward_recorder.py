@@ -15,11 +15,18 @@
   (DistributedDataParallel._build_params_for_reducer): modules in
   named_modules() order, their own parameters that require grad, shared
   parameters once, at their first owner.
+- Parameters that get no gradient are an error, or, with find_unused, what
+  DDP's find_unused_parameters makes of them: its reducer marks them ready
+  (zeros) when the first gradient arrives, so they come first in the ready
+  order and belong to no layer.
+- Sparse gradients (nn.Embedding(sparse=True)) keep the shapes of their
+  coalesced indices and values: DDP hands the sparse tensor to the process
+  group, whose all-reduce (gloo's) all-gathers indices and values.
 """
 
 import resource
 from dataclasses import dataclass, field
-from typing import Dict, List
+from typing import Dict, List, Optional, Tuple
 
 import torch
 import torch.nn as nn
@@ -34,6 +41,8 @@ class Param:
     module: str
     index: int  # position in DDP's parameter list
     tensor: nn.Parameter
+    # For a sparse gradient: shapes of its coalesced indices and values.
+    sparse: Optional[Tuple[List[int], List[int]]] = None
 
 
 @dataclass
@@ -51,10 +60,11 @@ class LayerBackward:
 @dataclass
 class Recording:
     params: List[Param]  # DDP order
-    ready: List[Param]  # gradient-ready order
+    ready: List[Param]  # gradient-ready order (unused ones first)
     layers: List[LayerBackward]  # autograd order
     total: Cost
     peak_rss_bytes: int
+    unused: List[Param] = field(default_factory=list)  # DDP order
 
 
 def ddp_parameters(model: nn.Module) -> List[Param]:
@@ -108,7 +118,7 @@ class _Mode(TorchDispatchMode):
 
 
 def record_backward(model: nn.Module, loss_fn, device: Device,
-                    skip_matmul: bool = False) -> Recording:
+                    skip_matmul: bool = False, find_unused: bool = False) -> Recording:
     """Runs loss_fn(model) and its backward once; returns the recording. The
     gradients are dropped as soon as they are recorded (they are not needed
     afterwards), which keeps peak memory near parameters + activations."""
@@ -145,6 +155,10 @@ def record_backward(model: nn.Module, loss_fn, device: Device,
             layers.append(LayerBackward(p.module, cost=cost))
         layers[-1].params.append(p)
         ready.append(p)
+        grad = p.tensor.grad
+        if grad is not None and grad.is_sparse:
+            g = grad.coalesce()
+            p.sparse = (list(g._indices().shape), list(g._values().shape))
         p.tensor.grad = None  # recorded; free it
 
     accumulators = []  # keep the nodes (and their hooks) alive
@@ -173,9 +187,11 @@ def record_backward(model: nn.Module, loss_fn, device: Device,
     for layer in layers:
         total.add(layer.cost)
     seen = {id(p) for p in ready}
-    missing = [p.name for p in params if id(p) not in seen]
-    if missing:
+    missing = [p for p in params if id(p) not in seen]
+    if missing and not find_unused:
         raise RuntimeError("parameters without a gradient (unused in the "
-                           f"loss): {', '.join(missing[:5])}")
+                           f"loss): {', '.join(p.name for p in missing[:5])}; "
+                           "DDP needs find_unused_parameters=True for them "
+                           "(--find-unused-parameters)")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    return Recording(params, ready, layers, total, rss)
+    return Recording(params, missing + ready, layers, total, rss, missing)

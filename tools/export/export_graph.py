@@ -82,7 +82,17 @@ def parse_args(argv):
     from models import MODELS
     p = Parser(prog=PROG, description=__doc__.split("\n\n")[0],
                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("model", choices=MODELS, help="model to export")
+    p.add_argument("model", help="model to export: a built-in one (" + ", ".join(MODELS) +
+                   "), or MODULE:FACTORY / FILE.py:FACTORY (a callable returning the "
+                   "nn.Module; give its inputs with --input)")
+    p.add_argument("--input", action="append", default=[], metavar="SPEC",
+                   help="a forward input of a MODULE:FACTORY model, in order: "
+                        "DTYPE[d0,d1,...] (random normal) or DTYPE[d0,...]:HIGH "
+                        "(integers in [0, HIGH)); repeat for several")
+    p.add_argument("--find-unused-parameters", action="store_true",
+                   help="parameters that get no gradient are all-reduced as DDP "
+                        "does with find_unused_parameters=True (zeros, marked ready "
+                        "with the first gradient) instead of being an error")
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="graph JSON to write")
     p.add_argument("--name", help="graph name (the MLIR function name); "
@@ -123,9 +133,29 @@ def parse_args(argv):
 def main(argv):
     args = parse_args(argv)
     try:
+        import custom_model
         import models
-        shape = models.settings(args.model, {k: getattr(args, k) for k in
-                                             ("layers", "hidden", "heads", "seq", "batch", "vocab")})
+        overrides = {k: getattr(args, k) for k in
+                     ("layers", "hidden", "heads", "seq", "batch", "vocab")}
+        custom = custom_model.is_target(args.model)
+        if custom:
+            given = [k for k, v in overrides.items() if v is not None]
+            if given:
+                raise UsageError(f"--{given[0]} applies to the built-in models only "
+                                 f"(model '{args.model}' takes its shape from --input)")
+            for spec in args.input:
+                custom_model.parse_input(spec)
+            if not args.input:
+                raise UsageError(f"model '{args.model}': give its forward inputs with --input")
+        elif args.model not in models.MODELS:
+            raise UsageError(f"model '{args.model}': not a built-in model "
+                             f"({', '.join(models.MODELS)}) nor MODULE:FACTORY or "
+                             "FILE.py:FACTORY")
+        elif args.input:
+            raise UsageError(f"--input applies to MODULE:FACTORY models; '{args.model}' "
+                             "builds its own inputs")
+        else:
+            shape = models.settings(args.model, overrides)
         size = topology_ranks(args.topology)
         if args.ranks > size:
             raise UsageError(f"--ranks {args.ranks} exceeds the {size} ranks of "
@@ -147,12 +177,25 @@ def main(argv):
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     start = time.time()
-    case = models.build(args.model, shape)
+    if custom:
+        try:
+            case = custom_model.build(args.model, args.input, torch.Generator().manual_seed(0))
+        except ValueError as e:
+            print(f"{PROG}: error: {e}", file=sys.stderr)
+            return 2
+    else:
+        case = models.build(args.model, shape)
     device = Device(args.peak_tflops, args.memory_gbps, args.efficiency)
-    rec = record_backward(case.module, case.loss, device, args.skip_matmul)
+    try:
+        rec = record_backward(case.module, case.loss, device, args.skip_matmul,
+                              find_unused=args.find_unused_parameters)
+    except RuntimeError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 1
     elapsed = time.time() - start
 
-    name = args.name or args.model.replace("-", "_")
+    default_name = args.model.rpartition(":")[2] if custom else args.model
+    name = args.name or default_name.replace("-", "_")
     graph = graph_writer.build_graph(name, rec, args.ranks, args.topology)
     graph_writer.write_atomically(args.output, graph_writer.dumps(graph))
 
@@ -168,9 +211,15 @@ def main(argv):
           f"efficiency {args.efficiency:g})")
     print(f"host: {elapsed:.1f} s, peak memory {rec.peak_rss_bytes / 2**30:.2f} GiB"
           + (", matmul arithmetic skipped" if args.skip_matmul else ""))
+    nsparse = sum(1 for p in rec.ready if p.sparse)
     print(f"graph: {args.output}: {len(rec.layers)} compute ops, "
-          f"{len(rec.ready)} all_reduce on group dp ({args.ranks} ranks, "
-          f"topology {args.topology})")
+          f"{len(rec.ready) - nsparse} all_reduce"
+          + (f", {2 * nsparse} all_gather (sparse gradients)" if nsparse else "")
+          + f" on group dp ({args.ranks} ranks, topology {args.topology})")
+    if rec.unused:
+        print(f"unused parameters: {len(rec.unused)} (zeros all-reduced with the first "
+              f"gradient, as DDP's find_unused_parameters): "
+              + " ".join(p.name for p in rec.unused[:8]) + (" ..." if len(rec.unused) > 8 else ""))
 
     rebuilt = ddp.rebuilt_buckets(case.module, rec)
     construction = ddp.construction_buckets(case.module, rec)

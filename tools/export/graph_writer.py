@@ -3,7 +3,9 @@
 one compute op per layer backward in autograd order, each followed by one
 data-parallel all_reduce (sum) per gradient it made ready, in ready order,
 as DDP issues them. Every compute op reads the activation gradient the
-previous one produced, so the list is a dependency chain.
+previous one produced, so the list is a dependency chain. Unused parameters
+(find_unused) are graph inputs reduced right after the first compute op;
+sparse gradients are all-gathers of their indices and values.
 """
 
 import json
@@ -28,9 +30,42 @@ def dtype_name(dtype: torch.dtype) -> str:
     return DTYPES[dtype]
 
 
+def _reduce(p, ranks: int, tensors: list, ops: list) -> None:
+    """What DDP sends for one gradient: a sum all-reduce, or for a sparse
+    gradient the all-gathers of its indices and values (gloo's sparse
+    all-reduce; the shapes are this rank's, assumed on every rank)."""
+    grad, dtype = p.name + ".grad", dtype_name(p.tensor.dtype)
+    if p.sparse is None:
+        tensors.append({"name": grad + ".avg", "shape": list(p.tensor.shape), "dtype": dtype})
+        ops.append({"op": "all_reduce", "name": p.name + ".allreduce",
+                    "group": "dp", "reduction": "sum",
+                    "inputs": [grad], "outputs": [grad + ".avg"]})
+        return
+    for part, shape, dim, pdtype in (("indices", p.sparse[0], 1, "int64"),
+                                     ("values", p.sparse[1], 0, dtype)):
+        out = list(shape)
+        out[dim] *= ranks
+        tensors.append({"name": f"{grad}.{part}.all", "shape": out, "dtype": pdtype})
+        ops.append({"op": "all_gather", "name": f"{p.name}.{part}.allgather",
+                    "group": "dp", "dim": dim, "inputs": [f"{grad}.{part}"],
+                    "outputs": [f"{grad}.{part}.all"]})
+
+
+def _grad_tensors(p) -> list:
+    grad, dtype = p.name + ".grad", dtype_name(p.tensor.dtype)
+    if p.sparse is None:
+        return [{"name": grad, "shape": list(p.tensor.shape), "dtype": dtype}]
+    return [{"name": grad + ".indices", "shape": p.sparse[0], "dtype": "int64"},
+            {"name": grad + ".values", "shape": p.sparse[1], "dtype": dtype}]
+
+
 def build_graph(name: str, rec: Recording, ranks: int, topology: str) -> dict:
     tensors, ops = [], []
     tensors.append({"name": "loss.grad", "shape": [], "dtype": "fp32"})
+    # Unused parameters (find_unused): zero gradients, graph inputs, reduced
+    # right after the first backward as DDP marks them ready then.
+    for p in rec.unused:
+        tensors.extend(_grad_tensors(p))
     previous = "loss.grad"
     op_names = set()
     for k, layer in enumerate(rec.layers):
@@ -41,10 +76,9 @@ def build_graph(name: str, rec: Recording, ranks: int, topology: str) -> dict:
         op_names.add(op_name)
         outputs = []
         for p in layer.params:
-            grad = p.name + ".grad"
-            tensors.append({"name": grad, "shape": list(p.tensor.shape),
-                            "dtype": dtype_name(p.tensor.dtype)})
-            outputs.append(grad)
+            for t in _grad_tensors(p):
+                tensors.append(t)
+                outputs.append(t["name"])
         activation = None
         if k + 1 < len(rec.layers):  # the last backward hands nothing on
             suffix = op_name[len(base):].replace(".backward", ".input", 1)
@@ -56,13 +90,8 @@ def build_graph(name: str, rec: Recording, ranks: int, topology: str) -> dict:
                     "time_us": round(layer.cost.time_us, 4),
                     "flops": int(layer.cost.flops), "bytes": int(layer.cost.nbytes),
                     "inputs": [previous], "outputs": outputs})
-        for p in layer.params:
-            grad = p.name + ".grad"
-            tensors.append({"name": grad + ".avg", "shape": list(p.tensor.shape),
-                            "dtype": dtype_name(p.tensor.dtype)})
-            ops.append({"op": "all_reduce", "name": p.name + ".allreduce",
-                        "group": "dp", "reduction": "sum",
-                        "inputs": [grad], "outputs": [grad + ".avg"]})
+        for p in (rec.unused if k == 0 else []) + layer.params:
+            _reduce(p, ranks, tensors, ops)
         if activation:
             previous = activation
     return {

@@ -19,9 +19,11 @@ plan order), the bucket's gradients are packed, scaled by 1/world size as
 DDP does, and handed to HcclRunPlanCollective with the program the compiler
 chose. The DDP comm hook installed here returns, for each of DDP's own
 buckets, a future that assembles DDP's buffer from the plan buckets holding
-its parameters. Parameters whose gradient never arrived (unused ones under
-find_unused_parameters) are taken from DDP's bucket, which holds zeros for
-them, when DDP hands that bucket over.
+its parameters. Under find_unused_parameters the parameters the forward's
+graph does not reach are found as DDP finds them and get zero gradients
+with the first gradient, as DDP marks them ready then (and as the exporter
+records them); any other gradient that never arrives is taken from DDP's
+bucket when DDP hands it over.
 
 Without a plan (plan=None) DDP keeps its own bucketing and hook.
 """
@@ -137,6 +139,7 @@ class _Iteration:
         self.ready = [False] * nbuckets
         self.futures = [torch.futures.Future() for _ in range(nbuckets)]
         self.results = [None] * nbuckets
+        self.unused = []  # parameters the forward did not reach
 
 
 class PlanHook:
@@ -185,6 +188,8 @@ class PlanHook:
         # DDP's reducer hook on an AccumulateGrad node runs before ours, so
         # ours can still fire for that bucket's last gradient after it.
         ddp.module.register_forward_pre_hook(lambda *_: self._reset())
+        if ddp.find_unused_parameters:
+            ddp.module.register_forward_hook(self._find_unused)
         self.accumulators = []
         for i, p in enumerate(self.params):
             acc = p.expand_as(p).grad_fn.next_functions[0][0]
@@ -196,6 +201,38 @@ class PlanHook:
     def _reset(self):
         with self.lock:
             self.it = None
+
+    def _find_unused(self, _module, _inputs, outputs):
+        # DDP's search_unused_parameters: parameters the outputs' autograd
+        # graph does not reach get no gradient; DDP marks them ready (zeros)
+        # when the first gradient arrives, and so do we.
+        stack, seen, reached = [], set(), set()
+
+        def collect(o):
+            if isinstance(o, torch.Tensor):
+                if o.grad_fn is not None:
+                    stack.append(o.grad_fn)
+                elif o.requires_grad:
+                    reached.add(o.data_ptr())
+            elif isinstance(o, dict):
+                for v in o.values():
+                    collect(v)
+            elif isinstance(o, (list, tuple)):
+                for v in o:
+                    collect(v)
+        collect(outputs)
+        while stack:
+            fn = stack.pop()
+            if fn in seen:
+                continue
+            seen.add(fn)
+            var = getattr(fn, "variable", None)
+            if var is not None:
+                reached.add(var.data_ptr())
+            stack.extend(n for n, _ in fn.next_functions if n is not None)
+        unused = [i for i, p in enumerate(self.params) if p.data_ptr() not in reached]
+        with self.lock:
+            self._iteration().unused = unused
 
     def _iteration(self):
         if self.it is None:
@@ -209,7 +246,11 @@ class PlanHook:
             if not self.ddp.require_backward_grad_sync:
                 return  # under no_sync(): DDP does not reduce either
             with self.lock:
-                self._mark(self._iteration(), i, self.params[i].grad)
+                it = self._iteration()
+                for j in it.unused:  # ready with the first gradient, as in DDP
+                    self._mark(it, j, torch.zeros_like(self.params[j]))
+                it.unused = []
+                self._mark(it, i, self.params[i].grad)
         return hook
 
     def _mark(self, it, i, grad):
