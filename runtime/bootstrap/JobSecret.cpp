@@ -21,7 +21,7 @@ StatusOr<std::string> readPrivateFile(const std::string &path, size_t maxBytes,
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
-  struct stat st {};
+  struct stat st{};
   if (::fstat(fd, &st) != 0)
     return Status(HCCL_E_OPEN_FILE_FAILURE,
                   "cannot stat '" + path + "': " + std::strerror(errno));

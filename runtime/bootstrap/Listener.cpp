@@ -59,8 +59,7 @@ Status checkHello(const WireHello &h) {
     return errPara("unknown connection purpose " + std::to_string(h.purpose));
   if (h.payloadBytes > kMaxHelloPayload)
     return errPara("announces a payload of " + std::to_string(h.payloadBytes) +
-                   " bytes (at most " + std::to_string(kMaxHelloPayload) +
-                   ")");
+                   " bytes (at most " + std::to_string(kMaxHelloPayload) + ")");
   return Status::ok();
 }
 } // namespace
@@ -154,8 +153,8 @@ bool Listener::step(Handshake &h) {
       c.magic = kChallengeMagic;
       randomBytes(h.serverNonce, sizeof(h.serverNonce));
       std::memcpy(c.nonce, h.serverNonce, sizeof(c.nonce));
-      Mac m = proofOf(auth_.key, "hccl-mlir server proof", h.hello,
-                      h.serverNonce);
+      Mac m =
+          proofOf(auth_.key, "hccl-mlir server proof", h.hello, h.serverNonce);
       std::memcpy(c.mac, m.data(), m.size());
       // 56 bytes into an empty socket buffer: sent whole or the peer is gone.
       ssize_t n =
@@ -168,8 +167,8 @@ bool Listener::step(Handshake &h) {
       break;
     }
     case Handshake::Stage::Proof: {
-      Mac want = proofOf(auth_.key, "hccl-mlir client proof", h.hello,
-                         h.serverNonce);
+      Mac want =
+          proofOf(auth_.key, "hccl-mlir client proof", h.hello, h.serverNonce);
       if (!macEqual(want, h.proof)) {
         drop(h, "authentication failed: it does not hold this communicator's "
                 "key (a stranger, or a rank given another job secret)");

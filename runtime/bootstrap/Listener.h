@@ -1,4 +1,5 @@
-//===- Listener.h - A rank's listening socket: authenticated, concurrent -*- C++ -*-===//
+//===- Listener.h - A rank's listening socket: authenticated, concurrent -*- C++
+//-*-===//
 //
 // Every communicator keeps one listening socket. Peers connect to it for the
 // rendezvous of child communicators (split, sub-communicators) and to open

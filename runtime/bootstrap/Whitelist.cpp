@@ -18,8 +18,7 @@ std::string addrBytes(const SockAddr &a) {
   }
   const auto *in6 = reinterpret_cast<const sockaddr_in6 *>(&a.ss);
   if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr))
-    return std::string(reinterpret_cast<const char *>(&in6->sin6_addr) + 12,
-                       4);
+    return std::string(reinterpret_cast<const char *>(&in6->sin6_addr) + 12, 4);
   return std::string(reinterpret_cast<const char *>(&in6->sin6_addr), 16);
 }
 } // namespace

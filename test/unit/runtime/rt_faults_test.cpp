@@ -114,8 +114,8 @@ void reportNotice(RunOptions &o, int victim, int p, const char *what) {
         worst = std::max(worst, t > killed ? t - killed : 0);
       }
     if (killed)
-      std::printf("%s: every survivor failed %.1f ms after the SIGKILL\n",
-                  what, worst / 1000.0);
+      std::printf("%s: every survivor failed %.1f ms after the SIGKILL\n", what,
+                  worst / 1000.0);
   };
 }
 

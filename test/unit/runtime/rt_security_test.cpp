@@ -337,8 +337,7 @@ TEST(Security, NoSecretWarnsOnce) {
       return err;
     size_t first = out.find("this job has no secret");
     RT_CHECK(first != std::string::npos, "no warning: " + out);
-    RT_CHECK(out.find("this job has no secret", first + 1) ==
-                 std::string::npos,
+    RT_CHECK(out.find("this job has no secret", first + 1) == std::string::npos,
              "warned twice: " + out);
     RT_CHECK(contains(out, "127.0.0.1:" + std::to_string(port)), out);
     return "";
@@ -424,8 +423,8 @@ Body rootInfoAllReduce() {
 } // namespace
 
 TEST(Security, WhitelistAdmitsListedHosts) {
-  std::string wl = writeWhitelist(
-      "wl-ok", R"({"host_ip": ["127.0.0.1"], "device_ip": []})");
+  std::string wl =
+      writeWhitelist("wl-ok", R"({"host_ip": ["127.0.0.1"], "device_ip": []})");
   EXPECT_EQ(runRanks(3, rootInfoAllReduce(),
                      opts({{"HCCL_WHITELIST_DISABLE", "0"},
                            {"HCCL_WHITELIST_FILE", wl},
@@ -497,7 +496,7 @@ TEST(Security, RootInfoFileIsPrivate) {
     setenv("WORLD_SIZE", "2", 1);
     setenv("HCCL_ROOT_INFO_FILE", path.c_str(), 1);
     if (c.rank == 1) {
-      struct stat st {};
+      struct stat st{};
       for (int i = 0; i < 2000 && stat(path.c_str(), &st) != 0; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
       c.publish(0, st.st_mode & 07777);
