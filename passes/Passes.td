@@ -260,11 +260,15 @@ def VerifySchedule : Pass<"comm-verify-schedule"> {
     the contributions the collective requires on every rank, sends match
     receives step by step, no hazards, all accesses in bounds, out of place
     and in place. A failure is a diagnostic at the schedule naming the rank,
-    step, op and element range.
+    step, op and element range. A schedule whose contents could not be
+    simulated (beyond the verifier's budget, or above `exhaustive-limit`)
+    is not proven: the pass warns at it, saying what was checked.
   }];
   let options = [
-    Option<"exhaustiveLimit", "exhaustive-limit", "int64_t", "1024",
-           "Largest group size verified on every rank (sampled above)">,
+    Option<"exhaustiveLimit", "exhaustive-limit", "int64_t", "1048576",
+           "Largest group size whose contents are simulated (a proof; above "
+           "it, or beyond the simulation budget, the pass warns that the "
+           "schedule is not proven)">,
     Option<"inPlace", "in-place", "bool", "true",
            "Also verify with the output aliased onto the input">,
     Option<"remarks", "remarks", "bool", "false",

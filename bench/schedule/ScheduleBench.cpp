@@ -48,7 +48,7 @@ void verifyBench(benchmark::State &state, Algorithm a, bool full) {
   }
   VerifyOptions o;
   if (full)
-    o.exhaustiveLimit = state.range(0);
+    o.maxSimulatedOps = o.maxSimulationBytes = INT64_MAX;
   int64_t ops = 0, steps = 0;
   bool sampled = false;
   for (auto _ : state) {
@@ -59,7 +59,7 @@ void verifyBench(benchmark::State &state, Algorithm a, bool full) {
     }
     ops = rep->opInstances;
     steps = rep->steps;
-    sampled = rep->sampled;
+    sampled = !rep->proven;
   }
   state.counters["steps"] = static_cast<double>(steps);
   state.counters["op_instances"] = static_cast<double>(ops);

@@ -112,6 +112,8 @@ ProgramEvaluator::ProgramEvaluator(const Program &prog)
           stack.push_back(kids[i]);
       }
       std::sort(tList.begin(), tList.end());
+      plan.ops[oi].whenReadsT =
+          op.when < N && std::binary_search(tList.begin(), tList.end(), op.when);
       plan.ops[oi].tNodes = std::move(tList);
     }
     std::sort(plan.nodes.begin(), plan.nodes.end());
@@ -219,8 +221,17 @@ Status ProgramEvaluator::expandStep(int64_t rank, uint32_t phase, int64_t s,
       if (repeat < 0 || repeat > kMaxRepeat)
         return fail("repeat evaluates to " + std::to_string(repeat));
     }
+    // A `when` that does not read t is false for every instance or none: a
+    // rooted op (the root's p-1 sends) costs the other ranks one test.
+    if (repeat > 0 && op.when != kNoExpr && !plan.ops[oi].whenReadsT) {
+      int64_t w = get(op.when, "when");
+      if (bad)
+        return fail(std::string(bad) + ": " + evalErrorName(badErr));
+      if (!w)
+        repeat = 0;
+    }
     // Charged before the instances run: evaluating them costs time even
-    // where `when` drops them.
+    // where a `when` that reads t drops them.
     if (std::max<int64_t>(repeat, 1) > left)
       return tooLarge();
     left -= std::max<int64_t>(repeat, 1);

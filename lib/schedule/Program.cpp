@@ -1,6 +1,7 @@
 //===- Program.cpp - Program validation, expansion and building -----------===//
 #include "hccl-mlir/schedule/Program.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <sstream>
@@ -340,11 +341,23 @@ Result<RankProgram> expandRank(const Program &prog, int64_t rank,
 }
 
 Result<int64_t> estimateOpInstances(const Program &prog) {
-  auto rp = expandRank(prog, 0);
-  if (!rp)
-    return Result<int64_t>(rp.status());
-  double est =
-      static_cast<double>(rp->ops.size()) * static_cast<double>(prog.p);
+  std::vector<int64_t> ranks = {0};
+  for (int64_t r : {prog.p / 2, prog.p - 1})
+    if (r > ranks.back())
+      ranks.push_back(r);
+  std::vector<double> counts;
+  double sampled = 0;
+  for (int64_t r : ranks) {
+    auto rp = expandRank(prog, r);
+    if (!rp)
+      return Result<int64_t>(rp.status());
+    counts.push_back(static_cast<double>(rp->ops.size()));
+    sampled += counts.back();
+  }
+  std::sort(counts.begin(), counts.end());
+  double est = sampled + counts[counts.size() / 2] *
+                             static_cast<double>(prog.p -
+                                                 static_cast<int64_t>(ranks.size()));
   return est > 9e18 ? INT64_MAX : static_cast<int64_t>(est);
 }
 

@@ -5,8 +5,10 @@
 //   hccl-plan cost --collective C --ranks P --count N [...]
 //   hccl-plan expand PLAN.json --rank R [--program ID]
 //
-// Exit codes: 0 success, 1 a plan failed verification, 2 bad input (a
-// one-line error on stderr naming the problem).
+// Exit codes: 0 success (verify: every program proven), 1 a plan failed
+// verification, 2 bad input (a one-line error on stderr naming the
+// problem), 3 verify found no error but could not prove every program (its
+// contents were beyond the simulation budget: "NOT PROVEN", never "OK").
 //
 //===----------------------------------------------------------------------===//
 #include "hccl-mlir/schedule/Cost.h"
@@ -37,7 +39,7 @@ const char *const kUsage =
     "        [--hccl-algo SPEC] [--topology PRESET | --rank-table FILE\n"
     "        [--link-params FILE]] [--form compact|expanded|both] [-o FILE]\n"
     "  hccl-plan verify PLAN.json [--exhaustive-limit N] [--no-in-place]\n"
-    "        [--no-slices] [--max-ops N]\n"
+    "        [--no-slices] [--max-ops N] [--max-simulated-ops N]\n"
     "  hccl-plan cost --collective C --ranks P --count N [--dtype fp32]\n"
     "        [--topology PRESET | --rank-table FILE [--link-params FILE]]\n"
     "        [--ranks-per-server M] [--hccl-algo SPEC] [--slices K] [--exact]\n"
@@ -45,7 +47,8 @@ const char *const kUsage =
     "  hccl-plan expand PLAN.json --rank R [--program ID]\n"
     "algorithms: ring, mesh, mesh_oneshot, rhd, rd, tree, star, pairwise,\n"
     "  hierarchical, auto (pick by cost). Counts and sizes accept K/M/G.\n"
-    "exit codes: 0 ok, 1 verification failed, 2 bad input\n";
+    "exit codes: 0 ok, 1 verification failed, 2 bad input, 3 verify: not\n"
+    "  proven (no error found, contents beyond the simulation budget)\n";
 
 struct BadInput {
   std::string msg;
@@ -329,15 +332,19 @@ Plan planArg(const Args &a) {
 }
 
 int cmdVerify(int argc, char **argv) {
-  Args a = parseArgs(argc, argv, 2, {"exhaustive-limit", "max-ops"},
+  Args a = parseArgs(argc, argv, 2,
+                     {"exhaustive-limit", "max-ops", "max-simulated-ops"},
                      {"no-in-place", "no-slices"});
   Plan plan = planArg(a);
   VerifyOptions vo;
-  vo.exhaustiveLimit = intArg(a, "exhaustive-limit", 1024, 1, kMaxRanks);
+  vo.exhaustiveLimit = intArg(a, "exhaustive-limit", kMaxRanks, 1, kMaxRanks);
+  vo.maxSimulatedOps = intArg(a, "max-simulated-ops", vo.maxSimulatedOps, 0,
+                              INT64_MAX / 2);
   vo.inPlace = !a.flags.count("no-in-place");
   vo.applySlices = !a.flags.count("no-slices");
   vo.maxOpInstances = intArg(a, "max-ops", vo.maxOpInstances, 1, INT64_MAX / 2);
   int rc = 0;
+  bool unproven = false;
   for (const PlanProgram &pp : plan.programs) {
     // Refusing absurd work is bad input (exit 2), not an incorrect plan;
     // so is an expansion beyond kMaxExpandedSize (rank 0's shows here).
@@ -359,9 +366,14 @@ int cmdVerify(int argc, char **argv) {
       rc = 1;
       continue;
     }
+    if (!rep->proven) {
+      std::printf("NOT PROVEN %s: %s\n", pp.id.c_str(), rep->summary.c_str());
+      unproven = true;
+      continue;
+    }
     std::printf("OK %s: %s\n", pp.id.c_str(), rep->summary.c_str());
   }
-  return rc;
+  return rc != 0 ? rc : unproven ? 3 : 0;
 }
 
 void printCostTable(const Request &q, const Selection &sel, bool exact) {

@@ -56,7 +56,8 @@ inline constexpr int64_t kMaxRepeat = int64_t(1) << 24;
 
 /// The most one program may expand to for one rank (docs/step-programs.md
 /// "Limits"): every step counts one and every op its instance count (its
-/// repeat, at least one, whether or not `when` holds; slices not counted).
+/// repeat, at least one, whether or not a `when` reading t holds; one where
+/// a `when` that does not read t is false; slices not counted).
 /// Steps and repeats are bounded one by one (kMaxRepeat), their product is
 /// bounded here, wherever a program is expanded: expandRank (runtime, plan
 /// writer, hccl-plan expand), verify(), predictCost(), and
@@ -188,6 +189,7 @@ public:
 private:
   struct OpPlan {
     std::vector<ExprId> tNodes; ///< nodes of this op that read t
+    bool whenReadsT = false;    ///< else a false `when` drops every t at once
   };
   struct PhasePlan {
     std::vector<ExprId> nodes; ///< nodes that do not read t
@@ -215,8 +217,10 @@ Result<RankProgram> expandRank(const Program &prog, int64_t rank,
                                const ExpandOptions &opts = {});
 
 /// Estimated op instances of the whole program (all ranks, without
-/// slicing): rank 0's expansion times p. Cheap (one rank); used to refuse
-/// work that would take hours before starting it.
+/// slicing): ranks 0, p/2 and p-1 expanded, the other ranks counted as
+/// their median (exact for symmetric programs and for a root that talks to
+/// everyone). Cheap (three ranks); used to refuse work that would take
+/// hours before starting it. Fails where one of those ranks fails.
 Result<int64_t> estimateOpInstances(const Program &prog);
 
 /// Piece i of k of a range of `count` elements (the block rule):

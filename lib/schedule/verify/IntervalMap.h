@@ -70,6 +70,8 @@ public:
     stateUsed_ += bytes;
     return p;
   }
+  /// Memory held (blocks of nodes and of map headers).
+  size_t bytes() const { return (blocks_.size() + stateBlocks_.size()) * kBlock; }
   void deallocate(void *p, size_t bytes) {
     if (bytes > nodeSize_) {
       ::operator delete(p);

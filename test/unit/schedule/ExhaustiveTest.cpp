@@ -84,8 +84,8 @@ struct Runner {
       err = "generate: " + prog.message();
     else if (auto v = verify(*prog); !v)
       err = "verify: " + v.message();
-    else if (v->sampled)
-      err = "verify sampled instead of exhaustive";
+    else if (!v->proven)
+      err = "not proven: " + v->summary;
     if (err.empty())
       return;
     std::ostringstream os;

@@ -244,21 +244,20 @@ TEST(Verify, RefusesWorkBeyondItsBudget) {
   EXPECT_TRUE(verify(*generate(small), o).isOk());
 }
 
-TEST(VerifyMutation, SampledModeStillChecksPairing) {
+TEST(VerifyMutation, UnsimulatedModeStillChecksPairing) {
   Program prog = gen(Collective::AllReduce, Algorithm::RHD, 48, 96);
   VerifyOptions o;
   o.exhaustiveLimit = 16;
   auto ok = verify(prog, o);
   ASSERT_TRUE(ok.isOk()) << ok.message();
-  EXPECT_TRUE(ok->sampled);
-  EXPECT_NE(ok->summary.find("contents not simulated"), std::string::npos);
-  EXPECT_GE(ok->sampleRanks.size(), 3u);
-  // Break a rank outside the sample: pairing still sees it.
+  EXPECT_FALSE(ok->proven);
+  EXPECT_NE(ok->summary.find("NOT PROVEN: contents not simulated (p > "
+                             "exhaustive-limit 16)"),
+            std::string::npos)
+      << ok->summary;
+  // Break one rank: pairing still sees it.
   // (odd ranks take part in the doubling: 48 = 32 + 16 folds ranks 0..31)
   int64_t victim = 3;
-  while (std::find(ok->sampleRanks.begin(), ok->sampleRanks.end(), victim) !=
-         ok->sampleRanks.end())
-    victim += 2;
   Op &snd = findOp(prog, "double", OpKind::Send);
   E r(&prog.pool, prog.pool.var(ExprVar::R));
   E peer(&prog.pool, snd.peer);
@@ -268,6 +267,63 @@ TEST(VerifyMutation, SampledModeStillChecksPairing) {
                  "elements from rank " + std::to_string(victim) +
                      ", which sends nothing matching",
                  o);
+}
+
+// Above 1024 ranks "correct" used to mean six sampled ranks and no contents:
+// each of these passed as OK. They must be rejected on every rank.
+TEST(VerifyMutation, OneRankOutOfBoundsAmong1500) {
+  Program prog = gen(Collective::AllReduce, Algorithm::RHD, 1500, 15000);
+  Op &rr = findOp(prog, "halve", OpKind::RecvReduce);
+  E r(&prog.pool, prog.pool.var(ExprVar::R));
+  E n(&prog.pool, prog.pool.var(ExprVar::N));
+  E off(&prog.pool, rr.dst.off);
+  rr.dst.off = select(eq(r, 1337), off + n, off).id();
+  expectRejected(prog, "rank 1337, phase 1 'halve' step 0 (step 1), op 1 "
+                       "(recv_reduce from ");
+  expectRejected(prog, "beyond its size 15000");
+}
+
+TEST(VerifyMutation, OneRankDropsItsContributionAmong1100) {
+  // 1100 = 1024 + 76: the odd ranks below 152 fold their even partner into
+  // their input; rank 101 receives the partner's data but leaves out its
+  // own (recv instead of recv_reduce). Pairing, bounds and hazards hold.
+  Program prog = gen(Collective::AllReduce, Algorithm::RHD, 1100, 11000);
+  size_t ph = 0, oi = 0;
+  Op &rr = findOp(prog, "fold", OpKind::RecvReduce, &ph, &oi);
+  E r(&prog.pool, prog.pool.var(ExprVar::R));
+  E when(&prog.pool, rr.when);
+  Op drop = rr;
+  drop.kind = OpKind::Recv;
+  drop.src = {};
+  drop.when = (when & eq(r, 101)).id();
+  rr.when = (when & ne(r, 101)).id();
+  prog.phases[ph].ops.push_back(drop);
+  ASSERT_TRUE(prog.validate().isOk()) << prog.validate().message();
+  expectRejected(prog, "expected the reduction of all 1100 ranks' input "
+                       "element 0, found a reduction of 1099 contributions");
+}
+
+TEST(VerifyMutation, OneMisplacedBlockAmong2048) {
+  // Chain broadcast from rank 0 in 8 chunks of 8: rank 777 (chain position
+  // 777) receives chunk 3 in step 779 and puts it where chunk 4 goes (which
+  // then arrives on top of it), so its chunk 3 is never written.
+  GenerateRequest q;
+  q.collective = Collective::Broadcast;
+  q.algorithm = Algorithm::Ring;
+  q.ranks = 2048;
+  q.count = 64;
+  q.chunks = 8;
+  auto gp = generate(q);
+  ASSERT_TRUE(gp.isOk()) << gp.message();
+  ASSERT_TRUE(verify(*gp).isOk());
+  Program prog = gp.take();
+  Op &rcv = findOp(prog, "chain", OpKind::Recv);
+  E r(&prog.pool, prog.pool.var(ExprVar::R));
+  E s(&prog.pool, prog.pool.var(ExprVar::S));
+  E off(&prog.pool, rcv.dst.off);
+  rcv.dst.off = select(eq(r, 777) & eq(s, 779), off + 8, off).id();
+  expectRejected(prog, "rank 777: output[24, 32): expected input element 24 "
+                       "of rank 0, found nothing written");
 }
 
 } // namespace
