@@ -1,7 +1,7 @@
 //===- Graph.cpp - Exported training graphs: read, validate, write --------===//
 #include "hccl-mlir/graph/Graph.h"
 
-#include <nlohmann/json.hpp>
+#include "hccl-mlir/schedule/JsonRead.h"
 
 #include <cmath>
 #include <fstream>
@@ -14,7 +14,8 @@ namespace hccl::graph {
 
 using sched::Result;
 using sched::Status;
-using json = nlohmann::json;
+namespace jsonread = sched::jsonread;
+using json = jsonread::Json;
 using ojson = nlohmann::ordered_json;
 
 namespace {
@@ -25,7 +26,8 @@ const char *const kOpNames[] = {"compute", "all_reduce", "all_gather",
 
 std::string quote(const std::string &s) { return "'" + s + "'"; }
 
-/// Reads one JSON document section by section, remembering the path.
+/// Reads one JSON document section by section, remembering the path; the
+/// values themselves with lib/schedule's JSON layer, as plans are read.
 class Reader {
 public:
   Status fail(const std::string &path, const std::string &msg) {
@@ -34,76 +36,39 @@ public:
 
   Status checkKeys(const json &obj, const std::string &path,
                    std::initializer_list<const char *> allowed) {
-    for (auto it = obj.begin(); it != obj.end(); ++it) {
-      bool ok = false;
-      for (const char *a : allowed)
-        ok |= it.key() == a;
-      if (!ok) {
-        std::string list;
-        for (const char *a : allowed)
-          list += std::string(list.empty() ? "" : ", ") + a;
-        return fail(path, "unknown key " + quote(it.key()) + " (expected " +
-                              list + ")");
-      }
-    }
-    return Status::ok();
+    return jsonread::object(obj, path, allowed);
   }
 
   Status getString(const json &obj, const char *key, const std::string &path,
                    std::string &out, bool required = true) {
-    auto it = obj.find(key);
-    if (it == obj.end())
-      return required ? fail(path, std::string("missing '") + key + "'")
-                      : Status::ok();
-    if (!it->is_string())
-      return fail(path + "." + key, "expected a string");
-    out = it->get<std::string>();
-    return Status::ok();
+    return jsonread::stringField(obj, key, path, out, required);
   }
 
   Status getInt(const json &v, const std::string &path, int64_t &out,
                 int64_t lo = 0) {
-    if (!v.is_number_integer())
-      return fail(path, "expected an integer");
-    if (v.is_number_unsigned() &&
-        v.get<uint64_t>() >
-            static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-      return fail(path, "integer out of range");
-    out = v.get<int64_t>();
-    if (out < lo)
-      return fail(path, "expected an integer >= " + std::to_string(lo) +
-                            ", found " + std::to_string(out));
-    return Status::ok();
+    return jsonread::integer(v, path, lo, jsonread::kNoLimit, out);
   }
 
   Status getNumber(const json &obj, const char *key, const std::string &path,
                    std::optional<double> &out) {
-    auto it = obj.find(key);
-    if (it == obj.end())
+    if (!obj.contains(key))
       return Status::ok();
-    if (!it->is_number() || !(it->get<double>() >= 0) ||
-        !std::isfinite(it->get<double>()))
-      return fail(path + "." + key, "expected a finite number >= 0");
-    out = it->get<double>();
+    double x = 0;
+    if (Status s = jsonread::numberField(obj, key, path, 0, false, x, true);
+        !s)
+      return s;
+    out = x;
     return Status::ok();
   }
 
   Status getNames(const json &obj, const char *key, const std::string &path,
                   std::vector<std::string> &out, bool required) {
-    auto it = obj.find(key);
-    if (it == obj.end())
-      return required ? fail(path, std::string("missing '") + key + "'")
-                      : Status::ok();
-    if (!it->is_array())
-      return fail(path + "." + key, "expected an array of tensor names");
-    for (size_t i = 0; i < it->size(); ++i) {
-      const json &v = (*it)[i];
-      if (!v.is_string())
-        return fail(path + "." + key + "[" + std::to_string(i) + "]",
-                    "expected a tensor name (string)");
-      out.push_back(v.get<std::string>());
-    }
-    return Status::ok();
+    jsonread::Json::const_iterator it;
+    bool present = false;
+    if (Status s = jsonread::field(obj, key, path, required, it, present);
+        !s || !present)
+      return s;
+    return jsonread::stringArray(*it, jsonread::join(path, key), out);
   }
 
   Status readTopology(const json &j, TopologySpec &spec) {
@@ -542,37 +507,35 @@ Status validateGraph(const Graph &g) {
 }
 
 Result<Graph> parseGraph(std::string_view text) {
-  json j = json::parse(text.begin(), text.end(), nullptr, false);
-  if (j.is_discarded())
-    return Result<Graph>::error("malformed JSON");
-  if (!j.is_object())
-    return Result<Graph>::error("expected a JSON object at the top");
+  json j;
+  if (Status s = jsonread::parseObject(text, "", j); !s)
+    return Result<Graph>(s);
   Reader rd;
   Graph g;
-  if (Status s = rd.checkKeys(j, "graph",
+  if (Status s = rd.checkKeys(j, "",
                               {"format", "version", "name", "topology",
                                "groups", "tensors", "ops", "inputs",
                                "outputs"});
       !s)
     return Result<Graph>(s);
   std::string format;
-  if (Status s = rd.getString(j, "format", "graph", format); !s)
+  if (Status s = rd.getString(j, "format", "", format); !s)
     return Result<Graph>(s);
   if (format != kGraphFormat)
     return Result<Graph>::error("format: expected \"" +
                                 std::string(kGraphFormat) + "\", found \"" +
                                 format + "\"");
   int64_t version = 0;
-  if (!j.contains("version"))
-    return Result<Graph>::error("graph: missing 'version'");
-  if (Status s = rd.getInt(j["version"], "version", version); !s)
+  if (Status s = jsonread::intField(j, "version", "", 0, jsonread::kNoLimit,
+                                    version, true);
+      !s)
     return Result<Graph>(s);
   if (version != kGraphVersion)
     return Result<Graph>::error("version: unsupported version " +
                                 std::to_string(version) + " (this reader "
                                 "understands " +
                                 std::to_string(kGraphVersion) + ")");
-  if (Status s = rd.getString(j, "name", "graph", g.name); !s)
+  if (Status s = rd.getString(j, "name", "", g.name); !s)
     return Result<Graph>(s);
   if (j.contains("topology")) {
     TopologySpec spec;
@@ -607,9 +570,9 @@ Result<Graph> parseGraph(std::string_view text) {
       return Result<Graph>(s);
     g.ops.push_back(std::move(op));
   }
-  if (Status s = rd.getNames(j, "inputs", "graph", g.inputs, false); !s)
+  if (Status s = rd.getNames(j, "inputs", "", g.inputs, false); !s)
     return Result<Graph>(s);
-  if (Status s = rd.getNames(j, "outputs", "graph", g.outputs, false); !s)
+  if (Status s = rd.getNames(j, "outputs", "", g.outputs, false); !s)
     return Result<Graph>(s);
   if (Status s = validateGraph(g); !s)
     return Result<Graph>(s);

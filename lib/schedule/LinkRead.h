@@ -8,21 +8,17 @@
 #ifndef HCCL_LIB_SCHEDULE_LINKREAD_H
 #define HCCL_LIB_SCHEDULE_LINKREAD_H
 
+#include "hccl-mlir/schedule/JsonRead.h"
 #include "hccl-mlir/schedule/Topology.h"
-
-#include <nlohmann/json.hpp>
 
 #include <string>
 
 namespace hccl::sched::detail {
 
-/// The keys readLinkFields reads; a caller's object may hold others.
-bool isLinkField(const std::string &key);
-
 /// Reads the link keys present in object `j` over `t` (the others are the
 /// caller's). Errors read "<path>.<key>: <problem>" ("<key>: ..." when
 /// `path` is empty).
-Status readLinkFields(const nlohmann::json &j, const std::string &path,
+Status readLinkFields(const jsonread::Json &j, const std::string &path,
                       Topology &t);
 
 } // namespace hccl::sched::detail

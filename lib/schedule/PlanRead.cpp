@@ -11,8 +11,6 @@
 
 #include "LinkRead.h"
 
-#include <nlohmann/json.hpp>
-
 #include <fstream>
 #include <initializer_list>
 #include <map>
@@ -22,7 +20,7 @@
 namespace hccl::sched {
 namespace {
 
-using json = nlohmann::json;
+using json = jsonread::Json;
 
 class Reader {
 public:
@@ -33,86 +31,35 @@ public:
     return false;
   }
 
+  // The values themselves: lib/schedule's JSON layer (JsonRead.h), as for
+  // graphs, rank tables and link parameters.
   bool object(const json &j, const std::string &path,
               std::initializer_list<const char *> allowed) {
-    if (!j.is_object())
-      return fail(path,
-                  std::string("expected an object, found ") + j.type_name());
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      bool ok = false;
-      for (const char *k : allowed)
-        ok |= it.key() == k;
-      if (!ok) {
-        std::string list;
-        for (const char *k : allowed)
-          list += (list.empty() ? "" : ", ") + std::string(k);
-        return fail(path + "." + it.key(),
-                    "unknown key (expected " + list + ")");
-      }
-    }
-    return true;
+    return check(jsonread::object(j, path, allowed));
   }
 
   bool integer(const json &v, const std::string &path, int64_t lo, int64_t hi,
                int64_t &out) {
-    if (!v.is_number_integer())
-      return fail(path,
-                  std::string("expected an integer, found ") + v.type_name());
-    if (v.is_number_unsigned() &&
-        v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
-      return fail(path, "integer out of range");
-    int64_t x = v.get<int64_t>();
-    if (x < lo || x > hi)
-      return fail(path, std::to_string(x) + " outside " + std::to_string(lo) +
-                            ".." + std::to_string(hi));
-    out = x;
-    return true;
+    return check(jsonread::integer(v, path, lo, hi, out));
   }
 
   bool intField(const json &o, const char *key, const std::string &path,
                 int64_t lo, int64_t hi, int64_t &out, bool required) {
-    auto it = o.find(key);
-    if (it == o.end())
-      return required ? fail(path + "." + key, "missing") : true;
-    return integer(*it, path + "." + key, lo, hi, out);
+    return check(jsonread::intField(o, key, path, lo, hi, out, required));
   }
 
   bool number(const json &v, const std::string &path, double lo, double &out) {
-    if (!v.is_number())
-      return fail(path,
-                  std::string("expected a number, found ") + v.type_name());
-    double x = v.get<double>();
-    if (!(x >= lo))
-      return fail(path, "must be >= " + std::to_string(lo));
-    out = x;
-    return true;
+    return check(jsonread::number(v, path, lo, false, out));
   }
 
   bool string(const json &o, const char *key, const std::string &path,
               std::string &out, bool required) {
-    auto it = o.find(key);
-    if (it == o.end())
-      return required ? fail(path + "." + key, "missing") : true;
-    if (!it->is_string())
-      return fail(path + "." + key,
-                  std::string("expected a string, found ") + it->type_name());
-    out = it->get<std::string>();
-    return true;
+    return check(jsonread::stringField(o, key, path, out, required));
   }
 
   bool intArray(const json &v, const std::string &path, int64_t lo, int64_t hi,
                 std::vector<int64_t> &out) {
-    if (!v.is_array())
-      return fail(path,
-                  std::string("expected an array, found ") + v.type_name());
-    out.clear();
-    for (size_t i = 0; i < v.size(); ++i) {
-      int64_t x;
-      if (!integer(v[i], path + "[" + std::to_string(i) + "]", lo, hi, x))
-        return false;
-      out.push_back(x);
-    }
-    return true;
+    return check(jsonread::intArray(v, path, lo, hi, out));
   }
 
   // An expression: a string in the compact syntax, or a JSON integer.

@@ -23,7 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "hccl-mlir/schedule/Topology.h"
 
-#include <nlohmann/json.hpp>
+#include "hccl-mlir/schedule/JsonRead.h"
 
 #include <arpa/inet.h>
 #include <map>
@@ -32,7 +32,7 @@
 namespace hccl::sched {
 namespace {
 
-using json = nlohmann::json;
+using json = jsonread::Json;
 using R = Result<Topology>;
 
 bool isIpLiteral(const std::string &s) {
@@ -82,24 +82,20 @@ struct Layout {
 /// A string field ("rank tables hold strings" in versions 1.x).
 Status str(const json &o, const char *key, const std::string &path,
            std::string &out, bool required = true) {
-  auto it = o.find(key);
-  if (it == o.end())
-    return required ? Status::error(path + "." + key + ": missing")
-                    : Status::ok();
-  if (!it->is_string())
-    return Status::error(path + "." + key +
-                         ": expected a string (rank tables hold strings)");
-  out = it->get<std::string>();
-  return Status::ok();
+  Status s = jsonread::stringField(o, key, path, out, required);
+  if (!s && o.contains(key))
+    return Status::error(s.message() + " (rank tables hold strings)");
+  return s;
 }
 
 /// An index given as a number or a digit string (version 2.0 writes
 /// numbers).
 Status index(const json &o, const char *key, const std::string &path,
              int &out) {
-  auto it = o.find(key);
-  if (it == o.end())
-    return Status::error(path + "." + key + ": missing");
+  jsonread::Json::const_iterator it;
+  bool present = false;
+  if (Status s = jsonread::field(o, key, path, true, it, present); !s)
+    return s;
   if (it->is_number_unsigned() && it->get<uint64_t>() < 1000000000u) {
     out = static_cast<int>(it->get<uint64_t>());
     return Status::ok();
@@ -423,11 +419,9 @@ Status readGroupList(const json &j, Layout &l) {
 
 Result<Topology> Topology::fromRankTable(std::string_view rankTable,
                                          std::string_view linkParams) {
-  json j = json::parse(rankTable.begin(), rankTable.end(), nullptr, false);
-  if (j.is_discarded())
-    return R::error("rank table: malformed JSON");
-  if (!j.is_object())
-    return R::error("rank table: expected a JSON object at the top");
+  json j;
+  if (Status s = jsonread::parseObject(rankTable, "rank table", j); !s)
+    return R(s);
   if (j.contains("status")) {
     std::string status;
     if (Status s = str(j, "status", "rank table", status); !s)

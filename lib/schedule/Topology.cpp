@@ -3,8 +3,6 @@
 
 #include "LinkRead.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -39,7 +37,6 @@ bool parsePositiveInt(std::string_view s, int &out) {
   return true;
 }
 
-using json = nlohmann::json;
 
 } // namespace
 
@@ -181,18 +178,15 @@ Result<Topology> Topology::hosts(const std::vector<int> &rankServer) {
 }
 
 Status Topology::applyLinkParams(std::string_view text) {
-  json j = json::parse(text.begin(), text.end(), nullptr, false);
-  if (j.is_discarded())
-    return Status::error("link parameters: malformed JSON");
-  if (!j.is_object())
-    return Status::error("link parameters: expected a JSON object at the top");
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!detail::isLinkField(it.key()) && it.key() != "version")
-      return Status::error("link parameters: unknown key '" + it.key() +
-                           "' (expected intra, inter, intra_shape, "
-                           "reduce_gbps, version)");
+  jsonread::Json j;
+  if (Status s = jsonread::parseObject(text, "link parameters", j); !s)
+    return s;
   // The plan's topology reader reads these keys with the same function.
-  if (Status s = detail::readLinkFields(j, "", *this); !s)
+  Status s = jsonread::object(
+      j, "", {"intra", "inter", "intra_shape", "reduce_gbps", "version"});
+  if (s)
+    s = detail::readLinkFields(j, "", *this);
+  if (!s)
     return Status::error("link parameters: " + s.message());
   // `name` promises the preset's figures; once they are changed the topology
   // is custom, or printers (e.g. #comm.topology) would drop the new figures.

@@ -88,7 +88,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "version: unsupported version 2 (this reader understands 1)"},
         BadCase{"unknown top key",
                 base(kOps, kTensors, R"(, "extra": 1)"),
-                "graph: unknown key 'extra' (expected format, version, name, "
+                "extra: unknown key (expected format, version, name, "
                 "topology, groups, tensors, ops, inputs, outputs)"},
         BadCase{"dtype",
                 base("", R"({"name": "x", "shape": [2], "dtype": "f8"})"),

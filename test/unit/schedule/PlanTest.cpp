@@ -159,9 +159,9 @@ TEST(Plan, RejectsMalformedDocumentsWithTheirPath) {
       {edited([](J &j) { j["programs"] = J::array(); }),
        "programs: missing, empty or not an array"},
       {edited([](J &j) { j["programs"][0]["ranks"] = "4"; }),
-       "programs[0].ranks: expected an integer, found string"},
+       "programs[0].ranks: expected an integer in 1..1048576, found string"},
       {edited([](J &j) { j["programs"][0]["ranks"] = -4; }),
-       "programs[0].ranks: -4 outside 1.."},
+       "programs[0].ranks: expected an integer in 1..1048576, found -4"},
       {edited([](J &j) { j["programs"][0]["collective"] = "gather"; }),
        "programs[0].collective: unknown value 'gather'"},
       {edited([](J &j) { j["programs"][0]["dtype"] = "fp8"; }),
@@ -234,7 +234,7 @@ TEST(Plan, RejectsMalformedDocumentsWithTheirPath) {
       {edited([](J &j) {
          j["topology"] = {{"servers", "two"}};
        }),
-       "topology.servers: expected an integer, found string"},
+       "topology.servers: expected an integer in 1..1048576, found string"},
       {edited([](J &j) {
          j["topology"] = {{"intra", {{"ports", 99}}}};
        }),
