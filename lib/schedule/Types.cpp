@@ -142,32 +142,42 @@ std::string algorithmNameList() {
   return joinNames<Algorithm>(kAlgorithmNames);
 }
 
-std::optional<uint64_t> parseByteSize(std::string_view s) {
-  if (s.empty())
-    return std::nullopt;
+std::optional<uint64_t> parseByteSize(std::string_view s, SizeDigits digits) {
+  auto upper = [](char c) {
+    return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  };
+  // "8KB" as well as "8K"; in C syntax B is a hex digit.
+  if (digits == SizeDigits::Decimal && s.size() > 1 && upper(s.back()) == 'B')
+    s.remove_suffix(1);
   uint64_t mult = 1;
-  char last =
-      static_cast<char>(std::toupper(static_cast<unsigned char>(s.back())));
-  if (last == 'B' && s.size() > 1) { // accept "8KB" as well as "8K"
-    s.remove_suffix(1);
-    last =
-        static_cast<char>(std::toupper(static_cast<unsigned char>(s.back())));
+  if (!s.empty()) {
+    char last = upper(s.back());
+    if (last == 'K' || last == 'M' || last == 'G') {
+      mult = last == 'K'   ? (1ull << 10)
+             : last == 'M' ? (1ull << 20)
+                           : (1ull << 30);
+      s.remove_suffix(1);
+    }
   }
-  if (last == 'K' || last == 'M' || last == 'G') {
-    mult = last == 'K'   ? (1ull << 10)
-           : last == 'M' ? (1ull << 20)
-                         : (1ull << 30);
-    s.remove_suffix(1);
+  uint64_t base = 10;
+  if (digits == SizeDigits::C && s.size() > 1 && s[0] == '0') {
+    bool hex = s[1] == 'x' || s[1] == 'X';
+    base = hex ? 16 : 8;
+    s.remove_prefix(hex ? 2 : 1);
   }
   if (s.empty())
     return std::nullopt;
   uint64_t v = 0;
   for (char c : s) {
-    if (c < '0' || c > '9')
+    char u = upper(c);
+    uint64_t d = u >= '0' && u <= '9'   ? static_cast<uint64_t>(u - '0')
+                 : u >= 'A' && u <= 'F' ? static_cast<uint64_t>(u - 'A' + 10)
+                                        : base;
+    if (d >= base)
       return std::nullopt;
-    if (v > (std::numeric_limits<uint64_t>::max() - (c - '0')) / 10)
+    if (v > (std::numeric_limits<uint64_t>::max() - d) / base)
       return std::nullopt;
-    v = v * 10 + (c - '0');
+    v = v * base + d;
   }
   if (v > std::numeric_limits<uint64_t>::max() / mult)
     return std::nullopt;

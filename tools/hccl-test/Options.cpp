@@ -2,6 +2,8 @@
 #include "Options.h"
 #include "Layout.h"
 
+#include "hccl-mlir/schedule/Types.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -56,40 +58,6 @@ const TypeEntry kTypes[] = {
 };
 
 const char *const kReduceOps[] = {"sum", "prod", "max", "min"};
-
-/// hccl_test's sizes: strtol with base 0 (so "0x1000" and octal "010"), then
-/// at most one of K, M, G (either case, binary multiples).
-std::optional<uint64_t> parseSize(const std::string &s) {
-  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0])))
-    return std::nullopt;
-  errno = 0;
-  char *end = nullptr;
-  unsigned long long v = std::strtoull(s.c_str(), &end, 0);
-  if (errno == ERANGE)
-    return std::nullopt;
-  std::string rest(end);
-  uint64_t mult = 1;
-  if (rest.size() == 1) {
-    switch (std::toupper(static_cast<unsigned char>(rest[0]))) {
-    case 'K':
-      mult = 1ull << 10;
-      break;
-    case 'M':
-      mult = 1ull << 20;
-      break;
-    case 'G':
-      mult = 1ull << 30;
-      break;
-    default:
-      return std::nullopt;
-    }
-  } else if (!rest.empty()) {
-    return std::nullopt;
-  }
-  if (v > UINT64_MAX / mult)
-    return std::nullopt;
-  return static_cast<uint64_t>(v) * mult;
-}
 
 /// hccl_test's counts (-i -n -r -w -c -p): digits only, then strtol with
 /// base 0, so a leading 0 reads octal as there.
@@ -387,7 +355,9 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       return v;
     };
     if (flag == "-b" || flag == "-e" || flag == "-i") {
-      std::optional<uint64_t> v = parseSize(value);
+      // hccl_test's sizes: strtol with base 0, then one of K, M, G.
+      std::optional<uint64_t> v =
+          hccl::sched::parseByteSize(value, hccl::sched::SizeDigits::C);
       if (!v)
         return fail(shown + ": expected a size in bytes like 8192, 8K, 64M, "
                             "1G or 0x2000");

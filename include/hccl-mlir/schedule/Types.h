@@ -92,9 +92,15 @@ const char *algorithmName(Algorithm a);
 std::optional<Algorithm> parseAlgorithm(std::string_view s);
 std::string algorithmNameList();
 
-/// Parses a decimal integer with an optional K/M/G (binary) suffix, as
-/// hccl_test's -b/-e flags do. Rejects negatives, garbage and overflow.
-std::optional<uint64_t> parseByteSize(std::string_view s);
+/// How the number of a byte size is written: decimal digits (an optional B
+/// may follow the unit: "8KB"), or C's integer syntax as Huawei's hccl_test
+/// reads -b/-e/-i (strtoull base 0: "0x2000" hex, "010" octal; no B).
+enum class SizeDigits { Decimal, C };
+
+/// The one size parser: a number with an optional K/M/G (binary multiples,
+/// either case) suffix. nullopt for negatives, garbage and overflow.
+std::optional<uint64_t> parseByteSize(std::string_view s,
+                                      SizeDigits digits = SizeDigits::Decimal);
 
 } // namespace hccl::sched
 
