@@ -3,7 +3,8 @@
 // Each algorithm is described by the steps its generator emits: how many
 // messages the busiest port carries, its bytes and the bytes reduced, priced
 // with the same stepTime() as predictCost. With n divisible by p and one
-// link class these agree with the program cost and with DESIGN.md §4.
+// link class these agree with the program cost and with the textbook costs
+// (docs/design.md, "Reference formulas").
 //
 //===----------------------------------------------------------------------===//
 #include "hccl-mlir/schedule/Cost.h"

@@ -14,7 +14,7 @@ namespace {
 
 const char *const kLinkNames[] = {"hccs", "pcie", "roce", "tcp", "shm"};
 
-// Reference figures (DESIGN.md §4): 910B HCCS 56 GB/s per link, 7 links per
+// Reference figures (docs/design.md): 910B HCCS 56 GB/s per link, 7 links per
 // NPU; 200 GbE RoCE per NPU = 25 GB/s. Latencies and the reduction rate are
 // the values public cost models use for this class of hardware; `host` is a
 // placeholder for this machine's shared memory that calibration overwrites.

@@ -2,7 +2,7 @@
 //
 // One table row per variable: its name and a parser that either stores the
 // value in the Config or returns what was expected. Ranges and defaults are
-// HCCL's (DESIGN.md §9); docs/env-vars.md must list the same.
+// HCCL's; docs/env-vars.md lists them and must list the same.
 //
 //===----------------------------------------------------------------------===//
 #include "config/Config.h"

@@ -10,7 +10,7 @@
 
 // Round figures so the numbers can be checked by hand: 4 ranks, every link
 // 1 GB/s (beta = 1 ns/B) with 10 us latency, reduction at 1 GB/s.
-// A ring all-reduce of n = 4e6 bytes (DESIGN.md §4):
+// A ring all-reduce of n = 4e6 bytes (docs/design.md, reference formulas):
 //   2(p-1) alpha + 2(p-1)/p n beta + (p-1)/p n gamma
 //   = 60 us + 6000 us + 3000 us = 9060 us,
 // busbw = n / 9060 us * 2(p-1)/p = 0.662 GB/s.

@@ -9,7 +9,8 @@
 // reduction pipeline: k*alpha + max(X, G) + min(X, G)/k. Program = sum.
 //
 // Closed forms give the same figures without generating a program (for
-// selection and bucket sizing); tests hold both to DESIGN.md §4.
+// selection and bucket sizing); tests hold both to the textbook costs of
+// docs/design.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_MLIR_SCHEDULE_COST_H

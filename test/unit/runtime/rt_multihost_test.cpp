@@ -1,7 +1,7 @@
 //===- rt_multihost_test.cpp - Two "hosts" on one machine -----------------===//
 //
 // Two network namespaces joined by a veth pair stand in for two servers
-// (DESIGN.md §8): ranks in one namespace share memory, ranks in different
+// (docs/design.md, "Test machines"): ranks in one namespace share memory, ranks in different
 // ones talk TCP, and the runtime sees a 2-server topology (hierarchical
 // algorithms become candidates). Needs root and iproute2; skipped otherwise.
 //

@@ -1,4 +1,7 @@
-//===- CostTest.cpp - Program costs and closed forms vs DESIGN.md §4 ------===//
+//===- CostTest.cpp - Program costs and closed forms vs the textbook -----===//
+//
+// The textbook costs are docs/design.md's "Reference formulas".
+//
 #include "hccl-mlir/schedule/Cost.h"
 #include "hccl-mlir/schedule/Generate.h"
 
@@ -97,7 +100,7 @@ TEST(Cost, AllReduceMatchesDesignFormulas) {
 }
 
 TEST(Cost, RhdNonPowerOfTwoAddsFoldSteps) {
-  // DESIGN.md: (2 floor(lg p) + 2) a + (2(p-1)/p + 2) n b + n(1 + (p-1)/p) g,
+  // Textbook: (2 floor(lg p) + 2) a + (2(p-1)/p + 2) n b + n(1 + (p-1)/p) g,
   // with the halving running on p' = 2^floor(lg p) ranks, so (p-1)/p reads
   // (p'-1)/p' for the blocks actually exchanged.
   for (int64_t p : {3, 5, 6, 7, 12, 24}) {
@@ -116,7 +119,7 @@ TEST(Cost, RhdNonPowerOfTwoAddsFoldSteps) {
                     n * (1 + (pp - 1) / pp) * g;
     EXPECT_LT(std::fabs(exact - design) / design, 0.1)
         << "within 10% of the textbook approximation";
-    // Lower bounds of DESIGN.md: ceil(lg p) a and 2(p-1)/p n b.
+    // The lower bounds: ceil(lg p) a and 2(p-1)/p n b.
     EXPECT_GE(exact, std::ceil(lg(pp)) * a + 2 * (pp - 1) / pp * n * b);
   }
 }
