@@ -410,37 +410,34 @@ mlir::comm::importStableHLO(llvm::SourceMgr &sm, MLIRContext *ctx,
   ctx->allowUnregisteredDialects(true);
   ctx->loadDialect<CommDialect, func::FuncDialect>();
   // Rewrite "unknown custom op" errors from the pretty form into one
-  // actionable message.
+  // actionable message; other errors go out as they come (before the
+  // parser's cleanup, which MLIR 19 can crash in: tools/common/Contained.cpp).
   bool prettyForm = false;
-  std::string firstError;
-  Location firstLoc = UnknownLoc::get(ctx);
+  Location prettyLoc = UnknownLoc::get(ctx);
   OwningOpRef<ModuleOp> module;
   {
     ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
       if (d.getSeverity() != DiagnosticSeverity::Error)
         return failure();
       std::string msg = d.str();
-      if (firstError.empty()) {
-        firstError = msg;
-        firstLoc = d.getLocation();
-      }
-      if (StringRef(msg).contains("custom op 'stablehlo.") ||
-          StringRef(msg).contains("Dialect `stablehlo' not found"))
-        prettyForm = true;
+      if (!StringRef(msg).contains("custom op 'stablehlo.") &&
+          !StringRef(msg).contains("Dialect `stablehlo' not found"))
+        return failure();
+      if (!prettyForm)
+        prettyLoc = d.getLocation();
+      prettyForm = true;
       return success();
     });
     module = parseSourceFile<ModuleOp>(sm, ctx);
   }
   if (!module) {
     if (prettyForm)
-      emitError(firstLoc)
+      emitError(prettyLoc)
           << "StableHLO must be in the generic op form (\"stablehlo.add\"(...) "
              "...): this build has no StableHLO dialect to read the pretty "
              "form; print it with the generic printer (e.g. "
              "module.operation.print(print_generic_op_form=True) from JAX or "
              "torch_xla, or stablehlo-opt --mlir-print-op-generic)";
-    else
-      emitError(firstLoc) << firstError;
     return nullptr;
   }
   Importer imp(*module, opts);

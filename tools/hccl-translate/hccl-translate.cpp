@@ -5,8 +5,14 @@
 //   --export-graph        comm IR -> exported graph JSON
 //   --import-stablehlo    StableHLO (generic op form) collectives -> comm IR
 //
+// Every translation checks the input's nesting before parsing it, and the
+// whole run is crash-contained (tools/common/InputGuard.h); the two that read
+// MLIR parse it themselves for that reason instead of through
+// TranslateFromMLIRRegistration.
+//
 //===----------------------------------------------------------------------===//
 #include "GraphImport.h"
+#include "InputGuard.h"
 #include "PlanExport.h"
 #include "StableHLOImport.h"
 
@@ -16,6 +22,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Tools/ParseUtilities.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
@@ -53,13 +60,40 @@ static void registerDialects(DialectRegistry &registry) {
                   tensor::TensorDialect, linalg::LinalgDialect>();
 }
 
-int main(int argc, char **argv) {
-  TranslateFromMLIRRegistration toPlan(
+/// What TranslateFromMLIRRegistration does, after the nesting check: the
+/// dialects, the parse (into an implicit module) and the verifier.
+static OwningOpRef<Operation *>
+parseChecked(const std::shared_ptr<llvm::SourceMgr> &sm, MLIRContext *ctx) {
+  DialectRegistry registry;
+  registerDialects(registry);
+  ctx->appendDialectRegistry(registry);
+  if (failed(hccl::tools::checkNesting(*sm, ctx)))
+    return nullptr;
+  // The parser config verifies what it parsed.
+  return parseSourceFileForTool(sm, ParserConfig(ctx),
+                                /*insertImplicitModule=*/true);
+}
+
+/// A translation out of MLIR: `fn` gets the parsed, verified module.
+static TranslateFunction
+fromMLIR(std::function<LogicalResult(ModuleOp, llvm::raw_ostream &)> fn) {
+  return [fn](const std::shared_ptr<llvm::SourceMgr> &sm,
+              llvm::raw_ostream &os, MLIRContext *ctx) -> LogicalResult {
+    OwningOpRef<Operation *> op = parseChecked(sm, ctx);
+    if (!op)
+      return failure();
+    auto module = dyn_cast<ModuleOp>(*op);
+    if (!module)
+      return op->emitError("expected a builtin.module");
+    return fn(module, os);
+  };
+}
+
+static int translateMain(int argc, char **argv) {
+  TranslateRegistration toPlan(
       "comm-to-plan", "write the plan JSON of lowered comm IR",
-      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        if (!module)
-          return op->emitError("expected a builtin.module");
+      fromMLIR([](ModuleOp module, llvm::raw_ostream &os) -> LogicalResult {
+        Operation *op = module;
         comm::PlanExportOptions opts;
         opts.function = planFunction;
         if (planForm == "compact")
@@ -73,11 +107,14 @@ int main(int argc, char **argv) {
                                     "or both, found '"
                                  << planForm << "'";
         return comm::exportPlan(module, opts, os);
-      },
-      registerDialects);
+      }));
   TranslateToMLIRRegistration fromGraph(
       "import-graph", "read an exported training graph (JSON)",
       [](llvm::SourceMgr &sm, MLIRContext *ctx) -> OwningOpRef<Operation *> {
+        // nlohmann's parser is iterative, but the rank table is re-dumped
+        // (recursively) and the graph becomes IR.
+        if (failed(hccl::tools::checkNesting(sm, ctx)))
+          return nullptr;
         const llvm::MemoryBuffer *buf = sm.getMemoryBuffer(sm.getMainFileID());
         Location loc = FileLineColLoc::get(
             ctx, buf->getBufferIdentifier(), 1, 1);
@@ -96,6 +133,8 @@ int main(int argc, char **argv) {
       "import-stablehlo",
       "map the collectives of StableHLO (generic op form) to comm",
       [](llvm::SourceMgr &sm, MLIRContext *ctx) -> OwningOpRef<Operation *> {
+        if (failed(hccl::tools::checkNesting(sm, ctx)))
+          return nullptr;
         if (numReplicas < 0) {
           emitError(UnknownLoc::get(ctx))
               << "--num-replicas must be >= 0, found " << numReplicas;
@@ -109,18 +148,19 @@ int main(int argc, char **argv) {
         return OwningOpRef<Operation *>(m.release());
       },
       registerDialects);
-  TranslateFromMLIRRegistration toGraph(
+  TranslateRegistration toGraph(
       "export-graph", "write the exported-graph JSON of comm IR",
-      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        if (!module)
-          return op->emitError("expected a builtin.module");
+      fromMLIR([](ModuleOp module, llvm::raw_ostream &os) -> LogicalResult {
         auto g = comm::exportGraph(module, graphFunction);
         if (failed(g))
           return failure();
         os << hccl::graph::writeGraph(*g);
         return success();
-      },
-      registerDialects);
+      }));
   return failed(mlirTranslateMain(argc, argv, "hccl-mlir translations"));
+}
+
+int main(int argc, char **argv) {
+  return hccl::tools::runContained("hccl-translate",
+                                   [&] { return translateMain(argc, argv); });
 }
