@@ -26,21 +26,14 @@ if(HCCL_ENABLE_COMPILER)
   install(DIRECTORY ${PROJECT_BINARY_DIR}/include/
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
     FILES_MATCHING PATTERN "*.inc")
-  install(FILES
-    ${PROJECT_SOURCE_DIR}/dialects/comm/CommDialect.td
-    ${PROJECT_SOURCE_DIR}/dialects/comm/CommAttrs.td
-    ${PROJECT_SOURCE_DIR}/dialects/comm/CommTypes.td
-    ${PROJECT_SOURCE_DIR}/dialects/comm/CommOps.td
-    ${PROJECT_SOURCE_DIR}/dialects/comm/CommInterfaces.td
-    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hccl-mlir/Dialect/Comm)
+  # Every .td of the dialect: CommOps.td includes the others, so a listed
+  # subset breaks a downstream `include "CommOps.td"` (test/downstream).
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/dialects/comm/
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hccl-mlir/Dialect/Comm
+    FILES_MATCHING PATTERN "*.td")
   install(FILES ${PROJECT_SOURCE_DIR}/passes/Passes.td
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hccl-mlir/Passes)
-  list(APPEND _hccl_exported HcclCommDialect HcclPasses)
-  foreach(t HcclTranslate)
-    if(TARGET ${t})
-      list(APPEND _hccl_exported ${t})
-    endif()
-  endforeach()
+  list(APPEND _hccl_exported HcclCommDialect HcclPasses HcclTranslate)
 endif()
 
 install(TARGETS ${_hccl_exported} EXPORT HcclMlirTargets
