@@ -179,6 +179,7 @@ class PlanHook:
                                 "buckets (the plan was compiled from another model)")
         self.index = index
         self.algorithms = [program_info[pid].get("algorithm") for pid, _ in self.buckets]
+        self.flat = [None] * len(self.buckets)
         self.lock = threading.Lock()
         self.it = None
         # Set to a list to record ("ready", parameter index) and ("launch",
@@ -271,8 +272,18 @@ class PlanHook:
         pid, members = self.buckets[b]
         if self.trace is not None:
             self.trace.append(("launch", b))
-        flat = torch.cat([it.grads[i].reshape(-1) for i in members])
-        flat.mul_(1.0 / self.size)  # as DDP's reducer scales before reducing
+        # One pass per gradient: scaled by 1/world size (as DDP's reducer
+        # scales before reducing) straight into the bucket's buffer, which is
+        # reused: DDP has copied the previous iteration's results out before
+        # its backward returned.
+        flat = self.flat[b]
+        if flat is None:
+            flat = self.flat[b] = torch.empty(
+                sum(self.offset[i][1] for i in members), dtype=self.params[members[0]].dtype)
+        scale = 1.0 / self.size
+        for i in members:
+            off, n = self.offset[i]
+            torch.mul(it.grads[i].reshape(-1), scale, out=flat.narrow(0, off, n))
         it.results[b] = flat
         fut = it.futures[b]
         work = self.pg._run_plan(self.plan, pid, flat, flat)
@@ -306,6 +317,8 @@ class PlanHook:
         dtype = bucket.buffer().dtype
 
         def assemble(_):
+            if len(needed) == 1 and parts == self.buckets[needed[0]][1]:
+                return it.results[needed[0]]  # the same bucket: no copy
             views = []
             for i in parts:
                 off, n = self.offset[i]
