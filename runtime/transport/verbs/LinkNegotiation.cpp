@@ -11,7 +11,7 @@ namespace hccl::rt {
 
 namespace {
 constexpr const char *kPrefix = "HCCL-LINK ";
-}
+} // namespace
 
 StatusOr<std::unique_ptr<Pair>> negotiateLink(VerbsTransport *verbs, Fd &fd,
                                               int peer, bool requireVerbs,

@@ -30,7 +30,7 @@ namespace hccl::rt {
 
 namespace verbs {
 class VerbsDevice;
-}
+} // namespace verbs
 
 class VerbsTransport {
 public:
