@@ -24,6 +24,9 @@ namespace hccl::rt::capi {
 /// Logs `st` (prefixed with the API name), stores it as the thread's last
 /// error message and returns its code.
 HcclResult report(const char *fn, const Status &st);
+/// The calling thread's last message stored by report() ("" if none):
+/// HcclGetLastErrorMessage's text, valid until the thread's next report.
+const char *lastErrorMessage();
 
 /// Runs `body` and turns exceptions (out of memory, ...) into results.
 HcclResult guarded(const char *fn, const std::function<HcclResult()> &body);

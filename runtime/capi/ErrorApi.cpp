@@ -7,10 +7,6 @@
 //===----------------------------------------------------------------------===//
 #include "capi/ApiSupport.h"
 
-namespace hccl::rt::capi {
-const char *lastErrorMessage();
-}
-
 extern "C" {
 
 const char *HcclGetErrorString(HcclResult code) {
