@@ -29,7 +29,7 @@ std::string controlFrame(uint32_t magic, const std::string &text,
 
 TcpPair::TcpPair(int myRank, int peer, Fd fd, TcpEngine *engine,
                  size_t chunkBytes, int nChunks)
-    : Pair(peer), me_(myRank), fd_(std::move(fd)), engine_(engine),
+    : Pair(peer), fd_(std::move(fd)), engine_(engine),
       chunkBytes_(chunkBytes), nChunks_(nChunks),
       chunks_(static_cast<size_t>(nChunks)) {}
 

@@ -93,7 +93,6 @@ private:
     size_t len = 0;
   };
 
-  int me_;
   Fd fd_;
   TcpEngine *engine_;
   std::mutex mu_;
@@ -125,7 +124,6 @@ private:
   size_t hdrGot_ = 0;
   bool hdrReady_ = false;
   bool wakeExecutor_ = false; ///< a header-only message completed
-  bool parked_ = false;
   std::string ctrlIn_; ///< ABORT text being read
   size_t payloadGot_ = 0;
   RecvOp *cur_ = nullptr;
