@@ -89,12 +89,13 @@ struct OpProd {
 };
 // max/min: NaN in either operand gives NaN (a's when a is NaN; b's
 // otherwise, since a > b is false for an unordered b). Written so that it
-// also compiles for GCC vector types (element-wise ?:).
+// also compiles for GCC vector types (element-wise ?:): `a != a` is the NaN
+// test that works element-wise, where std::isnan does not.
 struct OpMax {
   template <typename T> static T apply(T a, T b) {
     T r = a > b ? a : b;
     if constexpr (IsFloatLike<T>::value)
-      r = a != a ? a : r;
+      r = a != a ? a : r; // NOLINT(misc-redundant-expression): the NaN test
     return r;
   }
 };
@@ -102,7 +103,7 @@ struct OpMin {
   template <typename T> static T apply(T a, T b) {
     T r = a < b ? a : b;
     if constexpr (IsFloatLike<T>::value)
-      r = a != a ? a : r;
+      r = a != a ? a : r; // NOLINT(misc-redundant-expression): the NaN test
     return r;
   }
 };
