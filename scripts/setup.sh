@@ -12,6 +12,9 @@ PACKAGES=(
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   # build
   cmake ninja-build g++ ccache python3
+  # house rules: scripts/check-format.sh and scripts/check-tidy.sh (pinned
+  # to 19; clang-tidy-19 also ships run-clang-tidy-19)
+  clang-format-19 clang-tidy-19
   # runtime and tests
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libibverbs-dev ibverbs-utils iproute2 procps libssl-dev
