@@ -1,5 +1,31 @@
 # Helpers shared by the subdirectories.
 
+# Warnings for every target of ours: -Wall -Wextra as LLVM builds itself
+# (without -Wunused-parameter: interface overrides and callbacks name what
+# they ignore; without -Wmissing-field-initializers: `{30}` for a struct
+# with default member initializers is the point of them), errors unless
+# HCCLMLIR_WERROR is OFF. The top CMakeLists.txt
+# calls hccl_apply_warnings once, after every subdirectory, and it walks
+# them all, so a new target cannot be missed. Third-party headers (LLVM,
+# MLIR, GTest, torch) come in as SYSTEM includes and do not warn.
+option(HCCLMLIR_WERROR "Treat warnings as errors in hccl-mlir's own targets" ON)
+function(hccl_apply_warnings dir)
+  get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(t ${targets})
+    get_target_property(type ${t} TYPE)
+    if(type MATCHES "^(STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY|EXECUTABLE)$")
+      target_compile_options(${t} PRIVATE
+        $<$<COMPILE_LANGUAGE:C,CXX>:-Wall -Wextra -Wno-unused-parameter
+          -Wno-missing-field-initializers>
+        $<$<AND:$<COMPILE_LANGUAGE:C,CXX>,$<BOOL:${HCCLMLIR_WERROR}>>:-Werror>)
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(d ${subdirs})
+    hccl_apply_warnings(${d})
+  endforeach()
+endfunction()
+
 # Compiler-side targets: LLVM/MLIR are built without exceptions, and MLIR's
 # headers need their include paths. Use for everything that includes MLIR.
 function(hccl_compiler_target target)

@@ -12,15 +12,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
 
-set(_hccl_exported HcclSchedule)
-if(TARGET hccl)
-  list(APPEND _hccl_exported hccl)
-endif()
-foreach(t HcclGraph HcclReduce HcclConfig)
-  if(TARGET ${t})
-    list(APPEND _hccl_exported ${t})
-  endif()
-endforeach()
+set(_hccl_exported HcclSchedule hccl HcclGraph HcclReduce HcclConfig)
 
 if(HCCL_ENABLE_COMPILER)
   install(DIRECTORY ${PROJECT_BINARY_DIR}/include/

@@ -80,6 +80,7 @@ struct BucketSizingPass
     caps.maxCount = maxCount;
     computeOpts = {peakTflops, memoryGbps};
     if (failed(verifyComputeOptions(root, kPass, computeOpts)) ||
+        failed(verifyRegionDepth(root, kMaxRegionDepth, kPass)) ||
         failed(verifySizesFitIn(root, kPass)))
       return failure();
     if (!algo.empty()) {

@@ -61,6 +61,7 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
     Operation *root = getOperation();
     ComputeCostOptions opts{peakTflops, memoryGbps};
     if (failed(verifyComputeOptions(root, kPass, opts)) ||
+        failed(verifyRegionDepth(root, kMaxRegionDepth, kPass)) ||
         failed(verifySizesFitIn(root, kPass)))
       return signalPassFailure();
 

@@ -7,7 +7,7 @@
 #include "CostModel.h"
 
 #include "hccl-mlir/Passes/Passes.h"
-#include "hccl-mlir/Passes/ProgramIR.h"
+#include "hccl-mlir/Dialect/Comm/ProgramIR.h"
 #include "hccl-mlir/schedule/Generate.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

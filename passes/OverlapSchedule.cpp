@@ -112,6 +112,7 @@ struct OverlapSchedulePass
       return signalPassFailure();
     computeOpts = {peakTflops, memoryGbps};
     if (failed(verifyComputeOptions(root, kPass, computeOpts)) ||
+        failed(verifyRegionDepth(root, kMaxRegionDepth, kPass)) ||
         failed(verifySizesFitIn(root, kPass)))
       return signalPassFailure();
     model.reset();

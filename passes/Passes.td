@@ -61,26 +61,28 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
   }];
   let options = [
     Option<"policy", "policy", "std::string", /*default=*/"\"threshold\"",
-           "Bucketing policy: threshold or optimal">,
+           "Bucketing policy: threshold or optimal; default threshold">,
     Option<"thresholdBytes", "threshold-bytes", "std::string",
            /*default=*/"\"64M\"",
-           "threshold: largest bucket in bytes (K/M/G suffixes)">,
+           "threshold: largest bucket in bytes (K/M/G suffixes); default 64M">,
     Option<"firstBucketBytes", "first-bucket-bytes", "std::string",
            /*default=*/"\"0\"",
-           "threshold: limit of the first bucket (0 = threshold-bytes)">,
+           "threshold: limit of the first bucket (default 0 = "
+           "threshold-bytes)">,
     Option<"maxCount", "max-count", "int64_t", /*default=*/"0",
-           "Most collectives in one bucket (0 = no limit)">,
+           "Most collectives in one bucket (default 0 = no limit)">,
     Option<"maxBucketBytes", "max-bucket-bytes", "std::string",
            /*default=*/"\"0\"",
-           "Memory cap: largest fused buffer in bytes (0 = no cap; a single "
-           "larger gradient still gets a bucket of its own)">,
+           "Memory cap: largest fused buffer in bytes (default 0 = no cap; a "
+           "single larger gradient still gets a bucket of its own)">,
     Option<"algo", "algo", "std::string", /*default=*/"\"\"",
            "optimal: HCCL_ALGO override for the cost model (as "
-           "comm-select-algorithm's algo=)">,
+           "comm-select-algorithm's algo=); default: none">,
     Option<"peakTflops", "peak-tflops", "double", /*default=*/"320.0",
-           "Compute estimate: device peak in TFLOPS for linalg ops">,
+           "Compute estimate: device peak in TFLOPS for linalg ops; default "
+           "320">,
     Option<"memoryGbps", "memory-gbps", "double", /*default=*/"1600.0",
-           "Compute estimate: device memory bandwidth in GB/s">,
+           "Compute estimate: device memory bandwidth in GB/s; default 1600">,
   ];
   let statistics = [
     Statistic<"numBuckets", "buckets", "Buckets assigned">,
@@ -110,16 +112,17 @@ def OverlapSchedule : Pass<"comm-overlap-schedule"> {
   }];
   let options = [
     Option<"maxInFlight", "max-in-flight", "int64_t", /*default=*/"0",
-           "Most collectives in flight at once (0 = no limit)">,
+           "Most collectives in flight at once (default 0 = no limit)">,
     Option<"maxBytesInFlight", "max-bytes-in-flight", "std::string",
            /*default=*/"\"0\"",
-           "Most payload bytes in flight at once (0 = no limit)">,
+           "Most payload bytes in flight at once (default 0 = no limit)">,
     Option<"memoryCap", "memory-cap", "std::string", /*default=*/"\"0\"",
-           "Most bytes of live tensors at once (0 = no limit)">,
+           "Most bytes of live tensors at once (default 0 = no limit)">,
     Option<"peakTflops", "peak-tflops", "double", /*default=*/"320.0",
-           "Compute estimate: device peak in TFLOPS for linalg ops">,
+           "Compute estimate: device peak in TFLOPS for linalg ops; default "
+           "320">,
     Option<"memoryGbps", "memory-gbps", "double", /*default=*/"1600.0",
-           "Compute estimate: device memory bandwidth in GB/s">,
+           "Compute estimate: device memory bandwidth in GB/s; default 1600">,
   ];
   let statistics = [
     Statistic<"numAsync", "async-collectives",
@@ -146,9 +149,9 @@ def SelectAlgorithm : Pass<"comm-select-algorithm"> {
   }];
   let options = [
     Option<"algo", "algo", "std::string", /*default=*/"\"\"",
-           "HCCL_ALGO override, e.g. level0:NA;level1:H-D_R">,
+           "HCCL_ALGO override, e.g. level0:NA;level1:H-D_R; default: none">,
     Option<"slices", "slices", "int64_t", /*default=*/"1",
-           "Slices recorded with every choice (1..4096)">,
+           "Slices recorded with every choice (1..4096); default 1">,
   ];
   let statistics = [
     Statistic<"numSelected", "selected", "Collectives given an algorithm">,
@@ -173,13 +176,14 @@ def Estimate : Pass<"comm-estimate"> {
   }];
   let options = [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
-           "Report file ('-' = stdout)">,
+           "Report file (default '-' = stdout)">,
     Option<"trace", "trace", "std::string", /*default=*/"\"\"",
-           "Chrome trace JSON file of the predicted timeline">,
+           "Chrome trace JSON file of the predicted timeline; default: none">,
     Option<"peakTflops", "peak-tflops", "double", /*default=*/"320.0",
-           "Compute estimate: device peak in TFLOPS for linalg ops">,
+           "Compute estimate: device peak in TFLOPS for linalg ops; default "
+           "320">,
     Option<"memoryGbps", "memory-gbps", "double", /*default=*/"1600.0",
-           "Compute estimate: device memory bandwidth in GB/s">,
+           "Compute estimate: device memory bandwidth in GB/s; default 1600">,
   ];
 }
 
@@ -195,7 +199,7 @@ def GradientCompression : Pass<"comm-gradient-compression"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let options = [
     Option<"dtype", "dtype", "std::string", /*default=*/"\"bf16\"",
-           "Wire type: bf16 or fp16">,
+           "Wire type: bf16 or fp16; default bf16">,
   ];
   let statistics = [
     Statistic<"numCompressed", "compressed", "All-reduces compressed">,
@@ -226,8 +230,8 @@ def LowerSchedule : Pass<"comm-lower-schedule"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let options = [
     Option<"defaultSlices", "slices", "int64_t", /*default=*/"0",
-           "Slices per op when the algorithm attribute gives none (0 = keep "
-           "the attribute's value)">,
+           "Slices per op when the algorithm attribute gives none (default 0 = "
+           "keep the attribute's value)">,
   ];
   let statistics = [
     Statistic<"numLowered", "lowered", "Collectives lowered to schedules">,
@@ -268,11 +272,12 @@ def VerifySchedule : Pass<"comm-verify-schedule"> {
     Option<"exhaustiveLimit", "exhaustive-limit", "int64_t", "1048576",
            "Largest group size whose contents are simulated (a proof; above "
            "it, or beyond the simulation budget, the pass warns that the "
-           "schedule is not proven)">,
+           "schedule is not proven); default 1048576">,
     Option<"inPlace", "in-place", "bool", "true",
-           "Also verify with the output aliased onto the input">,
+           "Also verify with the output aliased onto the input; default true">,
     Option<"remarks", "remarks", "bool", "false",
-           "Emit a remark with what was proven for each schedule">,
+           "Emit a remark with what was proven for each schedule; default "
+           "false">,
   ];
   let statistics = [
     Statistic<"numVerified", "verified", "Schedules proven correct">,

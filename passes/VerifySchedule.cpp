@@ -1,6 +1,6 @@
 //===- VerifySchedule.cpp - comm-verify-schedule --------------------------===//
 #include "hccl-mlir/Passes/Passes.h"
-#include "hccl-mlir/Passes/ProgramIR.h"
+#include "hccl-mlir/Dialect/Comm/ProgramIR.h"
 #include "hccl-mlir/schedule/Verify.h"
 
 namespace mlir::comm {

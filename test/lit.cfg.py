@@ -10,7 +10,8 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.hccl_obj_root, "test")
-config.excludes = ["Inputs", "unit", "downstream", "CMakeLists.txt",
+# fuzz/: libFuzzer seed corpora (inputs, many invalid on purpose), not tests.
+config.excludes = ["Inputs", "unit", "downstream", "fuzz", "CMakeLists.txt",
                    "lit.cfg.py", "lit.site.cfg.py", "README.md"]
 
 llvm_config.use_default_substitutions()

@@ -88,7 +88,7 @@ OpFoldResult mlir::comm::getStepField(Operation *op, StepField f) {
   ArrayRef<StepField> fields = getStepFields(*kind);
   unsigned dyn = 0;
   for (auto [i, field] : llvm::enumerate(fields)) {
-    if (i >= statics.size())
+    if (static_cast<int64_t>(i) >= statics.size())
       return {};
     int64_t v = statics[i];
     if (field == f) {
@@ -340,7 +340,7 @@ void printStep(OpAsmPrinter &p, Operation *op, sched::OpKind kind) {
 LogicalResult verifyStep(Operation *op, sched::OpKind kind) {
   DenseI64ArrayAttr statics = staticFieldsOf(op);
   size_t expected = getStepFields(kind).size();
-  if (!statics || statics.size() != expected)
+  if (!statics || static_cast<size_t>(statics.size()) != expected)
     return op->emitOpError() << "expected " << expected
                              << " static field entries, found "
                              << (statics ? statics.size() : 0);

@@ -53,10 +53,6 @@ bool isHcclOnlyOp(const std::string &op) {
 
 std::string setHcclAlgo(std::string_view value, const std::string &source,
                         Config &c) {
-#ifdef HCCL_CONFIG_NO_ALGO_PARSER
-  c.algo = std::string(value);
-  return "";
-#endif
   std::vector<std::string> items;
   std::vector<std::string> notes;
   for (const std::string &rawItem : splitOn(value, '/')) {

@@ -1,7 +1,9 @@
 //===- Communicator.cpp - Creation, failure handling, destruction ---------===//
 #include "core/Communicator.h"
+#include "core/WaitPolicy.h"
 #include "bootstrap/Rendezvous.h"
 #include "common/Log.h"
+#include "transport/Choice.h"
 #include "transport/shm/Regions.h"
 #include "transport/shm/Segment.h"
 #include "transport/shm/ShmPair.h"
@@ -11,7 +13,6 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
-#include <thread>
 #include <unistd.h>
 
 namespace hccl::rt {
@@ -150,8 +151,7 @@ Status Communicator::init(CommInit &in) {
   }
   int localRanks =
       perHost[static_cast<size_t>(rankServer[static_cast<size_t>(rank_)])];
-  unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  oversubscribed_ = static_cast<unsigned>(localRanks) > hw;
+  oversubscribed_ = WaitPolicy::oversubscribed(localRanks);
   netPieces_ = cfg_.transport == TransportKind::Tcp || perHost.size() > 1;
   // Algorithm choice: the rank table if given, else hosts as servers.
   sched::Topology topo;
@@ -200,13 +200,11 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos,
     if (j == rank_)
       continue;
     const RankInfo &pi = infos[static_cast<size_t>(j)];
-    bool sameHost = pi.hostId == me.hostId;
-    if (cfg_.transport == TransportKind::Shm && !sameHost)
-      return errPara("HCCL_TRANSPORT=shm but rank " + std::to_string(j) +
-                     " runs on host " + pi.hostname + ", not on this host (" +
-                     me.hostname + ")");
-    if (sameHost && cfg_.transport != TransportKind::Tcp &&
-        cfg_.transport != TransportKind::Verbs) {
+    auto link = chooseLinkTransport(
+        cfg_.transport, {j, pi.hostId == me.hostId, pi.hostname, me.hostname});
+    if (!link)
+      return link.status();
+    if (*link == LinkTransport::Shm) {
       auto proc = PeerProcess::open(pi.pid);
       if (!proc)
         return proc.status().withContext("opening rank " + std::to_string(j));
@@ -236,11 +234,10 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos,
   };
   // Links that do not share memory negotiate verbs (RoCE) or TCP on their
   // bootstrap socket (addSocketPair); open the RDMA device first.
-  if (cfg_.transport == TransportKind::Auto ||
-      cfg_.transport == TransportKind::Verbs) {
+  if (socketLinksTryVerbs(cfg_.transport)) {
     auto v = VerbsTransport::openOrFallback(
-        cfg_, cfg_.transport == TransportKind::Verbs, &seg_->header()->bell,
-        rank_, onFailure, noVerbs_);
+        cfg_, verbsRequired(cfg_.transport), &seg_->header()->bell, rank_,
+        onFailure, noVerbs_);
     if (!v)
       return v.status();
     verbs_ = v.take();
@@ -294,11 +291,9 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos,
 }
 
 Status Communicator::addSocketPair(int j, Fd fd, const Deadline &dl) {
-  if (cfg_.transport == TransportKind::Auto ||
-      cfg_.transport == TransportKind::Verbs) {
-    auto p =
-        negotiateLink(verbs_.get(), fd, j,
-                      cfg_.transport == TransportKind::Verbs, noVerbs_, dl);
+  if (socketLinksTryVerbs(cfg_.transport)) {
+    auto p = negotiateLink(verbs_.get(), fd, j, verbsRequired(cfg_.transport),
+                           noVerbs_, dl);
     if (!p)
       return p.status();
     if (*p) {

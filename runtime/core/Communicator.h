@@ -233,7 +233,7 @@ private:
   std::unique_ptr<VerbsTransport> verbs_; ///< null: no RDMA device in use
   std::string noVerbs_;                   ///< why (for HCCL_TRANSPORT=verbs)
   AlgorithmPolicy policy_;
-  bool oversubscribed_ = false;
+  bool oversubscribed_ = false; ///< WaitPolicy::oversubscribed, at init
   /// Element-wise collectives run in kNetPieceBytes pieces (data crosses
   /// sockets or other hosts); the same on every rank, since it follows the
   /// agreed HCCL_TRANSPORT and the host layout.

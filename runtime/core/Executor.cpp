@@ -9,9 +9,9 @@
 // the same way. Reductions are applied exactly as the program orders them,
 // so results are bit-identical on every rank and from run to run.
 //
-// Waiting: spin briefly (only when this host is not oversubscribed), yield,
-// then sleep on the communicator's doorbell, which peers and the TCP thread
-// ring. While idle, the executor checks the abort record, its peers' health
+// Waiting (core/WaitPolicy.h): spin briefly (only when this host is not
+// oversubscribed), yield, then sleep on the communicator's doorbell, which
+// peers and the TCP thread ring. While idle, the executor checks the abort record, its peers' health
 // (dead process, closed connection, mismatched call waiting) and the
 // HCCL_EXEC_TIMEOUT deadline.
 //
@@ -20,6 +20,7 @@
 #include "common/Log.h"
 #include "core/Communicator.h"
 #include "core/LocalWork.h"
+#include "core/WaitPolicy.h"
 #include "reduce/Reduce.h"
 #include "transport/shm/Regions.h"
 #include "transport/shm/Segment.h"
@@ -244,21 +245,14 @@ Status Communicator::waitFor(const CallId &call,
   } idleOnExit{this};
 
   const size_t es = std::max<size_t>(1, sched::dataTypeSize(b.dtype));
-  // With a core per rank, a peer is usually microseconds away and a futex
-  // wake-up costs far more (tens to hundreds of microseconds on a VM, and
-  // two sleeping ranks keep waking each other late): spin for up to a
-  // millisecond, yielding now and then. Oversubscribed hosts go to sleep
-  // after a short burst of yields instead.
   bool callerMoves = false;
   for (int peer : touched_)
     callerMoves =
         callerMoves || pairs_[static_cast<size_t>(peer)]->needsCallerProgress();
-  const int64_t spinUs = oversubscribed_ ? 0 : (callerMoves ? 1000 : 20);
-  const int64_t yieldUs = oversubscribed_ ? 200 : 100;
+  WaitPolicy policy(oversubscribed_, callerMoves);
   Doorbell &bell = seg_->header()->bell;
   int64_t idleStart = -1;
   int64_t lastHealth = nowUs();
-  uint32_t spins = 0;
 
   auto allDone = [&]() {
     if (local.pending())
@@ -341,15 +335,12 @@ Status Communicator::waitFor(const CallId &call,
                                        " s waiting for " + waiting));
       }
     }
-    int64_t idle = now - idleStart;
-    if (idle < spinUs) {
-      for (int i = 0; i < 16; ++i)
-        cpuRelax();
-      if ((++spins & 63) == 0)
-        sched_yield(); // let another runnable thread in, if there is one
+    WaitPolicy::Action next = policy.next(now - idleStart);
+    if (next == WaitPolicy::Action::Spin) {
+      policy.spin();
       continue;
     }
-    if (idle < spinUs + yieldUs) {
+    if (next == WaitPolicy::Action::Yield) {
       sched_yield();
       continue;
     }

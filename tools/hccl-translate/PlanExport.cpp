@@ -8,7 +8,7 @@
 #include "PlanExport.h"
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
-#include "hccl-mlir/Passes/ProgramIR.h"
+#include "hccl-mlir/Dialect/Comm/ProgramIR.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"

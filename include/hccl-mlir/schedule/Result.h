@@ -15,7 +15,7 @@
 namespace hccl::sched {
 
 /// Success, or a one-line message naming the problem and where it is.
-class Status {
+class [[nodiscard]] Status {
 public:
   Status() = default;
   static Status ok() { return Status(); }
@@ -35,7 +35,7 @@ private:
 };
 
 /// A value or an error message.
-template <typename T> class Result {
+template <typename T> class [[nodiscard]] Result {
 public:
   Result(T v) : value_(std::move(v)) {}
   Result(Status s) : status_(std::move(s)) {}

@@ -66,16 +66,19 @@ void checkSchedule(Block &block, const Limits &l) {
       // Operands are defined before the start.
       for (Value v : coll->getOperands())
         if (Operation *def = v.getDefiningOp())
-          if (Operation *anc = block.findAncestorOpInBlock(*def))
+          if (Operation *anc = block.findAncestorOpInBlock(*def)) {
             EXPECT_TRUE(anc->isBeforeInBlock(start)) << "start before operand";
+          }
       auto pb = getPayloadBytes(cast<CollectiveOpInterface>(coll));
       payload[start] = pb ? static_cast<double>(*pb) : 0;
       ++inFlight;
       bytes += payload[start];
-      if (l.maxInFlight > 0)
+      if (l.maxInFlight > 0) {
         EXPECT_LE(inFlight, l.maxInFlight);
-      if (l.maxBytesValue > 0 && inFlight > 1)
+      }
+      if (l.maxBytesValue > 0 && inFlight > 1) {
         EXPECT_LE(bytes, l.maxBytesValue);
+      }
       continue;
     }
     if (auto wait = dyn_cast<WaitOp>(op)) {
@@ -110,11 +113,12 @@ TEST_P(OverlapProperty, UsesAfterWaitsOrderKeptLimitsHeld) {
   spec.seed = seed;
   OwningOpRef<ModuleOp> m = makeRandomGraph(ctx, spec);
   std::string diags;
-  if (seed % 2 == 0) // half the graphs are fused first
+  if (seed % 2 == 0) { // half the graphs are fused first
     ASSERT_TRUE(succeeded(runPipeline(
         *m, "comm-bucket-sizing{policy=optimal}, comm-gradient-fusion",
         &diags)))
         << diags;
+  }
   Block &body = getGraphFunc(*m).getBody().front();
   std::map<std::string, int> before = opCounts(body);
   SmallVector<Operation *> order = issueOrder(body);

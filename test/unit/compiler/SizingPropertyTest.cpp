@@ -104,8 +104,9 @@ TEST_P(SizingProperty, OptimalNeverPredictedSlower) {
   // Not vacuous: with dependences in the graph no fixed threshold finds
   // the optimum of some stream. (Without them these graphs are
   // communication-bound and one large bucket, which 1G also gives, wins.)
-  if (spec.consumers)
+  if (spec.consumers) {
     EXPECT_GE(strictlyBetter, 1) << "of " << streams.size() << " streams";
+  }
 }
 
 TEST_P(SizingProperty, CapsHold) {

@@ -82,8 +82,9 @@ TEST(HcclTestReference, HalfAndBf16Codecs) {
   EXPECT_EQ(encodeBf16(-0.5), 0xbf00);
   for (int v = -300; v <= 300; ++v) {
     EXPECT_EQ(decodeHalf(encodeHalf(v)), v);
-    if (std::abs(v) <= 256)
+    if (std::abs(v) <= 256) {
       EXPECT_EQ(decodeBf16(encodeBf16(v)), v);
+    }
   }
 }
 

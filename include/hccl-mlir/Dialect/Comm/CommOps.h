@@ -28,6 +28,12 @@ LogicalResult verifySizesFit(Operation *op);
 /// The same check for every op under `root`, for passes that size any value
 /// (liveness, compute estimates); the error names the op and the pass.
 LogicalResult verifySizesFitIn(Operation *root, StringRef pass);
+/// Region nesting our passes' own recursive walks accept (the tools' input
+/// scan allows 512 brackets, about 256 generic-form regions).
+inline constexpr unsigned kMaxRegionDepth = 256;
+/// Error at the first op under `root` nested in more than `limit` regions.
+LogicalResult verifyRegionDepth(Operation *root, unsigned limit,
+                                StringRef pass);
 } // namespace mlir::comm
 
 #include "hccl-mlir/Dialect/Comm/CommInterfaces.h.inc"

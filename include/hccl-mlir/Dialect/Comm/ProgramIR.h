@@ -5,11 +5,12 @@
 // expressions as index arithmetic), and the verifier, the plan exporter and
 // the tests read a comm.schedule back into a Program. Reading back is what
 // makes verification meaningful: the verifier checks the IR as it is now,
-// after any pass touched it, not the generator's output.
+// after any pass touched it, not the generator's output. Beside the dialect
+// (library HcclCommDialect), so translations use it without the passes.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HCCL_MLIR_PASSES_PROGRAMIR_H
-#define HCCL_MLIR_PASSES_PROGRAMIR_H
+#ifndef HCCL_MLIR_DIALECT_COMM_PROGRAMIR_H
+#define HCCL_MLIR_DIALECT_COMM_PROGRAMIR_H
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
 #include "hccl-mlir/schedule/Program.h"
@@ -37,4 +38,4 @@ void applyAlgorithm(AlgorithmAttr algo, hccl::sched::Program &prog);
 
 } // namespace mlir::comm
 
-#endif // HCCL_MLIR_PASSES_PROGRAMIR_H
+#endif // HCCL_MLIR_DIALECT_COMM_PROGRAMIR_H

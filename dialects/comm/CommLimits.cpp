@@ -1,4 +1,4 @@
-//===- CommSizes.cpp - element counts and bytes with overflow checks ------===//
+//===- CommLimits.cpp - Sizes and depths our code can handle --------------===//
 //
 // ShapedType::getNumElements multiplies unchecked: tensor<2^62 x 4 x f32>
 // wraps to 0 elements, which lowered to `count 0` and exported a plan. Every
@@ -104,4 +104,23 @@ LogicalResult mlir::comm::verifySizesFitIn(Operation *root, StringRef pass) {
     return WalkResult::advance();
   });
   return failure(r.wasInterrupted());
+}
+
+LogicalResult mlir::comm::verifyRegionDepth(Operation *root, unsigned limit,
+                                            StringRef pass) {
+  // Iterative: the point is not to recurse on what may be too deep.
+  SmallVector<std::pair<Operation *, unsigned>> work = {{root, 0}};
+  while (!work.empty()) {
+    auto [op, depth] = work.pop_back_val();
+    if (depth > limit)
+      return op->emitOpError()
+             << "is nested in more than " << limit << " regions; " << pass
+             << " walks regions recursively and stops here";
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (Operation &inner : b)
+          if (inner.getNumRegions())
+            work.push_back({&inner, depth + 1});
+  }
+  return success();
 }

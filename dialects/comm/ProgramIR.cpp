@@ -5,7 +5,7 @@
 // a program of k ops over any p is O(k + expression nodes) IR.
 //
 //===----------------------------------------------------------------------===//
-#include "hccl-mlir/Passes/ProgramIR.h"
+#include "hccl-mlir/Dialect/Comm/ProgramIR.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -421,7 +421,7 @@ public:
     bool sawBuffers = false;
     for (Operation &o : body) {
       if (auto bufs = dyn_cast<BuffersOp>(o)) {
-        sched::ExprId ids[3];
+        sched::ExprId ids[3] = {sched::kNoExpr, sched::kNoExpr, sched::kNoExpr};
         if (failed(lookup(bufs, bufs.getInput(), ids[0])) ||
             failed(lookup(bufs, bufs.getOutput(), ids[1])) ||
             failed(lookup(bufs, bufs.getScratch(), ids[2])))
@@ -504,7 +504,7 @@ private:
         first ? (builder.s() + first).id() : builder.s().id();
     for (Operation &o : phase.getBodyBlock()) {
       if (auto rep = dyn_cast<RepeatOp>(o)) {
-        sched::ExprId count;
+        sched::ExprId count = sched::kNoExpr;
         if (failed(lookup(rep, rep.getCount(), count)))
           return failure();
         map[rep.getIndexArg()] = builder.t().id();
@@ -528,7 +528,7 @@ private:
     op.repeat = repeat;
     for (StepField f : getStepFields(*kind)) {
       OpFoldResult v = getStepField(o, f);
-      sched::ExprId id;
+      sched::ExprId id = sched::kNoExpr;
       if (auto attr = dyn_cast_or_null<Attribute>(v))
         id = builder.c(cast<IntegerAttr>(attr).getInt()).id();
       else if (failed(lookup(o, cast<Value>(v), id)) ||
@@ -578,7 +578,7 @@ private:
     using O = sched::ExprOp;
     sched::ExprPool &pl = builder.pool();
     auto bin = [&](O code) -> LogicalResult {
-      sched::ExprId a, b;
+      sched::ExprId a = sched::kNoExpr, b = sched::kNoExpr;
       if (failed(operand(o, 0, a)) || failed(operand(o, 1, b)))
         return failure();
       map[o->getResult(0)] = pl.binary(code, a, b);
@@ -600,7 +600,7 @@ private:
           return success();
         })
         .Case([&](TableAtOp t) -> LogicalResult {
-          sched::ExprId e;
+          sched::ExprId e = sched::kNoExpr;
           if (failed(operand(t, 0, e)))
             return failure();
           map[t.getResult()] = pl.table(t.getTableAttr().getInt(), e);
@@ -632,14 +632,15 @@ private:
           }
         })
         .Case([&](arith::IndexCastUIOp c) -> LogicalResult {
-          sched::ExprId e;
+          sched::ExprId e = sched::kNoExpr;
           if (failed(operand(c, 0, e)))
             return failure();
           map[c.getResult()] = e;
           return success();
         })
         .Case([&](arith::SelectOp s) -> LogicalResult {
-          sched::ExprId c, a, b;
+          sched::ExprId c = sched::kNoExpr, a = sched::kNoExpr,
+                        b = sched::kNoExpr;
           if (failed(operand(s, 0, c)) || failed(operand(s, 1, a)) ||
               failed(operand(s, 2, b)))
             return failure();
