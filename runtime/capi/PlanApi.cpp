@@ -1,6 +1,14 @@
 //===- PlanApi.cpp - C API: loading and running compiler plans ------------===//
+//
+// A plan is data from a file: loading proves every program with
+// lib/schedule's verifier (once each) before any rank may run it, unless
+// HCCL_PLAN_TRUSTED=1 says the plans were proven before.
+//
+//===----------------------------------------------------------------------===//
 #include "capi/ApiSupport.h"
+#include "common/Log.h"
 #include "hccl-mlir/schedule/Plan.h"
+#include "hccl-mlir/schedule/Verify.h"
 #include "hccl/hccl_ext.h"
 
 #include <memory>
@@ -60,6 +68,20 @@ HcclResult publish(const char *fn, sched::Result<sched::Plan> r,
                    HcclPlan *out) {
   if (!r)
     return report(fn, errPara(r.message()));
+  auto cfg = loadEnvConfig();
+  if (!cfg.isOk())
+    return report(fn, cfg.status());
+  if (cfg->planTrusted) {
+    static std::once_flag warnOnce;
+    std::call_once(warnOnce, [] {
+      HCCL_LOG(Warn, "HCCL_PLAN_TRUSTED=1: plans are loaded without proving "
+                     "their programs; a wrong plan runs wrong");
+    });
+  } else if (sched::Status s = sched::verifyPlan(*r); !s) {
+    return report(fn, errPara("plan refused: " + s.message() +
+                              " (HCCL_PLAN_TRUSTED=1 loads proven plans "
+                              "without the proof)"));
+  }
   auto *h = new HcclPlanDef{std::make_shared<const sched::Plan>(r.take())};
   std::lock_guard<std::mutex> g(planMu);
   livePlans.insert(h);

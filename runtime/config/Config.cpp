@@ -241,6 +241,16 @@ std::string parseLogLevel(std::string_view v, Config &c) {
   return "";
 }
 
+std::string parsePlanTrusted(std::string_view v, Config &c) {
+  if (v == "0")
+    c.planTrusted = false;
+  else if (v == "1")
+    c.planTrusted = true;
+  else
+    return "expected 0 or 1 (1: load plans without proving them), default 0";
+  return "";
+}
+
 std::string parseTransport(std::string_view v, Config &c) {
   std::string l = env::lower(v);
   if (l == "auto")
@@ -283,6 +293,7 @@ const Variable kVariables[] = {
     {"HCCL_IB_HCA", parseIbHca},
     {"HCCL_LOG_LEVEL", parseLogLevel},
     {"HCCL_TRANSPORT", parseTransport},
+    {"HCCL_PLAN_TRUSTED", parsePlanTrusted},
 };
 
 /// The value as shown in an error: control characters escaped, long values
@@ -406,7 +417,8 @@ std::string formatConfig(const Config &c) {
      << " HCCL_IB_LIB=" << (c.ibLib.empty() ? "libibverbs.so.1" : c.ibLib)
      << " HCCL_IB_HCA=" << (c.ibHca.empty() ? "any" : c.ibHca)
      << " HCCL_LOG_LEVEL=" << logLevelName(c.logLevel)
-     << " HCCL_TRANSPORT=" << transportKindName(c.transport);
+     << " HCCL_TRANSPORT=" << transportKindName(c.transport)
+     << " HCCL_PLAN_TRUSTED=" << (c.planTrusted ? 1 : 0);
   return os.str();
 }
 

@@ -78,6 +78,9 @@ struct Config {
   LogLevel logLevel = LogLevel::Warn;
   /// HCCL_TRANSPORT (ours): auto | shm | tcp | verbs.
   TransportKind transport = TransportKind::Auto;
+  /// HCCL_PLAN_TRUSTED (ours): 1 = HcclPlanLoad skips the proof of the
+  /// plan's programs (for plans proven before, e.g. by hccl-plan verify).
+  bool planTrusted = false;
 
   /// Accepted values the runtime cannot honour or maps, one line each
   /// (HCCL_ALGO parts, fractional HCCL_EXEC_TIMEOUT, ...); the C API logs

@@ -2,13 +2,16 @@
 //
 // The plan is the runtime's input (docs/plan-format.md). Every collective
 // must be lowered (comm.schedule): the plan carries the program read back
-// from the IR, so what runs is what was verified.
+// from the IR, and that program is proven (lib/schedule's verifier, once per
+// comm.program) before anything is written, so what runs is what was
+// verified whether or not the pipeline ran comm-verify-schedule.
 //
 //===----------------------------------------------------------------------===//
 #include "PlanExport.h"
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
 #include "hccl-mlir/Dialect/Comm/ProgramIR.h"
+#include "hccl-mlir/schedule/Verify.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -66,6 +69,8 @@ struct PlanBuilder {
     FailureOr<sched::Program> program = readProgram(prog);
     if (failed(program))
       return failure();
+    if (failed(prove(prog, *program)))
+      return failure();
     GroupOp g = tables.lookupNearestSymbolFrom<GroupOp>(s, s.getGroupAttr());
     if (!g)
       return s.emitOpError() << "references unknown group " << s.getGroupAttr();
@@ -81,6 +86,19 @@ struct PlanBuilder {
     idOut = pp.id;
     ids[key] = pp.id;
     plan.programs.push_back(std::move(pp));
+    return success();
+  }
+
+  /// Proves each program once (several groups may run it).
+  std::set<std::string> proven;
+  LogicalResult prove(ProgramOp op, const sched::Program &program) {
+    std::string name = op.getSymName().str();
+    if (proven.count(name))
+      return success();
+    if (sched::Status st = sched::prove(program); !st)
+      return op.emitOpError()
+             << "cannot be exported: its step schedule " << st.message();
+    proven.insert(name);
     return success();
   }
 

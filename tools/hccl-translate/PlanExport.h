@@ -17,8 +17,10 @@ struct PlanExportOptions {
 
 /// Builds the plan of one function: its lowered collectives (comm.schedule,
 /// synchronous or inside comm.start/comm.wait) in issue order, and the
-/// compute ops between them with their predicted cost (comm.cost_us).
-/// Diagnostics at the offending op on failure.
+/// compute ops between them with their predicted cost (comm.cost_us). Every
+/// program is proven first (lib/schedule's verify(), once per comm.program);
+/// an incorrect or unproven one is an error at it. Diagnostics at the
+/// offending op on failure.
 FailureOr<hccl::sched::Plan> buildPlan(ModuleOp module,
                                        const PlanExportOptions &opts);
 

@@ -20,6 +20,7 @@
 #ifndef HCCL_MLIR_SCHEDULE_VERIFY_H
 #define HCCL_MLIR_SCHEDULE_VERIFY_H
 
+#include "hccl-mlir/schedule/Plan.h"
 #include "hccl-mlir/schedule/Program.h"
 #include "hccl-mlir/schedule/Result.h"
 
@@ -72,6 +73,15 @@ struct VerifyReport {
 /// element range, and what was expected versus found.
 Result<VerifyReport> verify(const Program &prog,
                             const VerifyOptions &opts = {});
+
+/// Proves one program: ok, or "is incorrect: <what and where>" or "is not
+/// proven: <why>". A program estimated beyond opts.maxSimulatedOps is
+/// refused so at once (it could not be proven). What loading a plan into
+/// the runtime and exporting one from the compiler require.
+Status prove(const Program &prog, const VerifyOptions &opts = {});
+/// prove() for every program of a plan, each once, in order; the first
+/// failure is "program 'ID' is ...".
+Status verifyPlan(const Plan &plan, const VerifyOptions &opts = {});
 
 /// True when the collective defines an in-place call (rule 5).
 bool hasInPlaceMode(Collective c);

@@ -804,4 +804,36 @@ Result<VerifyReport> verify(const Program &prog, const VerifyOptions &opts) {
   return Verifier(prog, opts).run();
 }
 
+Status prove(const Program &prog, const VerifyOptions &opts) {
+  // Beyond the simulation budget the answer can only be "not proven": say
+  // so before checking anything else (cheap: three ranks expanded).
+  if (auto est = estimateOpInstances(prog)) {
+    int modes = (opts.outOfPlace ? 1 : 0) +
+                (opts.inPlace && hasInPlaceMode(prog.collective) ? 1 : 0);
+    double sim = static_cast<double>(*est) * modes *
+                 (opts.applySlices ? static_cast<double>(prog.slices) : 1.0);
+    if (sim > static_cast<double>(opts.maxSimulatedOps))
+      return Status::error(
+          "is not proven: about " +
+          std::to_string(static_cast<int64_t>(std::min(sim, 9e18))) +
+          " op instances x aliasing modes to simulate, beyond the proof "
+          "budget of " +
+          std::to_string(opts.maxSimulatedOps) +
+          " (hccl-plan verify --max-simulated-ops can prove it once)");
+  }
+  auto rep = verify(prog, opts);
+  if (!rep)
+    return Status::error("is incorrect: " + rep.message());
+  if (!rep->proven)
+    return Status::error("is not proven: " + rep->summary);
+  return Status::ok();
+}
+
+Status verifyPlan(const Plan &plan, const VerifyOptions &opts) {
+  for (const PlanProgram &pp : plan.programs)
+    if (Status s = prove(pp.program, opts); !s)
+      return Status::error("program '" + pp.id + "' " + s.message());
+  return Status::ok();
+}
+
 } // namespace hccl::sched

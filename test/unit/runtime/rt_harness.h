@@ -23,6 +23,9 @@
 #include <functional>
 #include <string>
 #include <sys/mman.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
@@ -126,6 +129,12 @@ inline std::string runRanks(int p, const Body &body,
         err = std::string("exception: ") + e.what();
       }
       sh->exited.fetch_or(1u << r);
+#if defined(__SANITIZE_ADDRESS__)
+      // _exit skips LeakSanitizer's check at exit: run it here, so that
+      // what a rank leaks fails the test (the report is on stderr).
+      if (err.empty() && __lsan_do_recoverable_leak_check() != 0)
+        err = "LeakSanitizer found leaks in this rank (report above)";
+#endif
       if (!err.empty()) {
         std::strncpy(sh->errors[r], err.c_str(), sizeof(sh->errors[r]) - 1);
         _exit(1);

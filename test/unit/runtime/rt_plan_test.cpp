@@ -12,6 +12,8 @@
 #include "rt_reference.h"
 
 #include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <gtest/gtest.h>
 
 using namespace rtest;
@@ -167,9 +169,10 @@ TEST(Plans, BadPlansAreRejectedWithTheirPath) {
 }
 
 // Two ranks: 2^24 steps of ops repeated 2^24 times (each within its own
-// documented range). Each rank's expansion stops at kMaxExpandedSize with
-// an error naming it: no rank grows until the OOM killer takes it, and since
-// every rank refuses alike none is left waiting for the other.
+// documented range). Loading proves the program, which stops at
+// kMaxExpandedSize; loaded unproven (HCCL_PLAN_TRUSTED=1), running it stops
+// there too on every rank: no rank grows until the OOM killer takes it,
+// and since every rank refuses alike none is left waiting for the other.
 static std::string hugeExpansionPlan() {
   sched::Program base;
   base.collective = sched::Collective::AllReduce;
@@ -193,7 +196,22 @@ static std::string hugeExpansionPlan() {
 TEST(Plans, ExpansionBeyondTheLimitIsRefusedOnEveryRank) {
   std::string text = hugeExpansionPlan();
   ASSERT_FALSE(text.empty());
-  auto body = [&text](RankCtx &c) -> std::string {
+  const char *limit = "expands to more than 1048576 steps plus op instances "
+                      "for one rank (kMaxExpandedSize";
+  auto load = [&](RankCtx &) -> std::string {
+    HcclPlan plan;
+    HcclResult rc = HcclPlanLoadFromString(text.data(), text.size(), &plan);
+    RT_CHECK(rc == HCCL_E_PARA &&
+                 contains(HcclGetLastErrorMessage(),
+                          "plan refused: program 'c0' is incorrect: rank 0") &&
+                 contains(HcclGetLastErrorMessage(), limit),
+             HcclGetLastErrorMessage());
+    return "";
+  };
+  RunOptions quick;
+  quick.timeoutSec = 30;
+  EXPECT_EQ(runRanks(1, load, quick), "");
+  auto run = [&](RankCtx &c) -> std::string {
     HcclComm comm;
     RT_OK(c.initComm(&comm));
     HcclPlan plan;
@@ -201,14 +219,183 @@ TEST(Plans, ExpansionBeyondTheLimitIsRefusedOnEveryRank) {
     std::vector<int32_t> in(8), out(8);
     HcclResult rc =
         HcclRunPlanCollective(comm, plan, "c0", in.data(), out.data(), nullptr);
-    RT_CHECK(rc == HCCL_E_PARA &&
-                 contains(HcclGetLastErrorMessage(),
-                          "expands to more than 1048576 steps plus op "
-                          "instances for one rank (kMaxExpandedSize"),
+    RT_CHECK(rc == HCCL_E_PARA && contains(HcclGetLastErrorMessage(), limit),
              HcclGetLastErrorMessage());
     RT_OK(HcclPlanFree(plan));
     RT_OK(HcclCommDestroy(comm));
     return "";
   };
-  EXPECT_EQ(runRanks(2, body, {30}), "");
+  RunOptions trusted;
+  trusted.timeoutSec = 30;
+  trusted.env = {{"HCCL_PLAN_TRUSTED", "1"}};
+  EXPECT_EQ(runRanks(2, run, trusted), "");
+}
+
+// A ring all-reduce whose rank 2 receives instead of reducing in the second
+// step: well formed, so structural checks accept it; run, it returns
+// HCCL_SUCCESS with rank 2's contribution missing from one block. Loading
+// proves it and refuses it, naming the program and what is wrong; the
+// opt-out loads it (and it runs wrong, as documented).
+static std::string wrongRingPlan() {
+  sched::GenerateRequest req;
+  req.collective = sched::Collective::AllReduce;
+  req.algorithm = sched::Algorithm::Ring;
+  req.ranks = 4;
+  req.count = 1003;
+  req.dtype = sched::DataType::Int32;
+  auto prog = sched::generate(req);
+  if (!prog)
+    return "";
+  sched::Program p = prog.take();
+  sched::Op &rr = p.phases[1].ops[1];
+  if (rr.kind != sched::OpKind::RecvReduce)
+    return "";
+  sched::Op drop = rr;
+  drop.kind = sched::OpKind::Recv;
+  drop.src = {};
+  sched::E r(&p.pool, p.pool.var(sched::ExprVar::R));
+  drop.when = sched::eq(r, 2).id();
+  rr.when = sched::ne(r, 2).id();
+  p.phases[1].ops.push_back(drop);
+  auto text = sched::writeProgram(p);
+  return text ? text.take() : "";
+}
+
+TEST(Plans, LoadingProvesEveryProgram) {
+  std::string wrong = wrongRingPlan();
+  ASSERT_FALSE(wrong.empty());
+  // Beyond the proof budget: refused at once as not proven.
+  std::string big = planText(sched::Collective::AllReduce,
+                             sched::Algorithm::Ring, 1500, 15000,
+                             sched::ProgramForm::Compact);
+  ASSERT_FALSE(big.empty());
+  auto refuse = [&](RankCtx &) -> std::string {
+    HcclPlan plan;
+    HcclResult rc = HcclPlanLoadFromString(wrong.data(), wrong.size(), &plan);
+    RT_CHECK(rc == HCCL_E_PARA &&
+                 contains(HcclGetLastErrorMessage(),
+                          "HcclPlanLoadFromString: plan refused: program 'c0' "
+                          "is incorrect: rank 0: output[502, 753): expected "
+                          "the reduction of all 4 ranks' input element 502, "
+                          "found a reduction of 3 contributions") &&
+                 contains(HcclGetLastErrorMessage(), "HCCL_PLAN_TRUSTED=1"),
+             HcclGetLastErrorMessage());
+    rc = HcclPlanLoadFromString(big.data(), big.size(), &plan);
+    RT_CHECK(rc == HCCL_E_PARA &&
+                 contains(HcclGetLastErrorMessage(),
+                          "plan refused: program 'main' is not proven: about ") &&
+                 contains(HcclGetLastErrorMessage(),
+                          " op instances x aliasing modes to simulate, "
+                          "beyond the proof budget of 16777216"),
+             HcclGetLastErrorMessage());
+    return "";
+  };
+  RunOptions quick;
+  quick.timeoutSec = 30;
+  EXPECT_EQ(runRanks(1, refuse, quick), "");
+  auto trust = [&](RankCtx &) -> std::string {
+    HcclPlan plan;
+    RT_OK(HcclPlanLoadFromString(wrong.data(), wrong.size(), &plan));
+    RT_OK(HcclPlanFree(plan));
+    RT_OK(HcclPlanLoadFromString(big.data(), big.size(), &plan));
+    RT_OK(HcclPlanFree(plan));
+    return "";
+  };
+  RunOptions trusted;
+  trusted.timeoutSec = 30;
+  trusted.env = {{"HCCL_PLAN_TRUSTED", "1"}};
+  EXPECT_EQ(runRanks(1, trust, trusted), "");
+}
+
+// The nine well-formed edits of a verified ring plan that the structural
+// checks accepted (HcclPlanLoad took all nine; seven then returned
+// HCCL_SUCCESS with wrong data, one waited until HCCL_EXEC_TIMEOUT). Each
+// still loads with HCCL_PLAN_TRUSTED=1 (it is well formed), and each is
+// refused when loading proves the program, naming the program.
+namespace {
+using Json = nlohmann::json;
+struct PlanEdit {
+  const char *what;
+  std::function<void(Json &prog)> apply;
+};
+
+Json &opAt(Json &prog, int phase, int op) {
+  return prog["phases"][static_cast<size_t>(phase)]["ops"]
+             [static_cast<size_t>(op)];
+}
+
+std::vector<PlanEdit> nineEdits() {
+  return {
+      {"a transfer removed",
+       [](Json &p) { p["phases"][0]["ops"].erase(0); }},
+      {"a peer changed",
+       [](Json &p) { opAt(p, 0, 0)["peer"] = "(r + 2) % p"; }},
+      {"overlapping offsets",
+       [](Json &p) { opAt(p, 1, 1)["dst"]["offset"] = "0"; }},
+      {"a recv instead of a recv_reduce",
+       [](Json &p) {
+         Json &op = opAt(p, 1, 1);
+         op["kind"] = "recv";
+         op.erase("src");
+       }},
+      {"a count without the remainder",
+       [](Json &p) {
+         opAt(p, 0, 0)["count"] = "n / p";
+         opAt(p, 0, 1)["count"] = "n / p";
+       }},
+      {"one step fewer", [](Json &p) { p["phases"][1]["steps"] = "1"; }},
+      {"a send from the wrong buffer",
+       [](Json &p) { opAt(p, 1, 0)["src"]["buffer"] = "input"; }},
+      {"an op doubled",
+       [](Json &p) {
+         Json send = opAt(p, 0, 0), rr = opAt(p, 0, 1);
+         p["phases"][0]["ops"].push_back(send);
+         p["phases"][0]["ops"].push_back(rr);
+       }},
+      {"one rank skips its first send",
+       [](Json &p) { opAt(p, 0, 0)["when"] = "r != 0"; }},
+  };
+}
+} // namespace
+
+TEST(Plans, NineWellFormedEditsOfARingPlanAreRefused) {
+  std::string good = planText(sched::Collective::AllReduce,
+                              sched::Algorithm::Ring, 4, 1003,
+                              sched::ProgramForm::Compact);
+  ASSERT_FALSE(good.empty());
+  std::vector<std::pair<std::string, std::string>> edited;
+  for (const PlanEdit &e : nineEdits()) {
+    Json plan = Json::parse(good);
+    e.apply(plan["programs"][0]);
+    edited.emplace_back(e.what, plan.dump());
+  }
+  ASSERT_EQ(edited.size(), 9u);
+  auto load = [&](bool trusted) {
+    return [&, trusted](RankCtx &) -> std::string {
+      HcclPlan plan;
+      RT_OK(HcclPlanLoadFromString(good.data(), good.size(), &plan));
+      RT_OK(HcclPlanFree(plan));
+      for (const auto &[what, text] : edited) {
+        HcclResult rc =
+            HcclPlanLoadFromString(text.data(), text.size(), &plan);
+        if (trusted) {
+          RT_CHECK(rc == HCCL_SUCCESS,
+                   what + " is not well formed: " + HcclGetLastErrorMessage());
+          RT_OK(HcclPlanFree(plan));
+        } else {
+          RT_CHECK(rc == HCCL_E_PARA &&
+                       contains(HcclGetLastErrorMessage(),
+                                "plan refused: program 'main' is incorrect: "),
+                   what + " was not refused: " + HcclGetLastErrorMessage());
+        }
+      }
+      return "";
+    };
+  };
+  RunOptions proven;
+  proven.timeoutSec = 60;
+  EXPECT_EQ(runRanks(1, load(false), proven), "");
+  RunOptions trusted = proven;
+  trusted.env = {{"HCCL_PLAN_TRUSTED", "1"}};
+  EXPECT_EQ(runRanks(1, load(true), trusted), "");
 }
