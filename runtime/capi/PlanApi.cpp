@@ -54,14 +54,16 @@ Status findProgram(const sched::Plan &p, const char *id,
   return Status::ok();
 }
 
-/// The program's group as communicator ranks.
-std::vector<int64_t> groupOf(const sched::Plan &p,
-                             const sched::PlanProgram &pp) {
+/// The program's group as communicator ranks (empty: the identity), held
+/// by the plan.
+const std::vector<int64_t> &groupOf(const sched::Plan &p,
+                                    const sched::PlanProgram &pp) {
+  static const std::vector<int64_t> identity;
   if (!pp.group.empty())
     return pp.group;
   if (static_cast<int64_t>(p.groupRanks.size()) == pp.program.p)
     return p.groupRanks;
-  return {};
+  return identity;
 }
 
 HcclResult publish(const char *fn, sched::Result<sched::Plan> r,
@@ -214,12 +216,14 @@ HcclResult HcclRunPlanCollective(HcclComm comm, HcclPlan plan,
     const sched::PlanProgram *pp;
     if (Status st = findProgram(*p, programId, &pp); !st.isOk())
       return report(fn, st);
-    std::shared_ptr<const sched::Plan> keep =
-        plan->plan; // outlives HcclPlanFree
-    std::vector<int64_t> group = groupOf(*p, *pp);
+    // The run holds the plan (it outlives HcclPlanFree), and with it the
+    // program and its group; the communicator keeps the expanded program
+    // while the plan lives.
+    std::shared_ptr<const sched::Plan> keep = plan->plan;
+    const std::vector<int64_t> *group = &groupOf(*p, *pp);
     const sched::Program *prog = &pp->program;
     return dispatch(fn, c, s, [c, keep, group, prog, sendBuf, recvBuf] {
-      return c->runProgram(*prog, group, sendBuf, recvBuf);
+      return c->runProgram(*prog, *group, sendBuf, recvBuf, keep);
     });
   });
 }

@@ -321,10 +321,9 @@ Status Communicator::recv(void *buf, uint64_t count, sched::DataType dt,
   return waitFor(c, {}, {&op}, none, b, dl, 0);
 }
 
-Status Communicator::runProgram(const sched::Program &prog,
-                                const std::vector<int64_t> &group,
-                                const void *in, void *out) {
-  HCCL_RT_TRY(guard());
+StatusOr<std::shared_ptr<const CompiledProgram>>
+Communicator::expandPlanProgram(const sched::Program &prog,
+                                const std::vector<int64_t> &group) {
   int64_t local = rank_;
   if (!group.empty()) {
     auto it = std::find(group.begin(), group.end(), rank_);
@@ -361,10 +360,40 @@ Status Communicator::runProgram(const sched::Program &prog,
         cp->elemBytes;
   // Sub-group programs are numbered per group, so ranks outside the group
   // keep their own call numbering in step.
-  uint64_t gh = fnv1a(group.data(), group.size() * sizeof(int64_t));
+  cp->groupHash = fnv1a(group.data(), group.size() * sizeof(int64_t));
+  return std::shared_ptr<const CompiledProgram>(std::move(cp));
+}
+
+Status Communicator::runProgram(const sched::Program &prog,
+                                const std::vector<int64_t> &group,
+                                const void *in, void *out,
+                                const std::shared_ptr<const void> &owner) {
+  HCCL_RT_TRY(guard());
+  // Expanding and validating a program costs about as much as a small
+  // all-reduce: training runs the same plan programs every step, so they
+  // are kept per program while their plan lives (a freed plan's address
+  // may come back with another program: the owner tells them apart).
+  ProgramKey key;
+  key.planProgram = &prog;
+  std::shared_ptr<const CompiledProgram> cp;
+  if (owner) {
+    cp = cache_.get(key);
+    if (cp && (cp->owner.owner_before(owner) || owner.owner_before(cp->owner)))
+      cp = nullptr;
+  }
+  if (!cp) {
+    auto fresh = expandPlanProgram(prog, group);
+    if (!fresh)
+      return fresh.status();
+    cp = fresh.take();
+    if (owner) {
+      std::const_pointer_cast<CompiledProgram>(cp)->owner = owner;
+      cache_.put(key, cp);
+    }
+  }
   CallId call;
   call.kind = CallKind::Plan;
-  call.seq = ++planSeq_[gh];
+  call.seq = ++planSeq_[cp->groupHash];
   call.count = static_cast<uint64_t>(prog.n);
   call.root = static_cast<uint32_t>(prog.root);
   call.dtype = static_cast<uint8_t>(prog.dtype);

@@ -148,10 +148,13 @@ public:
   /// the ops cannot deadlock.
   Status batchSendRecv(const std::vector<P2pOp> &ops);
   /// Runs a program of a plan (group-local ranks mapped by `group`, empty =
-  /// identity; this rank must be a member).
+  /// identity; this rank must be a member). With an `owner` (what keeps
+  /// `prog` and `group` alive, e.g. the loaded plan) the expanded program is
+  /// cached for as long as the owner lives; without one it is expanded on
+  /// every call.
   Status runProgram(const sched::Program &prog,
                     const std::vector<int64_t> &group, const void *in,
-                    void *out);
+                    void *out, const std::shared_ptr<const void> &owner = {});
 
   /// Collective over this communicator: ranks with the same colour form a
   /// new one, ordered by (key, rank); colour < 0 yields nullptr.
@@ -180,6 +183,8 @@ public:
   size_t mappedPeerRegions() const;
   /// Algorithm of the last collective run (tests, diagnostics).
   sched::Algorithm lastAlgorithm() const { return lastAlgo_; }
+  /// Expanded programs held (collective shapes and plan programs; tests).
+  size_t cachedPrograms() const { return cache_.size(); }
   /// Bytes of the scratch buffer currently held (tests).
   size_t scratchBytes() const;
   /// Listener address (tests).
@@ -200,6 +205,11 @@ private:
                        const sched::GenerateRequest *custom = nullptr);
   StatusOr<std::shared_ptr<const CompiledProgram>>
   programFor(const ProgramKey &key, const sched::GenerateRequest &req);
+  /// A plan program checked against this communicator and expanded for
+  /// this rank (runProgram).
+  StatusOr<std::shared_ptr<const CompiledProgram>>
+  expandPlanProgram(const sched::Program &prog,
+                    const std::vector<int64_t> &group);
   /// Executes one rank's program.
   Status execute(const CompiledProgram &cp, const Binding &b,
                  const CallId &call);

@@ -6,13 +6,15 @@
 namespace hccl::rt {
 
 size_t ProgramKeyHash::operator()(const ProgramKey &k) const {
-  int64_t v[] = {static_cast<int64_t>(k.coll),
-                 static_cast<int64_t>(k.dtype),
-                 static_cast<int64_t>(k.op),
-                 k.p,
-                 k.n,
-                 k.root,
-                 static_cast<int64_t>(k.extra)};
+  int64_t v[] = {
+      static_cast<int64_t>(k.coll),
+      static_cast<int64_t>(k.dtype),
+      static_cast<int64_t>(k.op),
+      k.p,
+      k.n,
+      k.root,
+      static_cast<int64_t>(k.extra),
+      static_cast<int64_t>(reinterpret_cast<intptr_t>(k.planProgram))};
   return static_cast<size_t>(fnv1a(v, sizeof(v)));
 }
 

@@ -27,10 +27,14 @@ struct ProgramKey {
   sched::ReduceOp op = sched::ReduceOp::Sum;
   int64_t p = 1, n = 0, root = 0;
   uint64_t extra = 0; ///< hash of all-to-all-v tables
+  /// A plan's program (its address; CompiledProgram::owner tells whether it
+  /// is still the same one), null for generated collectives.
+  const void *planProgram = nullptr;
 
   bool operator==(const ProgramKey &o) const {
     return coll == o.coll && dtype == o.dtype && op == o.op && p == o.p &&
-           n == o.n && root == o.root && extra == o.extra;
+           n == o.n && root == o.root && extra == o.extra &&
+           planProgram == o.planProgram;
   }
 };
 
@@ -44,6 +48,11 @@ struct CompiledProgram {
   sched::RankProgram rp;
   std::array<size_t, sched::kNumBuffers> bufferBytes{0, 0, 0};
   size_t elemBytes = 1;
+  /// Plan programs only: the plan that holds the program (expired once the
+  /// plan is freed, so a new plan at the same address misses), and the
+  /// hash of its group, which numbers its calls.
+  std::weak_ptr<const void> owner;
+  uint64_t groupHash = 0;
 };
 
 /// Checks that every op of `rp` stays inside its buffers and that peers are
