@@ -26,11 +26,18 @@ std::string encodeError(const Status &st) {
   return out + st.message();
 }
 
-StatusOr<std::vector<std::string>> decodeReply(const std::string &s,
-                                               int nRanks) {
+} // namespace
+
+StatusOr<std::vector<std::string>> decodeRendezvousReply(const std::string &s,
+                                                         int nRanks) {
   if (s.size() >= 5 && s[0] == 'E') {
     int32_t c;
     std::memcpy(&c, s.data() + 1, 4);
+    // Only an error code is a verdict: success would read as an empty
+    // table, and a number outside HcclResult is no value of it.
+    if (c <= HCCL_SUCCESS || c >= HCCL_E_RESERVED)
+      return errInternal("malformed rendezvous reply (error code " +
+                         std::to_string(c) + ")");
     return Status(static_cast<HcclResult>(c), s.substr(5));
   }
   if (s.size() < 5 || s[0] != 'T')
@@ -55,8 +62,6 @@ StatusOr<std::vector<std::string>> decodeReply(const std::string &s,
   }
   return out;
 }
-
-} // namespace
 
 std::string formatRankList(const std::vector<int> &ranks) {
   std::string s;
@@ -182,7 +187,7 @@ rendezvousJoin(const SockAddr &root, const Uid &uid, const Key &rootKey,
                   "lost the connection to the root at " + root.str() +
                       " during init: " + reply.status().message());
   }
-  auto table = decodeReply(*reply, nRanks);
+  auto table = decodeRendezvousReply(*reply, nRanks);
   if (!table)
     return table.status();
   char ack = 'A';

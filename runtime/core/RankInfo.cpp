@@ -1,8 +1,11 @@
 //===- RankInfo.cpp - What each rank tells the others at init -------------===//
 #include "core/RankInfo.h"
 
+#include "hccl-mlir/schedule/JsonRead.h"
+
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <sys/stat.h>
@@ -27,26 +30,44 @@ std::string RankInfo::encode() const {
   return j.dump();
 }
 
+// A description comes from another process over the bootstrap: every
+// value is type- and range-checked (nlohmann's get<int>() on 1e86 or on
+// 2^32 + 1 is undefined or wraps: found by test/fuzz/runtime's rendezvous
+// target).
 StatusOr<RankInfo> RankInfo::decode(const std::string &s) {
-  json j = json::parse(s, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object())
-    return errInternal("malformed rank description in the rendezvous");
+  namespace jr = sched::jsonread;
+  const std::string top; // paths read "port: ...", as in the other files
+  jr::Json j;
   RankInfo r;
-  try {
-    r.rank = j.at("rank").get<int>();
-    r.hostId = j.at("host").get<std::string>();
-    r.hostname = j.at("hostname").get<std::string>();
-    r.pid = j.at("pid").get<int>();
-    r.ip = j.at("ip").get<std::string>();
-    r.port = j.at("port").get<uint16_t>();
-    r.segFd = j.at("segFd").get<int>();
-    r.nSlots = j.at("nSlots").get<uint32_t>();
-    r.slotBytes = j.at("slotBytes").get<uint32_t>();
-    r.server = j.at("server").get<std::string>();
-    r.settings = j.at("settings").get<std::string>();
-  } catch (const std::exception &e) {
-    return errInternal(std::string("malformed rank description: ") + e.what());
+  int64_t rank = 0, pid = 0, port = 0, segFd = 0, nSlots = 0, slotBytes = 0;
+  constexpr int64_t kIntMax = std::numeric_limits<int>::max();
+  constexpr int64_t kU32Max = std::numeric_limits<uint32_t>::max();
+  sched::Status parsed = jr::parseObject(s, top, j);
+  if (!parsed)
+    return errInternal("malformed rank description in the rendezvous: " +
+                       parsed.message());
+  for (sched::Status st :
+       {jr::intField(j, "rank", top, 0, kIntMax, rank, true),
+        jr::stringField(j, "host", top, r.hostId, true),
+        jr::stringField(j, "hostname", top, r.hostname, true),
+        jr::intField(j, "pid", top, 0, kIntMax, pid, true),
+        jr::stringField(j, "ip", top, r.ip, true),
+        jr::intField(j, "port", top, 0, 65535, port, true),
+        jr::intField(j, "segFd", top, -1, kIntMax, segFd, true),
+        jr::intField(j, "nSlots", top, 0, kU32Max, nSlots, true),
+        jr::intField(j, "slotBytes", top, 0, kU32Max, slotBytes, true),
+        jr::stringField(j, "server", top, r.server, true),
+        jr::stringField(j, "settings", top, r.settings, true)}) {
+    if (!st)
+      return errInternal("malformed rank description in the rendezvous: " +
+                         st.message());
   }
+  r.rank = static_cast<int>(rank);
+  r.pid = static_cast<int>(pid);
+  r.port = static_cast<uint16_t>(port);
+  r.segFd = static_cast<int>(segFd);
+  r.nSlots = static_cast<uint32_t>(nSlots);
+  r.slotBytes = static_cast<uint32_t>(slotBytes);
   return r;
 }
 

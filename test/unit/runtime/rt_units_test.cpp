@@ -1,9 +1,11 @@
 //===- rt_units_test.cpp - Pieces of the runtime, in process --------------===//
 #include "bootstrap/Launcher.h"
+#include "bootstrap/Rendezvous.h"
 #include "bootstrap/RootInfo.h"
 #include "common/Socket.h"
 #include "core/LocalWork.h"
 #include "core/ProgramCache.h"
+#include "core/RankInfo.h"
 #include "hccl-mlir/schedule/Generate.h"
 #include "transport/Transport.h"
 #include "transport/shm/Regions.h"
@@ -42,6 +44,92 @@ TEST(RootInfo, DerivedIdsAreDeterministicAndDistinct) {
   EXPECT_FALSE(u.derive("split", 1, 2) == u.derive("sub", 1, 2));
   EXPECT_FALSE(Uid::random() == Uid::random());
   EXPECT_EQ(u.hex().size(), 32u);
+}
+
+// The root's reply to a joining rank. "E" with code 0 read as a failure
+// whose status is success (StatusOr without a value): init went on with no
+// rank table. Codes outside HcclResult's errors are malformed replies.
+TEST(Rendezvous, ReplyDecodingRefusesNonErrorVerdicts) {
+  auto reply = [](char kind, int32_t code, const std::string &rest) {
+    std::string s(1, kind);
+    s.append(reinterpret_cast<const char *>(&code), 4);
+    return s + rest;
+  };
+  for (int32_t code : {0, -1, 1042, 123456}) {
+    auto r = decodeRendezvousReply(reply('E', code, "x"), 2);
+    EXPECT_FALSE(r.isOk()) << code;
+    EXPECT_EQ(r.status().code(), HCCL_E_INTERNAL) << code;
+  }
+  auto v =
+      decodeRendezvousReply(reply('E', HCCL_E_TIMEOUT, "rank 1 missing"), 2);
+  EXPECT_EQ(v.status().code(), HCCL_E_TIMEOUT);
+  EXPECT_EQ(v.status().message(), "rank 1 missing");
+  int32_t one = 1;
+  std::string entry(reinterpret_cast<const char *>(&one), 4);
+  auto t = decodeRendezvousReply(reply('T', 2, entry + "a" + entry + "b"), 2);
+  ASSERT_TRUE(t.isOk()) << t.status().message();
+  EXPECT_EQ(*t, (std::vector<std::string>{"a", "b"}));
+  EXPECT_FALSE(
+      decodeRendezvousReply(reply('T', 2, entry + "a" + entry), 2).isOk());
+  EXPECT_FALSE(decodeRendezvousReply(reply('T', 3, entry + "a"), 2).isOk());
+}
+
+// A rank's description comes from another process. A value of the wrong
+// type or out of its field's range is refused naming the field: nlohmann's
+// get<uint32_t>() on 8.9e85 was undefined behaviour, and integers wrapped
+// (port 70000 read as 4464). Found by test/fuzz/runtime's rendezvous
+// target (corpus/rendezvous/crash-nslots-float-out-of-range).
+TEST(Rendezvous, RankDescriptionsAreTypeAndRangeChecked) {
+  RankInfo r;
+  r.rank = 3;
+  r.hostId = "boot/net1/pid2";
+  r.hostname = "node";
+  r.pid = 4001;
+  r.ip = "10.0.0.2";
+  r.port = 60001;
+  r.segFd = 7;
+  r.nSlots = 8;
+  r.slotBytes = 524288;
+  r.settings = "algo=;det=0";
+  const std::string good = r.encode();
+  auto back = RankInfo::decode(good);
+  ASSERT_TRUE(back.isOk()) << back.status().message();
+  EXPECT_EQ(back->rank, 3);
+  EXPECT_EQ(back->port, 60001);
+  EXPECT_EQ(back->segFd, 7);
+  EXPECT_EQ(back->nSlots, 8u);
+  EXPECT_EQ(back->slotBytes, 524288u);
+  EXPECT_EQ(back->settings, r.settings);
+  // `good` with one field's value replaced.
+  auto with = [&](const std::string &key, const std::string &value) {
+    std::string k = "\"" + key + "\":";
+    size_t at = good.find(k);
+    EXPECT_NE(at, std::string::npos) << key;
+    size_t from = at + k.size(), to = good.find_first_of(",}", from);
+    return good.substr(0, from) + value + good.substr(to);
+  };
+  const std::pair<const char *, const char *> bad[] = {
+      {"nSlots", "8.9e85"},   {"nSlots", "4294967296"}, {"nSlots", "-1"},
+      {"slotBytes", "1e10"},  {"port", "70000"},        {"port", "-1"},
+      {"rank", "4294967299"}, {"rank", "1.5"},          {"rank", "-3"},
+      {"pid", "\"4001\""},    {"segFd", "-2"},          {"ip", "17"},
+      {"settings", "null"},
+  };
+  for (const auto &[key, value] : bad) {
+    auto d = RankInfo::decode(with(key, value));
+    ASSERT_FALSE(d.isOk()) << key << " = " << value;
+    EXPECT_EQ(d.status().code(), HCCL_E_INTERNAL);
+    EXPECT_NE(d.status().message().find(key), std::string::npos)
+        << d.status().message();
+  }
+  std::string noPort = good;
+  noPort.erase(noPort.find("\"port\""), std::string("\"port\":60001,").size());
+  auto missing = RankInfo::decode(noPort);
+  ASSERT_FALSE(missing.isOk());
+  EXPECT_NE(missing.status().message().find("port: missing"), std::string::npos)
+      << missing.status().message();
+  EXPECT_FALSE(RankInfo::decode("[1]").isOk());
+  EXPECT_FALSE(RankInfo::decode("{\"rank\":").isOk());
 }
 
 TEST(Socket, IfnameMatchingFollowsHcclSyntax) {
