@@ -347,7 +347,7 @@ CommCostModel::allReducePricer(Operation *op, AlgorithmAttr pinned) {
   FailureOr<GroupPlacement> pl = placement(op);
   if (failed(pl))
     return failure();
-  const sched::Collective ar = sched::Collective::AllReduce;
+  constexpr sched::Collective ar = sched::Collective::AllReduce;
   double elemBytes = elemBytesOf(op);
 
   // The options: the pinned algorithm, or every one selection may pick
@@ -401,7 +401,7 @@ CommCostModel::allReducePricer(Operation *op, AlgorithmAttr pinned) {
     pricer.pieces.clear();
     CommCostModel self = *this;
     GroupPlacement place = *pl;
-    pricer.general = [self, usable, place, elemBytes, ar](double bytes) {
+    pricer.general = [self, usable, place, elemBytes](double bytes) {
       double best = std::numeric_limits<double>::infinity();
       for (const Choice &ch : usable)
         if (sched::Result<double> t =
@@ -430,12 +430,14 @@ ReadyTimeline mlir::comm::buildReadyTimeline(Block &block,
   double clockUs = 0;
 
   auto merge = [](DepSet &into, const DepSet &from) {
-    for (auto &[g, idx] : from) {
-      auto it = llvm::find_if(into, [&](auto &e) { return e.first == g; });
+    // Not a structured binding: a lambda may capture one only from C++20.
+    for (const std::pair<Attribute, int64_t> &dep : from) {
+      auto it =
+          llvm::find_if(into, [&](auto &e) { return e.first == dep.first; });
       if (it == into.end())
-        into.push_back({g, idx});
+        into.push_back(dep);
       else
-        it->second = std::max(it->second, idx);
+        it->second = std::max(it->second, dep.second);
     }
   };
 
