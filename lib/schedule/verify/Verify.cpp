@@ -419,15 +419,16 @@ Status Verifier::pairAll(uint32_t phase, int64_t s) {
       if (opReceives(ops_[i].kind))
         recvs_.push_back({static_cast<uint32_t>(ops_[i].peer), i});
     // Stable sort by peer: usually 0-2 receives per rank (insertion sort),
-    // p-1 for the mesh algorithms.
+    // p-1 for the mesh algorithms. The op numbers were pushed in increasing
+    // order and are distinct, so sorting the (peer, op) pairs is that stable
+    // order without stable_sort's temporary buffer (libstdc++ 12's
+    // get_temporary_buffer is deprecated, an error under clang -Werror).
     if (recvs_.size() <= 16) {
       for (size_t i = 1; i < recvs_.size(); ++i)
         for (size_t j = i; j > 0 && recvs_[j - 1].first > recvs_[j].first; --j)
           std::swap(recvs_[j - 1], recvs_[j]);
     } else {
-      std::stable_sort(
-          recvs_.begin(), recvs_.end(),
-          [](const auto &x, const auto &y) { return x.first < y.first; });
+      std::sort(recvs_.begin(), recvs_.end());
     }
     size_t i = sendStart_[b], iEnd = sendStart_[b + 1], j = 0;
     while (i < iEnd || j < recvs_.size()) {
