@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
 
-#include "hccl-mlir/Passes/Passes.h"
 #include "hccl-mlir/Dialect/Comm/ProgramIR.h"
+#include "hccl-mlir/Passes/Passes.h"
 #include "hccl-mlir/schedule/Generate.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
