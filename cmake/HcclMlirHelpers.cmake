@@ -36,8 +36,11 @@ function(hccl_compiler_target target)
     $<BUILD_INTERFACE:${HCCL_SOURCE_INCLUDE_DIR}>
     $<BUILD_INTERFACE:${HCCL_BINARY_INCLUDE_DIR}>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  target_compile_options(${target} PRIVATE -fno-exceptions -Wall
-    -Wno-unused-parameter)
+  # No warning flags here: hccl_apply_warnings gives every target the same
+  # set, and CMake drops repeated options, so a -Wno-unused-parameter here
+  # would come before that set's -Wextra, which re-enables the warning
+  # under clang (clang-tidy's view of the build).
+  target_compile_options(${target} PRIVATE -fno-exceptions)
   target_compile_definitions(${target} PUBLIC ${LLVM_DEFINITIONS_LIST})
 endfunction()
 
