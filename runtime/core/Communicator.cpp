@@ -1,8 +1,8 @@
 //===- Communicator.cpp - Creation, failure handling, destruction ---------===//
 #include "core/Communicator.h"
-#include "core/WaitPolicy.h"
 #include "bootstrap/Rendezvous.h"
 #include "common/Log.h"
+#include "core/WaitPolicy.h"
 #include "transport/Choice.h"
 #include "transport/shm/Regions.h"
 #include "transport/shm/Segment.h"
@@ -301,7 +301,7 @@ Status Communicator::addSocketPair(int j, Fd fd, const Deadline &dl) {
       return Status::ok();
     }
   }
-  auto pair = std::make_unique<TcpPair>(rank_, j, std::move(fd), tcp_.get(),
+  auto pair = std::make_unique<TcpPair>(j, std::move(fd), tcp_.get(),
                                         kTcpChunkBytes, kTcpChunks);
   HCCL_RT_TRY(tcp_->add(pair.get()));
   pairs_[static_cast<size_t>(j)] = std::move(pair);

@@ -27,11 +27,10 @@ std::string controlFrame(uint32_t magic, const std::string &text,
 }
 } // namespace
 
-TcpPair::TcpPair(int myRank, int peer, Fd fd, TcpEngine *engine,
-                 size_t chunkBytes, int nChunks)
-    : Pair(peer), fd_(std::move(fd)), engine_(engine),
-      chunkBytes_(chunkBytes), nChunks_(nChunks),
-      chunks_(static_cast<size_t>(nChunks)) {}
+TcpPair::TcpPair(int peer, Fd fd, TcpEngine *engine, size_t chunkBytes,
+                 int nChunks)
+    : Pair(peer), fd_(std::move(fd)), engine_(engine), chunkBytes_(chunkBytes),
+      nChunks_(nChunks), chunks_(static_cast<size_t>(nChunks)) {}
 
 TcpPair::~TcpPair() = default;
 

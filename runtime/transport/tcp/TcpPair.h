@@ -42,8 +42,7 @@ class TcpEngine;
 
 class TcpPair final : public Pair {
 public:
-  TcpPair(int myRank, int peer, Fd fd, TcpEngine *engine, size_t chunkBytes,
-          int nChunks);
+  TcpPair(int peer, Fd fd, TcpEngine *engine, size_t chunkBytes, int nChunks);
   ~TcpPair() override;
 
   const char *kind() const override { return "tcp"; }
