@@ -123,7 +123,8 @@ void Ring::pop() {
 
 Fabric *Fabric::get(const std::string &name, std::string &err) {
   static std::mutex mu;
-  static std::map<std::string, Fabric *> open;
+  // Never destroyed, as gDevices in Api.cpp (LeakSanitizer at exit).
+  static auto &open = *new std::map<std::string, Fabric *>;
   std::lock_guard<std::mutex> g(mu);
   auto it = open.find(name);
   if (it != open.end())

@@ -1,0 +1,10 @@
+comm.group @dp ranks = [0, 1]
+func.func @waited_twice(%a: tensor<4xf32>) {
+  %t = comm.start {
+    %r = comm.all_reduce sum %a on @dp : tensor<4xf32>
+    comm.yield %r : tensor<4xf32>
+  }
+  %0 = comm.wait %t : tensor<4xf32>
+  %1 = comm.wait %t : tensor<4xf32>
+  return
+}

@@ -1,0 +1,1 @@
+module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = torus #comm.link<hccs, bandwidth = 56, latency = 1, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100>} {}

@@ -1,0 +1,1 @@
+comm.group @g ranks = [[0, 2], [2, 3]]

@@ -1,0 +1,4 @@
+func.func @compute_no_results(%a: tensor<4xf32>) {
+  comm.compute "sink"(%a) : (tensor<4xf32>) -> ()
+  return
+}

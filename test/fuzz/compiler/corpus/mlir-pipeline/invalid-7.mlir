@@ -1,0 +1,1 @@
+comm.group @g ranks = [0, 1] parent @missing

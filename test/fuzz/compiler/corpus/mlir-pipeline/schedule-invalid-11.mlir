@@ -1,0 +1,9 @@
+comm.group @dp ranks = [0, 1]
+comm.program @p all_reduce sum algo <ring> ranks 2 count 4 : f32 {
+^bb0(%rank: index, %p: index, %n: index):
+  comm.buffers input %n output %n scratch %n
+}
+func.func @wrong_count(%a: tensor<6xf32>) -> tensor<6xf32> {
+  %r = comm.schedule @p all_reduce sum (%a) on @dp algo <ring> : (tensor<6xf32>) -> tensor<6xf32>
+  return %r : tensor<6xf32>
+}

@@ -1,0 +1,7 @@
+comm.program @p all_reduce sum algo <ring> ranks 2 count 4 : f32 {
+^bb0(%rank: index, %p: index, %n: index):
+  comm.buffers input %n output %n scratch %n
+  comm.phase "x" steps 1 (%s) {
+    comm.step.recv input[0] from 1 count 4
+  }
+}

@@ -1,0 +1,6 @@
+comm.group @dp ranks = [0, 1]
+comm.program @p broadcast algo <tree> ranks 2 count 4 : f32 {
+^bb0(%rank: index, %p: index, %n: index):
+  comm.buffers input %n output %n scratch %n
+  comm.barrier on @dp
+}

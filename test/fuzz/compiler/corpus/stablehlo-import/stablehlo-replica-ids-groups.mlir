@@ -1,0 +1,7 @@
+"builtin.module"() ({
+"func.func"() <{function_type = (tensor<4xf32>) -> tensor<8xf32>, sym_name = "main"}> ({
+^bb0(%x: tensor<4xf32>):
+  %0 = "stablehlo.all_gather"(%x) <{all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1099511627776]]> : tensor<1x2xi64>}> : (tensor<4xf32>) -> tensor<8xf32>
+  "func.return"(%0) : (tensor<8xf32>) -> ()
+}) : () -> ()
+}) {mhlo.num_replicas = 4 : i32, mhlo.num_partitions = 2 : i32} : () -> ()
