@@ -79,8 +79,11 @@ Status ShmPair::progressSends(bool &moved) {
       op.emptyPosted = true;
       size_t chunk = std::min<size_t>(g.slotBytes, op.bytes - op.sent);
       SlotHeader *sh = peerSeg_->slotHeader(me_, outHead_);
-      std::memcpy(peerSeg_->slotData(me_, outHead_),
-                  static_cast<const char *>(op.src) + op.sent, chunk);
+      // The empty message's source may be null (a zero count): memcpy from
+      // null is undefined even for 0 bytes (UBSan, the sanitizer leg).
+      if (chunk)
+        std::memcpy(peerSeg_->slotData(me_, outHead_),
+                    static_cast<const char *>(op.src) + op.sent, chunk);
       sh->w = op.hdr;
       sh->kind = kSlotData;
       sh->chunkBytes = static_cast<uint32_t>(chunk);
