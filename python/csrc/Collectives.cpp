@@ -203,6 +203,51 @@ ProcessGroupHccl::allgather(std::vector<std::vector<at::Tensor>> &outputs,
   });
 }
 
+c10::intrusive_ptr<c10d::Work> ProcessGroupHccl::allgather_coalesced(
+    std::vector<std::vector<at::Tensor>> &outputLists,
+    std::vector<at::Tensor> &inputs, const c10d::AllgatherOptions &) {
+  // One all-gather of the inputs packed together: rank r's block of the
+  // result holds its inputs in order, which go to outputLists[r].
+  TORCH_CHECK_VALUE(!inputs.empty(),
+                    "hccl: all_gather_coalesced needs at least one tensor");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    checkTensor(inputs[i], "all_gather_coalesced input [" +
+                               std::to_string(i) + "]");
+    TORCH_CHECK_TYPE(inputs[i].scalar_type() == inputs[0].scalar_type(),
+                     "hccl: all_gather_coalesced tensors must share one "
+                     "dtype: [0] is ", inputs[0].scalar_type(), ", [", i,
+                     "] is ", inputs[i].scalar_type());
+  }
+  TORCH_CHECK_VALUE(static_cast<int>(outputLists.size()) == size_,
+                    "hccl: all_gather_coalesced: expected ", size_,
+                    " output lists (one per rank), found ",
+                    outputLists.size());
+  std::vector<at::Tensor> outs;
+  for (size_t r = 0; r < outputLists.size(); ++r) {
+    std::string what = "all_gather_coalesced output [" + std::to_string(r) + "]";
+    TORCH_CHECK_VALUE(outputLists[r].size() == inputs.size(), "hccl: ", what,
+                      ": expected ", inputs.size(),
+                      " tensors (one per input), found ",
+                      outputLists[r].size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      checkLike(outputLists[r][i], inputs[i],
+                what + "[" + std::to_string(i) + "]");
+      outs.push_back(outputLists[r][i]);
+    }
+  }
+  std::vector<at::Tensor> ins = inputs;
+  HcclComm comm = comm_;
+  int p = size_;
+  return enqueue(c10d::OpType::ALLGATHER_COALESCED, outs, [=]() mutable {
+    at::Tensor flat = flattenAll(ins);
+    at::Tensor all = at::empty({p * flat.numel()}, flat.options());
+    Buffer s = bufferOf(flat), r = bufferOf(all);
+    hcclCheck(HcclAllGather(s.ptr, r.ptr, s.count, s.type, comm, nullptr),
+              "HcclAllGather");
+    unflattenInto(all, outs);
+  });
+}
+
 c10::intrusive_ptr<c10d::Work>
 ProcessGroupHccl::_allgather_base(at::Tensor &output, at::Tensor &input,
                                   const c10d::AllgatherOptions &) {

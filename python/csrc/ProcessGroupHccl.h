@@ -73,6 +73,10 @@ public:
   _allgather_base(at::Tensor &output, at::Tensor &input,
                   const c10d::AllgatherOptions &opts) override;
   c10::intrusive_ptr<c10d::Work>
+  allgather_coalesced(std::vector<std::vector<at::Tensor>> &outputLists,
+                      std::vector<at::Tensor> &inputs,
+                      const c10d::AllgatherOptions &opts) override;
+  c10::intrusive_ptr<c10d::Work>
   reduce_scatter(std::vector<at::Tensor> &outputs,
                  std::vector<std::vector<at::Tensor>> &inputs,
                  const c10d::ReduceScatterOptions &opts) override;
