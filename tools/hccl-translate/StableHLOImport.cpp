@@ -5,8 +5,16 @@
 // form carries everything we need (operands, attributes, regions), so we
 // parse it with unregistered dialects allowed and read the ops by name.
 //
+// Process groups follow the StableHLO specification: the grid is
+// num_replicas x num_partitions (StableHLOGroups.h), each collective picks
+// one of the four strategies from channel_handle and use_global_device_ids,
+// and comm ranks are the spec's flattened process ids. Every attribute of a
+// collective is either honoured or an error naming it.
+//
 //===----------------------------------------------------------------------===//
 #include "StableHLOImport.h"
+#include "StableHLOGroups.h"
+#include "StableHLORegions.h"
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
 #include "hccl-mlir/schedule/Generate.h"
@@ -16,11 +24,14 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::comm;
+using shlo::GroupMode;
+using shlo::Groups;
 
 namespace {
 
@@ -30,26 +41,26 @@ constexpr llvm::StringLiteral kPrefix = "stablehlo.";
 Attribute getAttr(Operation *op, StringRef name) {
   if (Attribute a = op->getAttr(name))
     return a;
-  if (auto props = dyn_cast_or_null<DictionaryAttr>(
-          op->getPropertiesAsAttribute()))
+  if (auto props =
+          dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute()))
     return props.get(name);
   return {};
 }
 
-/// Most replica ids an import accepts (lib/schedule's largest group): ids
+/// Most processes an import accepts (lib/schedule's largest group): ids
 /// size the groups the importer builds, so an id of 2^40 must not become a
 /// loop of 2^40.
-constexpr int64_t kMaxReplicas = hccl::sched::kMaxRanks;
+constexpr int64_t kMaxProcesses = hccl::sched::kMaxRanks;
 
-/// The ids of a replica-id attribute, after checking that it is a dense
-/// integer tensor of at most `2 * kMaxReplicas` elements (every id appears
+/// The ids of an id-list attribute, after checking that it is a dense
+/// integer tensor of at most `2 * kMaxProcesses` elements (every id appears
 /// once per group list; a pair list names each source once).
 FailureOr<SmallVector<int64_t>> getIds(Operation *op, DenseIntElementsAttr attr,
                                        StringRef name) {
   std::optional<int64_t> n = getStaticElementCount(attr.getType());
-  if (!n || *n > 2 * kMaxReplicas)
+  if (!n || *n > 2 * kMaxProcesses)
     return op->emitError() << "'" << name << "' of type " << attr.getType()
-                           << " lists more than " << 2 * kMaxReplicas
+                           << " lists more than " << 2 * kMaxProcesses
                            << " replica ids";
   return llvm::to_vector(attr.getValues<int64_t>());
 }
@@ -61,12 +72,47 @@ FailureOr<int64_t> getInt(Operation *op, StringRef name) {
   return a.getInt();
 }
 
+/// The attributes each collective has in the spec; anything else is an
+/// error (nothing is ignored).
+ArrayRef<StringRef> knownAttributes(StringRef name) {
+  static const StringRef allReduce[] = {"replica_groups", "channel_handle",
+                                        "use_global_device_ids"};
+  static const StringRef allGather[] = {"all_gather_dim", "replica_groups",
+                                        "channel_handle",
+                                        "use_global_device_ids"};
+  static const StringRef reduceScatter[] = {"scatter_dimension",
+                                            "replica_groups", "channel_handle",
+                                            "use_global_device_ids"};
+  static const StringRef allToAll[] = {"split_dimension", "concat_dimension",
+                                       "split_count", "replica_groups",
+                                       "channel_handle"};
+  static const StringRef permute[] = {"source_target_pairs", "channel_handle"};
+  static const StringRef broadcast[] = {"replica_groups", "channel_handle"};
+  if (name == "all_reduce")
+    return allReduce;
+  if (name == "all_gather")
+    return allGather;
+  if (name == "reduce_scatter")
+    return reduceScatter;
+  if (name == "all_to_all")
+    return allToAll;
+  if (name == "collective_permute")
+    return permute;
+  if (name == "collective_broadcast")
+    return broadcast;
+  return {};
+}
+
+bool isCollective(StringRef name) { return !knownAttributes(name).empty(); }
+
 class Importer {
 public:
   Importer(ModuleOp module, const StableHLOImportOptions &opts)
       : module(module), opts(opts), b(module.getContext()) {}
 
   LogicalResult run() {
+    if (failed(shlo::prepareCallsAndRegions(module)))
+      return failure();
     // Collectives first, so groups exist before their users; then compute.
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
@@ -74,7 +120,7 @@ public:
           op->getParentOp() && isa<func::FuncOp>(op->getParentOp()))
         ops.push_back(op);
     });
-    if (failed(inferReplicas(ops)))
+    if (failed(inferGrid(ops)))
       return failure();
     for (Operation *op : ops)
       if (failed(convert(op)))
@@ -96,96 +142,78 @@ public:
   }
 
 private:
-  /// The replica groups of an op as subgroups of global ranks.
-  FailureOr<SmallVector<SmallVector<int64_t>>> replicaGroups(Operation *op,
-                                                             StringRef name) {
-    auto attr = dyn_cast_or_null<DenseIntElementsAttr>(getAttr(op, name));
-    if (!attr)
-      return op->emitError() << "expected '" << name
-                             << "' as a dense integer tensor";
-    auto type = cast<ShapedType>(attr.getType());
-    SmallVector<SmallVector<int64_t>> groups;
-    if (type.getRank() != 2)
-      return op->emitError() << "'" << name << "' must be a 2-D tensor, found "
-                             << type;
-    if (getStaticElementCount(type) == 0) {
-      if (numReplicas <= 0)
-        return op->emitError()
-               << "empty '" << name
-               << "' means all replicas; give their number with "
-                  "--num-replicas";
-      groups.emplace_back();
-      for (int64_t i = 0; i < numReplicas; ++i)
-        groups.back().push_back(i);
-      return groups;
-    }
-    FailureOr<SmallVector<int64_t>> values = getIds(op, attr, name);
-    if (failed(values))
-      return failure();
-    int64_t cols = type.getDimSize(1);
-    for (int64_t r = 0; r < type.getDimSize(0); ++r) {
-      groups.emplace_back(values->begin() + r * cols,
-                          values->begin() + (r + 1) * cols);
-      for (int64_t v : groups.back()) {
-        if (v < 0)
-          return op->emitError()
-                 << "'" << name << "' is padded with -1 (replica groups of "
-                    "unequal size); comm groups need equal-size subgroups";
-        if (failed(checkId(op, name, v)))
-          return failure();
-      }
-    }
-    return groups;
-  }
+  //===--------------------------------------------------------------------===//
+  // The process grid
+  //===--------------------------------------------------------------------===//
 
-  /// An id must name one of the program's replicas.
-  LogicalResult checkId(Operation *op, StringRef name, int64_t id) {
-    if (id >= 0 && id < numReplicas)
-      return success();
-    return op->emitError() << "'" << name << "' names replica " << id
-                           << ", outside the " << numReplicas
-                           << " replicas (0.." << numReplicas - 1 << ") "
-                           << replicasFrom;
-  }
-
-  /// The number of replicas, which bounds every id: --num-replicas, else
-  /// the module's mhlo.num_replicas x mhlo.num_partitions (JAX records
-  /// both; global device ids go up to their product), else the largest id
-  /// + 1, accepted only when the ids listed are at least that many (a
-  /// partition of the replicas lists each once).
-  LogicalResult inferReplicas(ArrayRef<Operation *> ops) {
+  /// num_replicas: --num-replicas, else the module's mhlo.num_replicas, else
+  /// the largest id + 1 (accepted only with one partition and when the ids
+  /// listed are at least that many: a partition of the replicas lists each
+  /// once). num_partitions: --num-partitions, else mhlo.num_partitions, else
+  /// 1. At most kMaxProcesses processes.
+  LogicalResult inferGrid(ArrayRef<Operation *> ops) {
+    auto moduleInt = [&](StringRef name) -> FailureOr<std::optional<int64_t>> {
+      Attribute a = module->getAttr(name);
+      if (!a)
+        return std::optional<int64_t>();
+      auto i = dyn_cast<IntegerAttr>(a);
+      if (!i || i.getInt() < 1 || i.getInt() > kMaxProcesses)
+        return module.emitError()
+               << "'" << name << "' must be an integer in 1.." << kMaxProcesses
+               << ", found " << a;
+      return std::optional<int64_t>(i.getInt());
+    };
     auto tooMany = [&](int64_t n, StringRef from) {
       return module.emitError()
              << from << " gives " << n << " replicas; the importer accepts "
-             << "1.." << kMaxReplicas;
+             << "1.." << kMaxProcesses;
     };
-    numReplicas = opts.numReplicas;
-    if (numReplicas > 0) {
-      replicasFrom = "(--num-replicas)";
-      return numReplicas > kMaxReplicas ? tooMany(numReplicas, "--num-replicas")
-                                        : success();
-    }
-    auto moduleInt = [&](StringRef name) -> std::optional<int64_t> {
-      if (auto a = module->getAttrOfType<IntegerAttr>(name))
-        return a.getInt();
-      return std::nullopt;
-    };
-    std::optional<int64_t> r = moduleInt("mhlo.num_replicas");
-    std::optional<int64_t> p = moduleInt("mhlo.num_partitions");
-    if (r || p) {
-      int64_t rv = r.value_or(1), pv = p.value_or(1);
-      if (rv < 1 || pv < 1 || llvm::MulOverflow(rv, pv, numReplicas) ||
-          numReplicas > kMaxReplicas)
+    FailureOr<std::optional<int64_t>> r = moduleInt("mhlo.num_replicas");
+    FailureOr<std::optional<int64_t>> p = moduleInt("mhlo.num_partitions");
+    if (failed(r) || failed(p))
+      return failure();
+    if (opts.numPartitions > 0) {
+      if (opts.numPartitions > kMaxProcesses)
         return module.emitError()
-               << "mhlo.num_replicas = " << rv << " x mhlo.num_partitions = "
-               << pv << " must be 1.." << kMaxReplicas << " replicas";
-      replicasFrom = "(mhlo.num_replicas x mhlo.num_partitions)";
-      return success();
+               << "--num-partitions gives " << opts.numPartitions
+               << " partitions; the importer accepts 1.." << kMaxProcesses;
+      grid.partitions = opts.numPartitions;
+      grid.partitionsFrom = "(--num-partitions)";
+    } else if (*p) {
+      grid.partitions = **p;
+      grid.partitionsFrom = "(mhlo.num_partitions)";
+    } else {
+      grid.partitions = 1;
+      grid.partitionsFrom = "(one partition: no mhlo.num_partitions)";
     }
+    if (opts.numReplicas > 0) {
+      if (opts.numReplicas > kMaxProcesses)
+        return tooMany(opts.numReplicas, "--num-replicas");
+      grid.replicas = opts.numReplicas;
+      grid.replicasFrom = "(--num-replicas)";
+    } else if (*r) {
+      grid.replicas = **r;
+      grid.replicasFrom = "(mhlo.num_replicas)";
+    } else if (failed(inferReplicas(ops))) {
+      return failure();
+    }
+    int64_t n = 0;
+    if (llvm::MulOverflow(grid.replicas, grid.partitions, n) ||
+        n > kMaxProcesses)
+      return module.emitError()
+             << grid.replicas << " replicas " << grid.replicasFrom << " x "
+             << grid.partitions << " partitions " << grid.partitionsFrom
+             << " exceed the " << kMaxProcesses
+             << " processes the importer accepts";
+    return success();
+  }
+
+  LogicalResult inferReplicas(ArrayRef<Operation *> ops) {
     int64_t maxId = -1, listed = 0;
     for (Operation *op : ops)
       for (StringRef name : {"replica_groups", "source_target_pairs"})
-        if (auto a = dyn_cast_or_null<DenseIntElementsAttr>(getAttr(op, name))) {
+        if (auto a =
+                dyn_cast_or_null<DenseIntElementsAttr>(getAttr(op, name))) {
           FailureOr<SmallVector<int64_t>> ids = getIds(op, a, name);
           if (failed(ids))
             return failure();
@@ -198,9 +226,179 @@ private:
              << "cannot infer the number of replicas: ids go up to " << maxId
              << " but no replica_groups or source_target_pairs lists that "
                 "many; give --num-replicas";
-    numReplicas = maxId + 1;
-    replicasFrom = "(the largest id + 1)";
+    if (grid.partitions > 1 && maxId >= 0)
+      return module.emitError()
+             << "cannot infer the number of replicas of a program with "
+             << grid.partitions << " partitions " << grid.partitionsFrom
+             << " from its ids; give mhlo.num_replicas or --num-replicas";
+    grid.replicas = maxId + 1;
+    grid.replicasFrom = "(the largest id + 1)";
     return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Attributes
+  //===--------------------------------------------------------------------===//
+
+  /// Every attribute is one the spec gives this collective.
+  LogicalResult checkAttributes(Operation *op, StringRef name) {
+    ArrayRef<StringRef> known = knownAttributes(name);
+    SmallVector<NamedAttribute> all(op->getAttrs());
+    if (auto props =
+            dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute()))
+      llvm::append_range(all, props.getValue());
+    for (NamedAttribute a : all) {
+      StringRef n = a.getName();
+      if (llvm::is_contained(known, n))
+        continue;
+      if (n == "use_global_device_ids")
+        return op->emitError()
+               << "'use_global_device_ids' is not an attribute of '"
+               << op->getName()
+               << "': the spec chooses its process groups from "
+                  "channel_handle alone";
+      return op->emitError() << "attribute '" << n << "' of '" << op->getName()
+                             << "' is not honoured by the importer (it maps "
+                             << llvm::join(known, ", ") << ")";
+    }
+    return success();
+  }
+
+  /// The spec's channel_id: the handle of
+  /// `#stablehlo.channel_handle<handle = H, type = T>`, 0 without one. Only
+  /// device-to-device channels (type 1, or 0 for none) carry collectives.
+  FailureOr<int64_t> channelId(Operation *op) {
+    Attribute ch = getAttr(op, "channel_handle");
+    if (!ch)
+      return 0;
+    // Opaque here (no StableHLO dialect): read its text.
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    ch.print(os);
+    auto field = [&](StringRef key) -> std::optional<int64_t> {
+      size_t pos = text.find((key + " = ").str());
+      if (pos == std::string::npos)
+        return std::nullopt;
+      StringRef rest = StringRef(text).substr(pos + key.size() + 3);
+      bool neg = rest.consume_front("-");
+      int64_t v = 0;
+      if (!llvm::to_integer(rest.take_while(llvm::isDigit), v))
+        return std::nullopt;
+      return neg ? -v : v;
+    };
+    std::optional<int64_t> handle = field("handle");
+    std::optional<int64_t> type = field("type");
+    if (!StringRef(text).starts_with("#stablehlo.channel_handle<") || !handle ||
+        !type)
+      return op->emitError() << "expected 'channel_handle' as "
+                                "#stablehlo.channel_handle<handle = N, type = "
+                                "T>, found "
+                             << ch;
+    if (*type != 0 && *type != 1)
+      return op->emitError()
+             << "'channel_handle' has type " << *type
+             << " (2 = device-to-host, 3 = host-to-device): a collective "
+                "needs a device-to-device channel (type 1, or 0 for none)";
+    return *handle;
+  }
+
+  /// use_global_device_ids: a unit attribute, or a bool.
+  bool globalDeviceIds(Operation *op) {
+    Attribute a = getAttr(op, "use_global_device_ids");
+    if (auto bl = dyn_cast_or_null<BoolAttr>(a))
+      return bl.getValue();
+    return static_cast<bool>(a);
+  }
+
+  /// The spec's strategy for this op (its "Semantics" section).
+  FailureOr<GroupMode> modeOf(Operation *op, StringRef name, int64_t channel) {
+    bool global = globalDeviceIds(op);
+    if (name == "all_to_all" || name == "collective_permute" ||
+        name == "collective_broadcast")
+      return channel > 0 ? GroupMode::CrossPartition : GroupMode::CrossReplica;
+    if (global && channel <= 0)
+      return op->emitError() << "'use_global_device_ids' needs a channel_id "
+                                "> 0 (spec constraint: flattened ids are "
+                                "cross-partition); found channel_id "
+                             << channel;
+    if (global)
+      return GroupMode::FlattenedIds;
+    return channel > 0 ? GroupMode::CrossReplicaAndPartition
+                       : GroupMode::CrossReplica;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Groups
+  //===--------------------------------------------------------------------===//
+
+  /// An id of `mode`'s lists must name one of the grid's replicas,
+  /// partitions or processes.
+  LogicalResult checkId(Operation *op, StringRef name, GroupMode mode,
+                        int64_t id) {
+    int64_t n = shlo::idDomain(mode, grid);
+    if (id >= 0 && id < n)
+      return success();
+    StringRef kind = shlo::idKind(mode);
+    return op->emitError() << "'" << name << "' names " << kind << " " << id
+                           << ", outside the " << n << " " << kind << "s (0.."
+                           << n - 1 << ") " << shlo::idDomainFrom(mode, grid)
+                           << " of " << shlo::modeName(mode);
+  }
+
+  /// The op's process groups: its replica_groups read under `mode` and
+  /// expanded over the grid (flattened process ids).
+  FailureOr<Groups> processGroups(Operation *op, GroupMode mode) {
+    StringRef name = "replica_groups";
+    auto attr = dyn_cast_or_null<DenseIntElementsAttr>(getAttr(op, name));
+    if (!attr)
+      return op->emitError()
+             << "expected '" << name << "' as a dense integer tensor";
+    auto type = cast<ShapedType>(attr.getType());
+    if (type.getRank() != 2)
+      return op->emitError()
+             << "'" << name << "' must be a 2-D tensor, found " << type;
+    Groups lists;
+    if (getStaticElementCount(type) == 0) {
+      // Empty: one group of every id (XLA's reading; flattened ids need a
+      // list).
+      if (mode == GroupMode::FlattenedIds)
+        return op->emitError() << "empty '" << name
+                               << "' with use_global_device_ids "
+                                  "(flattened_ids) names no process";
+      int64_t n = shlo::idDomain(mode, grid);
+      if (n <= 0)
+        return op->emitError()
+               << "empty '" << name
+               << "' means all replicas; give their number with "
+                  "--num-replicas";
+      lists.emplace_back();
+      for (int64_t i = 0; i < n; ++i)
+        lists.back().push_back(i);
+    } else {
+      FailureOr<SmallVector<int64_t>> values = getIds(op, attr, name);
+      if (failed(values))
+        return failure();
+      int64_t cols = type.getDimSize(1);
+      llvm::DenseSet<int64_t> seen;
+      for (int64_t r = 0; r < type.getDimSize(0); ++r) {
+        lists.emplace_back(values->begin() + r * cols,
+                           values->begin() + (r + 1) * cols);
+        for (int64_t v : lists.back()) {
+          if (v < 0)
+            return op->emitError()
+                   << "'" << name
+                   << "' is padded with -1 (replica groups of "
+                      "unequal size); comm groups need equal-size subgroups";
+          if (failed(checkId(op, name, mode, v)))
+            return failure();
+          if (!seen.insert(v).second)
+            return op->emitError()
+                   << "'" << name << "' lists " << shlo::idKind(mode) << " "
+                   << v << " twice (the spec requires unique ids)";
+        }
+      }
+    }
+    return shlo::processGroups(mode, lists, grid);
   }
 
   /// A comm.group for these subgroups (one per distinct value).
@@ -217,13 +415,16 @@ private:
     for (Operation &o : *module.getBody())
       if (isa<GroupOp>(o))
         gb.setInsertionPointAfter(&o);
-    gb.create<GroupOp>(module.getLoc(), gb.getStringAttr(name),
-                       gb.getDenseI64ArrayAttr(flat),
-                       gb.getI64IntegerAttr(groups[0].size()),
-                       FlatSymbolRefAttr());
+    gb.create<GroupOp>(
+        module.getLoc(), gb.getStringAttr(name), gb.getDenseI64ArrayAttr(flat),
+        gb.getI64IntegerAttr(groups[0].size()), FlatSymbolRefAttr());
     groupNames[key] = name;
     return FlatSymbolRefAttr::get(module.getContext(), name);
   }
+
+  //===--------------------------------------------------------------------===//
+  // Ops
+  //===--------------------------------------------------------------------===//
 
   /// sum / prod / max / min from a reduction region, or a diagnostic.
   FailureOr<ReductionKind> reductionOf(Operation *op) {
@@ -249,6 +450,24 @@ private:
           (combine.getOperand(0) == body.getArgument(1) &&
            combine.getOperand(1) == body.getArgument(0))))
       return fail();
+    // The computation's element type E must be the operands' and results'
+    // (the spec allows a promotable E, which comm cannot express).
+    auto argType = dyn_cast<RankedTensorType>(body.getArgument(0).getType());
+    if (!argType || argType.getRank() != 0 ||
+        body.getArgument(1).getType() != argType ||
+        combine.getResult(0).getType() != argType)
+      return op->emitError() << "reduction region must take and return "
+                                "tensor<E> of one element type E";
+    Type e = argType.getElementType();
+    SmallVector<Type> types(op->getOperandTypes());
+    llvm::append_range(types, op->getResultTypes());
+    for (Type t : types)
+      if (auto tt = dyn_cast<RankedTensorType>(t);
+          tt && tt.getElementType() != e)
+        return op->emitError()
+               << "reduces in " << e << " but has a " << t
+               << " operand or result; promotion to the computation's type "
+                  "is not imported (comm reduces in the tensors' type)";
     StringRef k = combine.getName().getStringRef();
     if (k == "stablehlo.add")
       return ReductionKind::sum;
@@ -261,24 +480,6 @@ private:
     return fail();
   }
 
-  void keepChannel(Operation *from, Operation *to) {
-    Attribute ch = getAttr(from, "channel_handle");
-    if (!ch)
-      return;
-    // #stablehlo.channel_handle<handle = 1, type = 1> (opaque here).
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    ch.print(os);
-    size_t pos = text.find("handle = ");
-    if (pos == std::string::npos)
-      return;
-    int64_t handle = 0;
-    if (!llvm::to_integer(
-            StringRef(text).substr(pos + 9).take_while(llvm::isDigit), handle))
-      return;
-    to->setAttr("comm.channel", b.getI64IntegerAttr(handle));
-  }
-
   LogicalResult checkTensors(Operation *op) {
     SmallVector<Type> types(op->getOperandTypes());
     llvm::append_range(types, op->getResultTypes());
@@ -286,109 +487,184 @@ private:
       if (!isa<RankedTensorType>(t))
         return op->emitError() << "has a non-tensor operand or result (" << t
                                << "); only tensor collectives map to comm";
+    if (op->getNumOperands() == 0 ||
+        op->getNumOperands() != op->getNumResults())
+      return op->emitError() << "has " << op->getNumOperands()
+                             << " operands and " << op->getNumResults()
+                             << " results; a collective maps each operand "
+                                "to one result";
     return success();
+  }
+
+  /// Every process in some group (collective_broadcast's non-members get
+  /// zeros by the spec, which comm.broadcast does not produce).
+  LogicalResult checkCovers(Operation *op, const Groups &groups) {
+    int64_t covered = 0;
+    for (const auto &g : groups)
+      covered += g.size();
+    if (covered == grid.processes())
+      return success();
+    return op->emitError()
+           << "'replica_groups' cover " << covered << " of the "
+           << grid.processes()
+           << " processes; the spec gives the others zeros, which "
+              "comm.broadcast does not produce (list every process)";
   }
 
   LogicalResult convert(Operation *op) {
     StringRef name = op->getName().getStringRef().drop_front(kPrefix.size());
     b.setInsertionPoint(op);
-    Location loc = op->getLoc();
-    Operation *repl = nullptr;
-    auto groups = [&](StringRef attr) { return replicaGroups(op, attr); };
-    if (name == "all_reduce" || name == "reduce_scatter" ||
-        name == "all_gather" || name == "all_to_all" ||
-        name == "collective_broadcast" || name == "collective_permute")
-      if (failed(checkTensors(op)))
+    if (name == "send" || name == "recv")
+      return op->emitError() << "'" << op->getName()
+                             << "' is not imported: point-to-point channels "
+                                "have no comm mapping yet";
+    if (!isCollective(name))
+      return convertCompute(op);
+    if (failed(checkAttributes(op, name)) || failed(checkTensors(op)))
+      return failure();
+    FailureOr<int64_t> channel = channelId(op);
+    if (failed(channel))
+      return failure();
+    FailureOr<GroupMode> mode = modeOf(op, name, *channel);
+    if (failed(mode))
+      return failure();
+    SmallVector<Value> results;
+    if (name == "collective_permute") {
+      if (failed(convertPermute(op, *mode, results)))
         return failure();
-    if (name == "all_reduce") {
-      auto g = groups("replica_groups");
-      auto k = reductionOf(op);
-      if (failed(g) || failed(k))
-        return failure();
-      repl = b.create<AllReduceOp>(
-          loc, ReductionKindAttr::get(b.getContext(), *k), op->getOperands(),
-          groupFor(*g), nullptr);
-    } else if (name == "reduce_scatter") {
-      auto g = groups("replica_groups");
-      auto k = reductionOf(op);
-      auto d = getInt(op, "scatter_dimension");
-      if (failed(g) || failed(k) || failed(d))
-        return failure();
-      repl = b.create<ReduceScatterOp>(
-          loc, op->getResultTypes()[0],
-          ReductionKindAttr::get(b.getContext(), *k), op->getOperand(0),
-          groupFor(*g), b.getI64IntegerAttr(*d), nullptr);
-    } else if (name == "all_gather") {
-      auto g = groups("replica_groups");
-      auto d = getInt(op, "all_gather_dim");
-      if (failed(g) || failed(d))
-        return failure();
-      if (op->getNumOperands() != 1)
-        return op->emitError() << "variadic all_gather is not supported; "
-                                  "split it into one op per operand";
-      repl = b.create<AllGatherOp>(loc, op->getResultTypes()[0],
-                                   op->getOperand(0), groupFor(*g),
-                                   b.getI64IntegerAttr(*d), nullptr);
-    } else if (name == "all_to_all") {
-      auto g = groups("replica_groups");
-      auto s = getInt(op, "split_dimension");
-      auto c = getInt(op, "concat_dimension");
-      auto n = getInt(op, "split_count");
-      if (failed(g) || failed(s) || failed(c) || failed(n))
-        return failure();
-      if (*n != static_cast<int64_t>((*g)[0].size()))
-        return op->emitError() << "split_count " << *n
-                               << " differs from the replica group size "
-                               << (*g)[0].size();
-      repl = b.create<AllToAllOp>(loc, op->getResultTypes()[0],
-                                  op->getOperand(0), groupFor(*g),
-                                  b.getI64IntegerAttr(*s),
-                                  b.getI64IntegerAttr(*c), nullptr);
-    } else if (name == "collective_broadcast") {
-      auto g = groups("replica_groups");
+    } else {
+      FailureOr<Groups> g = processGroups(op, *mode);
       if (failed(g))
         return failure();
-      repl = b.create<BroadcastOp>(loc, op->getResultTypes()[0],
-                                   op->getOperand(0), groupFor(*g),
-                                   b.getI64IntegerAttr(0), nullptr);
-    } else if (name == "collective_permute") {
-      auto pairs = dyn_cast_or_null<DenseIntElementsAttr>(
-          getAttr(op, "source_target_pairs"));
-      if (!pairs || cast<ShapedType>(pairs.getType()).getRank() != 2 ||
-          cast<ShapedType>(pairs.getType()).getDimSize(1) != 2)
-        return op->emitError() << "expected 'source_target_pairs' as an Nx2 "
-                                  "integer tensor";
-      if (numReplicas <= 0)
-        return op->emitError() << "cannot tell the number of replicas; give "
-                                  "--num-replicas";
-      FailureOr<SmallVector<int64_t>> ids =
-          getIds(op, pairs, "source_target_pairs");
-      if (failed(ids))
+      if (failed(convertGrouped(op, name, *g, results)))
         return failure();
-      for (int64_t v : *ids)
-        if (failed(checkId(op, "source_target_pairs", v)))
+    }
+    for (Value v : results)
+      if (*channel > 0)
+        v.getDefiningOp()->setAttr("comm.channel",
+                                   b.getI64IntegerAttr(*channel));
+    op->replaceAllUsesWith(results);
+    op->erase();
+    return success();
+  }
+
+  /// The collectives on process groups; a variadic one (the spec's
+  /// all_gather and all_to_all take several operands) becomes one comm op
+  /// per operand, which is its meaning.
+  LogicalResult convertGrouped(Operation *op, StringRef name,
+                               const Groups &groups,
+                               SmallVectorImpl<Value> &results) {
+    Location loc = op->getLoc();
+    FlatSymbolRefAttr group = groupFor(groups);
+    int64_t p = static_cast<int64_t>(groups[0].size());
+    if (name == "all_reduce") {
+      FailureOr<ReductionKind> k = reductionOf(op);
+      if (failed(k))
+        return failure();
+      auto ar =
+          b.create<AllReduceOp>(loc, ReductionKindAttr::get(b.getContext(), *k),
+                                op->getOperands(), group, nullptr);
+      llvm::append_range(results, ar.getResults());
+      return success();
+    }
+    std::optional<ReductionKind> kind;
+    if (name == "reduce_scatter") {
+      FailureOr<ReductionKind> k = reductionOf(op);
+      if (failed(k))
+        return failure();
+      kind = *k;
+    }
+    if (name == "collective_broadcast" && failed(checkCovers(op, groups)))
+      return failure();
+    for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i) {
+      Value in = op->getOperand(i);
+      Type out = op->getResult(i).getType();
+      Operation *repl = nullptr;
+      if (name == "all_gather") {
+        FailureOr<int64_t> d = getInt(op, "all_gather_dim");
+        if (failed(d))
           return failure();
-      SmallVector<SmallVector<int64_t>> world(1);
-      for (int64_t i = 0; i < numReplicas; ++i)
-        world[0].push_back(i);
-      repl = b.create<PermuteOp>(
-          loc, op->getResultTypes()[0], op->getOperand(0), groupFor(world),
-          b.getDenseI64ArrayAttr(*ids));
-    } else {
-      // Opaque compute: same operands and results, the op name for a name.
-      if (op->getNumResults() == 0) {
-        op->emitWarning() << "dropped: '" << op->getName()
-                          << "' has no results to schedule";
-        op->erase();
-        return success();
+        repl = b.create<AllGatherOp>(loc, out, in, group,
+                                     b.getI64IntegerAttr(*d), nullptr);
+      } else if (name == "reduce_scatter") {
+        FailureOr<int64_t> d = getInt(op, "scatter_dimension");
+        if (failed(d))
+          return failure();
+        repl = b.create<ReduceScatterOp>(
+            loc, out, ReductionKindAttr::get(b.getContext(), *kind), in, group,
+            b.getI64IntegerAttr(*d), nullptr);
+      } else if (name == "all_to_all") {
+        FailureOr<int64_t> s = getInt(op, "split_dimension");
+        FailureOr<int64_t> c = getInt(op, "concat_dimension");
+        FailureOr<int64_t> n = getInt(op, "split_count");
+        if (failed(s) || failed(c) || failed(n))
+          return failure();
+        if (*n != p)
+          return op->emitError()
+                 << "split_count " << *n
+                 << " differs from the replica group size " << p;
+        repl =
+            b.create<AllToAllOp>(loc, out, in, group, b.getI64IntegerAttr(*s),
+                                 b.getI64IntegerAttr(*c), nullptr);
+      } else { // collective_broadcast: the root is each group's first.
+        repl = b.create<BroadcastOp>(loc, out, in, group,
+                                     b.getI64IntegerAttr(0), nullptr);
       }
-      repl = b.create<ComputeOp>(loc, op->getResultTypes(),
+      results.push_back(repl->getResult(0));
+    }
+    return success();
+  }
+
+  /// collective_permute: the spec's pairs (of replicas, or of partitions
+  /// with a channel) expanded over the grid, on the group of all processes.
+  LogicalResult convertPermute(Operation *op, GroupMode mode,
+                               SmallVectorImpl<Value> &results) {
+    StringRef name = "source_target_pairs";
+    auto pairs = dyn_cast_or_null<DenseIntElementsAttr>(getAttr(op, name));
+    if (!pairs || cast<ShapedType>(pairs.getType()).getRank() != 2 ||
+        cast<ShapedType>(pairs.getType()).getDimSize(1) != 2)
+      return op->emitError() << "expected 'source_target_pairs' as an Nx2 "
+                                "integer tensor";
+    if (grid.processes() <= 0)
+      return op->emitError() << "cannot tell the number of replicas; give "
+                                "--num-replicas";
+    FailureOr<SmallVector<int64_t>> ids = getIds(op, pairs, name);
+    if (failed(ids))
+      return failure();
+    llvm::DenseSet<int64_t> sources, targets;
+    for (size_t i = 0; i < ids->size(); ++i) {
+      int64_t v = (*ids)[i];
+      if (failed(checkId(op, name, mode, v)))
+        return failure();
+      if (!(i % 2 ? targets : sources).insert(v).second)
+        return op->emitError()
+               << "'" << name << "' has " << shlo::idKind(mode) << " " << v
+               << " as a " << (i % 2 ? "target" : "source")
+               << " twice (the spec requires unique ones)";
+    }
+    Groups world(1);
+    for (int64_t i = 0; i < grid.processes(); ++i)
+      world[0].push_back(i);
+    auto perm = b.create<PermuteOp>(
+        op->getLoc(), op->getResultTypes()[0], op->getOperand(0),
+        groupFor(world),
+        b.getDenseI64ArrayAttr(shlo::processPairs(mode, *ids, grid)));
+    results.push_back(perm.getResult());
+    return success();
+  }
+
+  /// Opaque compute: same operands and results, the op name for a name.
+  LogicalResult convertCompute(Operation *op) {
+    if (op->getNumResults() == 0) {
+      op->emitWarning() << "dropped: '" << op->getName()
+                        << "' has no results to schedule";
+      op->erase();
+      return success();
+    }
+    auto c = b.create<ComputeOp>(op->getLoc(), op->getResultTypes(),
                                  b.getStringAttr(op->getName().getStringRef()),
                                  op->getOperands(), FloatAttr(), FloatAttr());
-    }
-    if (getScheduleCollective(repl) || isa<PermuteOp>(repl))
-      keepChannel(op, repl);
-    op->replaceAllUsesWith(repl->getResults());
+    op->replaceAllUsesWith(c->getResults());
     op->erase();
     return success();
   }
@@ -396,14 +672,11 @@ private:
   ModuleOp module;
   const StableHLOImportOptions &opts;
   OpBuilder b;
-  int64_t numReplicas = 0;
-  /// Where numReplicas came from, for diagnostics.
-  StringRef replicasFrom;
+  shlo::ProcessGrid grid;
   std::map<std::pair<SmallVector<int64_t>, int64_t>, std::string> groupNames;
 };
 
 } // namespace
-
 OwningOpRef<ModuleOp>
 mlir::comm::importStableHLO(llvm::SourceMgr &sm, MLIRContext *ctx,
                             const StableHLOImportOptions &opts) {

@@ -8,21 +8,26 @@
 namespace mlir::comm {
 
 struct StableHLOImportOptions {
-  /// Replicas in the program; needed when a collective has empty
-  /// replica_groups (= all replicas) or for collective_permute. 0 = infer
-  /// from the largest replica id (error when nothing to infer from).
+  /// num_replicas of the process grid. 0 = the module's mhlo.num_replicas,
+  /// else the largest replica id + 1 (with one partition; an error when
+  /// there is nothing to infer from).
   int64_t numReplicas = 0;
+  /// num_partitions. 0 = the module's mhlo.num_partitions, else 1.
+  int64_t numPartitions = 0;
 };
 
 /// Parses StableHLO in MLIR's generic op form (as JAX / torch_xla print it
 /// with the generic printer) without the StableHLO dialect, and rewrites it
 /// into the comm dialect: all_reduce (with its reduction region),
 /// all_gather, reduce_scatter, all_to_all, collective_permute and
-/// collective_broadcast become comm ops on comm.group symbols made from the
-/// replica groups (channel handles kept as `comm.channel`); every other
-/// stablehlo op becomes an opaque comm.compute. Unsupported reduction
-/// regions, padded replica groups and the pretty (custom) form are
-/// diagnosed, never guessed.
+/// collective_broadcast become comm ops on comm.group symbols holding the
+/// spec's process groups as flattened process ids (replica_id *
+/// num_partitions + partition_id; channel handles kept as `comm.channel`);
+/// calls into communicating functions are inlined; every other stablehlo
+/// op becomes an opaque comm.compute. Collectives in loops and branches,
+/// attributes the importer does not honour, unsupported reduction regions,
+/// padded replica groups and the pretty (custom) form are diagnosed, never
+/// guessed (docs/stablehlo-import.md).
 OwningOpRef<ModuleOp> importStableHLO(llvm::SourceMgr &sm, MLIRContext *ctx,
                                       const StableHLOImportOptions &opts);
 

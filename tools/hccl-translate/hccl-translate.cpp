@@ -4,6 +4,8 @@
 //   --import-graph        exported graph JSON (docs/graph-format.md) -> IR
 //   --export-graph        comm IR -> exported graph JSON
 //   --import-stablehlo    StableHLO (generic op form) collectives -> comm IR
+//                         (--num-replicas, --num-partitions; --topology,
+//                         --rank-table, --link-params set #comm.topology)
 //
 // Every translation checks the input's nesting before parsing it, and the
 // whole run is crash-contained (tools/common/InputGuard.h); the two that read
@@ -17,11 +19,13 @@
 #include "StableHLOImport.h"
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
+#include "hccl-mlir/schedule/Topology.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Tools/ParseUtilities.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -50,10 +54,109 @@ static llvm::cl::opt<std::string>
 
 static llvm::cl::opt<int64_t> numReplicas(
     "num-replicas",
-    llvm::cl::desc("Replicas of a StableHLO program (for empty replica_groups "
-                   "and collective_permute; default: the largest replica id "
-                   "+ 1)"),
+    llvm::cl::desc("num_replicas of a StableHLO program's process grid "
+                   "(default: the module's mhlo.num_replicas, else the "
+                   "largest replica id + 1)"),
     llvm::cl::init(0));
+static llvm::cl::opt<int64_t> numPartitions(
+    "num-partitions",
+    llvm::cl::desc("num_partitions of a StableHLO program's process grid "
+                   "(default: the module's mhlo.num_partitions, else 1)"),
+    llvm::cl::init(0));
+
+static llvm::cl::opt<std::string> topologyPreset(
+    "topology",
+    llvm::cl::desc("Cluster topology of --import-stablehlo's output "
+                   "(#comm.topology on the module): a preset such as "
+                   "910b-8x4"),
+    llvm::cl::init(""));
+static llvm::cl::opt<std::string> rankTablePath(
+    "rank-table",
+    llvm::cl::desc("Cluster topology of --import-stablehlo's output from an "
+                   "HCCL rank table (JSON file)"),
+    llvm::cl::init(""));
+static llvm::cl::opt<std::string> linkParamsPath(
+    "link-params",
+    llvm::cl::desc("Measured link parameters (JSON file, tools/calibrate) "
+                   "for --topology or --rank-table"),
+    llvm::cl::init(""));
+
+/// The topology of --topology / --rank-table / --link-params, if given, as
+/// hccl-plan reads them; errors at `loc`.
+static FailureOr<std::optional<hccl::sched::Topology>>
+topologyOption(Location loc) {
+  auto readFile = [&](const std::string &path) -> FailureOr<std::string> {
+    auto buf = llvm::MemoryBuffer::getFile(path);
+    if (!buf) {
+      emitError(loc) << "cannot read '" << path
+                     << "': " << buf.getError().message();
+      return failure();
+    }
+    return (*buf)->getBuffer().str();
+  };
+  if (!topologyPreset.empty() && !rankTablePath.empty()) {
+    emitError(loc) << "give either --topology or --rank-table, not both";
+    return failure();
+  }
+  std::string links;
+  if (!linkParamsPath.empty()) {
+    if (topologyPreset.empty() && rankTablePath.empty()) {
+      emitError(loc) << "--link-params needs the topology whose links it "
+                        "measures: give --topology or --rank-table";
+      return failure();
+    }
+    FailureOr<std::string> l = readFile(linkParamsPath);
+    if (failed(l))
+      return failure();
+    links = *l;
+  }
+  if (!rankTablePath.empty()) {
+    FailureOr<std::string> table = readFile(rankTablePath);
+    if (failed(table))
+      return failure();
+    auto t = hccl::sched::Topology::fromRankTable(*table, links);
+    if (!t) {
+      emitError(loc) << rankTablePath << ": " << t.message();
+      return failure();
+    }
+    return std::optional<hccl::sched::Topology>(*t);
+  }
+  if (topologyPreset.empty())
+    return std::optional<hccl::sched::Topology>();
+  auto t = hccl::sched::Topology::preset(topologyPreset);
+  if (!t) {
+    emitError(loc) << "--topology: " << t.message();
+    return failure();
+  }
+  if (!links.empty())
+    if (hccl::sched::Status st = t->applyLinkParams(links); !st) {
+      emitError(loc) << linkParamsPath << ": " << st.message();
+      return failure();
+    }
+  return std::optional<hccl::sched::Topology>(*t);
+}
+
+/// Puts the option's topology on an imported module (one given in the
+/// module too is an error: which one holds is not for us to guess).
+static LogicalResult applyTopologyOption(ModuleOp m) {
+  FailureOr<std::optional<hccl::sched::Topology>> t =
+      topologyOption(m.getLoc());
+  if (failed(t))
+    return failure();
+  if (!*t)
+    return success();
+  StringRef attr = comm::CommDialect::getTopologyAttrName();
+  if (m->hasAttr(attr))
+    return m.emitError() << "the module has '" << attr
+                         << "' already; drop it or the topology option";
+  if (!(*t)->rankServer.empty())
+    return m.emitError() << "the rank table places ranks on servers out of "
+                            "server-major order; #comm.topology cannot "
+                            "express that mapping";
+  m->setAttr(attr, comm::TopologyAttr::get(m.getContext(), **t));
+  // The groups' ranks must lie inside the topology now.
+  return verify(m);
+}
 
 static void registerDialects(DialectRegistry &registry) {
   registry.insert<comm::CommDialect, func::FuncDialect, arith::ArithDialect,
@@ -135,15 +238,17 @@ static int translateMain(int argc, char **argv) {
       [](llvm::SourceMgr &sm, MLIRContext *ctx) -> OwningOpRef<Operation *> {
         if (failed(hccl::tools::checkNesting(sm, ctx)))
           return nullptr;
-        if (numReplicas < 0) {
+        if (numReplicas < 0 || numPartitions < 0) {
           emitError(UnknownLoc::get(ctx))
-              << "--num-replicas must be >= 0, found " << numReplicas;
+              << "--num-replicas and --num-partitions must be >= 0, found "
+              << numReplicas << " and " << numPartitions;
           return nullptr;
         }
         comm::StableHLOImportOptions opts;
         opts.numReplicas = numReplicas;
+        opts.numPartitions = numPartitions;
         OwningOpRef<ModuleOp> m = comm::importStableHLO(sm, ctx, opts);
-        if (!m)
+        if (!m || failed(applyTopologyOption(*m)))
           return nullptr;
         return OwningOpRef<Operation *>(m.release());
       },

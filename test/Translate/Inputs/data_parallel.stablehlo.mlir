@@ -14,7 +14,7 @@
       "stablehlo.return"(%m) : (tensor<f32>) -> ()
     }) : (tensor<8x16xf32>) -> tensor<2x16xf32>
     %4 = "stablehlo.all_to_all"(%e) <{concat_dimension = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, split_count = 2 : i64, split_dimension = 0 : i64}> : (tensor<8x4xi32>) -> tensor<4x8xi32>
-    %5 = "stablehlo.collective_permute"(%1#1) <{channel_handle = #stablehlo.channel_handle<handle = 4, type = 1>, source_target_pairs = dense<[[0, 1], [1, 2], [2, 3]]> : tensor<3x2xi64>}> : (tensor<16xf32>) -> tensor<16xf32>
+    %5 = "stablehlo.collective_permute"(%1#1) <{source_target_pairs = dense<[[0, 1], [1, 2], [2, 3]]> : tensor<3x2xi64>}> : (tensor<16xf32>) -> tensor<16xf32>
     %6 = "stablehlo.collective_broadcast"(%5) <{replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>}> : (tensor<16xf32>) -> tensor<16xf32>
     "func.return"(%1#0, %1#1, %2, %3, %4, %5, %6) : (tensor<8x16xf32>, tensor<16xf32>, tensor<8x16xbf16>, tensor<2x16xf32>, tensor<4x8xi32>, tensor<16xf32>, tensor<16xf32>) -> ()
   }) : () -> ()
