@@ -36,12 +36,12 @@ const char *const kUsage =
     "  hccl-plan generate --collective C --algo A --ranks P --count N\n"
     "        [--dtype fp32] [--op sum] [--root R] [--slices K] [--chunks K]\n"
     "        [--ranks-per-server M] [--level0 A] [--level1 A]\n"
-    "        [--hccl-algo SPEC] [--topology PRESET | --rank-table FILE\n"
-    "        [--link-params FILE]] [--form compact|expanded|both] [-o FILE]\n"
+    "        [--hccl-algo SPEC] [--topology PRESET | --rank-table FILE]\n"
+    "        [--link-params FILE] [--form compact|expanded|both] [-o FILE]\n"
     "  hccl-plan verify PLAN.json [--exhaustive-limit N] [--no-in-place]\n"
     "        [--no-slices] [--max-ops N] [--max-simulated-ops N]\n"
     "  hccl-plan cost --collective C --ranks P --count N [--dtype fp32]\n"
-    "        [--topology PRESET | --rank-table FILE [--link-params FILE]]\n"
+    "        [--topology PRESET | --rank-table FILE] [--link-params FILE]\n"
     "        [--ranks-per-server M] [--hccl-algo SPEC] [--slices K] [--exact]\n"
     "  hccl-plan cost PLAN.json [--topology PRESET]\n"
     "  hccl-plan expand PLAN.json --rank R [--program ID]\n"
@@ -176,9 +176,11 @@ Topology topologyArg(const Args &a, int64_t p, bool *given = nullptr) {
       bad(a.get("rank-table") + ": " + t.message());
     return *t;
   }
-  if (a.has("link-params"))
-    bad("--link-params needs --rank-table or --topology");
   std::string name = a.get("topology");
+  if (a.has("link-params") && name.empty())
+    bad("--link-params " + a.get("link-params") +
+        " needs the topology whose links it measures: give --topology or "
+        "--rank-table");
   if (name.empty()) {
     // Default: enough 910B servers for p ranks (beyond the preset's range
     // too: the figures are per server).
@@ -191,6 +193,10 @@ Topology topologyArg(const Args &a, int64_t p, bool *given = nullptr) {
   auto t = Topology::preset(name);
   if (!t)
     bad(t.message());
+  // Measured links (tools/calibrate) replace the preset's figures.
+  if (a.has("link-params"))
+    if (Status s = t->applyLinkParams(readFile(a.get("link-params"))); !s)
+      bad(a.get("link-params") + ": " + s.message());
   return *t;
 }
 
@@ -217,6 +223,7 @@ std::string algoLabel(Algorithm a, Algorithm l0, Algorithm l1) {
 struct Request {
   GenerateRequest gen;
   Topology topo;
+  std::string topoLabel; ///< what the report calls the topology
   bool topoGiven = false;
   std::optional<HcclAlgoSpec> spec;
 };
@@ -245,6 +252,11 @@ Request requestArgs(const Args &a) {
   g.slices = intArg(a, "slices", 1, 1, 1 << 20);
   g.chunks = intArg(a, "chunks", 0, 0, 1 << 20);
   q.topo = topologyArg(a, g.ranks, &q.topoGiven);
+  q.topoLabel =
+      a.has("rank-table") ? "of " + a.get("rank-table")
+      : q.topo.name.empty()
+          ? a.get("topology") + " with the links of " + a.get("link-params")
+          : q.topo.name;
   if (g.ranks > q.topo.worldSize())
     bad("--ranks " + std::to_string(g.ranks) + " exceeds the topology's " +
         std::to_string(q.topo.worldSize()) + " ranks");
@@ -338,8 +350,8 @@ int cmdVerify(int argc, char **argv) {
   Plan plan = planArg(a);
   VerifyOptions vo;
   vo.exhaustiveLimit = intArg(a, "exhaustive-limit", kMaxRanks, 1, kMaxRanks);
-  vo.maxSimulatedOps = intArg(a, "max-simulated-ops", vo.maxSimulatedOps, 0,
-                              INT64_MAX / 2);
+  vo.maxSimulatedOps =
+      intArg(a, "max-simulated-ops", vo.maxSimulatedOps, 0, INT64_MAX / 2);
   vo.inPlace = !a.flags.count("no-in-place");
   vo.applySlices = !a.flags.count("no-slices");
   vo.maxOpInstances = intArg(a, "max-ops", vo.maxOpInstances, 1, INT64_MAX / 2);
@@ -384,7 +396,7 @@ void printCostTable(const Request &q, const Selection &sel, bool exact) {
   std::printf("%s of %lld x %s (%.0f bytes) on %lld ranks, topology %s\n",
               collectiveName(g.collective), static_cast<long long>(g.count),
               dataTypeName(g.dtype), bytes, static_cast<long long>(g.ranks),
-              q.topo.name.empty() ? "(rank table)" : q.topo.name.c_str());
+              q.topoLabel.c_str());
   std::printf("%-32s %14s %12s %12s%s\n", "algorithm", "predicted_us",
               "algbw_GB/s", "busbw_GB/s", exact ? "   program_us" : "");
   for (const Candidate &c : sel.candidates) {
