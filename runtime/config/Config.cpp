@@ -70,9 +70,8 @@ std::string parseExecTimeout(std::string_view v, Config &c) {
       "expected seconds in 0..2147483647 (0 = never, decimals allowed), "
       "default 1836";
   size_t dot = v.find('.');
-  std::optional<uint64_t> whole =
-      env::parseUnsigned(v.substr(0, dot == std::string_view::npos ? v.size()
-                                                                   : dot));
+  std::optional<uint64_t> whole = env::parseUnsigned(
+      v.substr(0, dot == std::string_view::npos ? v.size() : dot));
   if (!whole || *whole > 2147483647u)
     return want;
   uint64_t s = *whole;
@@ -127,14 +126,16 @@ std::string parseBasePort(std::string_view v, Config &c) {
                     "an integer in 1024..65520, default 60000");
 }
 
-std::string parseWhitelistDisable(std::string_view v, Config &c) {
-  if (v == "0")
-    c.whitelistDisable = false;
-  else if (v == "1")
-    c.whitelistDisable = true;
-  else
-    return "expected 0 or 1, default 1";
+/// A 0/1 switch; `expected` is the message for anything else.
+std::string zeroOrOne(std::string_view v, bool *out, const char *expected) {
+  if (v != "0" && v != "1")
+    return expected;
+  *out = v == "1";
   return "";
+}
+
+std::string parseWhitelistDisable(std::string_view v, Config &c) {
+  return zeroOrOne(v, &c.whitelistDisable, "expected 0 or 1, default 1");
 }
 
 std::string parseWhitelistFile(std::string_view v, Config &c) {
@@ -146,8 +147,8 @@ std::string parseWhitelistFile(std::string_view v, Config &c) {
 
 std::string parseRdmaTc(std::string_view v, Config &c) {
   uint32_t tc = 0;
-  std::string err = intInRange(
-      v, 0, 255, &tc, "a multiple of 4 in 0..255, default 132");
+  std::string err =
+      intInRange(v, 0, 255, &tc, "a multiple of 4 in 0..255, default 132");
   if (err.empty() && tc % 4 != 0)
     return "expected a multiple of 4 in 0..255, default 132";
   if (err.empty())
@@ -202,9 +203,9 @@ std::string parseIbHca(std::string_view v, Config &c) {
   size_t start = 0;
   for (;;) {
     size_t comma = s.find(',', start);
-    std::string_view item = s.substr(start, comma == std::string_view::npos
-                                                ? std::string_view::npos
-                                                : comma - start);
+    std::string_view item =
+        s.substr(start, comma == std::string_view::npos ? std::string_view::npos
+                                                        : comma - start);
     size_t colon = item.find(':');
     std::string_view name = item.substr(0, colon);
     if (name.empty() || name.size() > 63)
@@ -242,13 +243,9 @@ std::string parseLogLevel(std::string_view v, Config &c) {
 }
 
 std::string parsePlanTrusted(std::string_view v, Config &c) {
-  if (v == "0")
-    c.planTrusted = false;
-  else if (v == "1")
-    c.planTrusted = true;
-  else
-    return "expected 0 or 1 (1: load plans without proving them), default 0";
-  return "";
+  return zeroOrOne(
+      v, &c.planTrusted,
+      "expected 0 or 1 (1: load plans without proving them), default 0");
 }
 
 std::string parseTransport(std::string_view v, Config &c) {
@@ -320,8 +317,8 @@ std::string shown(std::string_view v) {
 
 } // namespace
 
-sched::Result<Config> loadConfig(
-    const std::function<const char *(const char *)> &getenv) {
+sched::Result<Config>
+loadConfig(const std::function<const char *(const char *)> &getenv) {
   Config c;
   std::string errors;
   for (const Variable &var : kVariables) {
@@ -434,9 +431,9 @@ const std::vector<std::string> &configVariableNames() {
 
 std::vector<std::string> unknownHcclVariables(const char *const *envp) {
   // Variables the runtime reads elsewhere (bootstrap) are known too.
-  static const char *const kOther[] = {
-      "HCCL_ROOT_INFO_FILE", "HCCL_FAKE_HOST_ID", "HCCL_JOB_SECRET",
-      "HCCL_JOB_SECRET_FILE"};
+  static const char *const kOther[] = {"HCCL_ROOT_INFO_FILE",
+                                       "HCCL_FAKE_HOST_ID", "HCCL_JOB_SECRET",
+                                       "HCCL_JOB_SECRET_FILE"};
   std::vector<std::string> unknown;
   for (; envp && *envp; ++envp) {
     std::string_view entry(*envp);
