@@ -36,8 +36,8 @@ struct FusionKey {
 };
 
 FusionKey keyOf(AllReduceOp op) {
-  Type et = cast<RankedTensorType>(op.getInputs().front().getType())
-                .getElementType();
+  Type et =
+      cast<RankedTensorType>(op.getInputs().front().getType()).getElementType();
   return {op.getGroupAttr(), op.getKindAttr(), op.getAlgoAttr(), et};
 }
 
@@ -142,21 +142,20 @@ struct GradientFusionPass
       locs.push_back(r.getLoc());
     }
     OpBuilder b(last);
-    auto fused = b.create<AllReduceOp>(
-        b.getFusedLoc(locs), last.getKindAttr(), inputs, last.getGroupAttr(),
-        last.getAlgoAttr());
-    fused->setAttr(CommDialect::getBucketAttrName(),
-                   b.getI64IntegerAttr(id));
+    auto fused =
+        b.create<AllReduceOp>(b.getFusedLoc(locs), last.getKindAttr(), inputs,
+                              last.getGroupAttr(), last.getAlgoAttr());
+    fused->setAttr(CommDialect::getBucketAttrName(), b.getI64IntegerAttr(id));
     unsigned pos = 0;
     for (AllReduceOp r : run) {
-      r.replaceAllUsesWith(
-          fused.getResults().slice(pos, r.getNumResults()));
+      r.replaceAllUsesWith(fused.getResults().slice(pos, r.getNumResults()));
       pos += r.getNumResults();
     }
     // Keep block order among the moved ops.
     SmallVector<Operation *> ordered(toMove.begin(), toMove.end());
-    llvm::sort(ordered,
-               [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    llvm::sort(ordered, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
     Operation *after = fused;
     for (Operation *op : ordered) {
       op->moveAfter(after);

@@ -76,18 +76,17 @@ struct LowerSchedulePass
     req.collective = *getScheduleCollective(op);
     GroupOp group = lookupGroup(op, coll.getGroupAttr());
     if (!group)
-      return op->emitOpError() << "references unknown group "
-                               << coll.getGroupAttr();
+      return op->emitOpError()
+             << "references unknown group " << coll.getGroupAttr();
     req.ranks = group.getGroupSize();
     if (auto k = coll.getReductionKind())
       req.reduceOp = toSchedule(*k);
 
-    Type et = cast<RankedTensorType>(op->getOperand(0).getType())
-                  .getElementType();
+    Type et =
+        cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
     auto dt = toScheduleType(et);
     if (!dt)
-      return op->emitOpError() << "element type " << et
-                               << " cannot be lowered";
+      return op->emitOpError() << "element type " << et << " cannot be lowered";
     req.dtype = *dt;
 
     int64_t total = 0;
@@ -122,9 +121,9 @@ struct LowerSchedulePass
                                 sel->level1, 1);
     }
     if (defaultSlices > 0 && algo.getSlices() == 1)
-      algo = AlgorithmAttr::get(op->getContext(), algo.getKind(),
-                                algo.getLevel0(), algo.getLevel1(),
-                                defaultSlices);
+      algo =
+          AlgorithmAttr::get(op->getContext(), algo.getKind(), algo.getLevel0(),
+                             algo.getLevel1(), defaultSlices);
     req.algorithm = algo.getKind();
     req.level0 = algo.getLevel0();
     req.level1 = algo.getLevel1();
@@ -166,9 +165,9 @@ struct LowerSchedulePass
       kind = ReductionKindAttr::get(op->getContext(), *k);
     auto s = b.create<ScheduleOp>(
         op->getLoc(), op->getResultTypes(), progRef,
-        CollectiveKindAttr::get(op->getContext(),
-                                static_cast<CollectiveKind>(
-                                    static_cast<int>(req.collective))),
+        CollectiveKindAttr::get(
+            op->getContext(),
+            static_cast<CollectiveKind>(static_cast<int>(req.collective))),
         kind, op->getOperands(), coll.getGroupAttr(), algo);
     // Keep discardable annotations (comm.bucket, ...).
     for (NamedAttribute a : op->getDiscardableAttrs())
@@ -223,8 +222,8 @@ struct LowerSchedulePass
          {static_cast<int64_t>(r.collective), static_cast<int64_t>(r.algorithm),
           static_cast<int64_t>(r.level0), static_cast<int64_t>(r.level1),
           r.ranks, r.count, static_cast<int64_t>(r.dtype),
-          static_cast<int64_t>(r.reduceOp), r.root, r.slices,
-          r.ranksPerServer, r.chunks})
+          static_cast<int64_t>(r.reduceOp), r.root, r.slices, r.ranksPerServer,
+          r.chunks})
       k += std::to_string(v) + ",";
     return k;
   }

@@ -1,4 +1,5 @@
-//===- Pipeline.cpp - The hccl-pipeline ------------------------------------===//
+//===- Pipeline.cpp - The hccl-pipeline
+//------------------------------------===//
 //
 // The passes in the order their preconditions need: compression changes
 // sizes, sizing decides buckets, fusion makes them ops, overlap schedules

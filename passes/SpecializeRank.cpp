@@ -61,13 +61,13 @@ struct SpecializeRankPass
 
   LogicalResult specialize(ProgramOp s, const FrozenRewritePatternSet &pats) {
     if (s.getRankAttr())
-      return s.emitOpError() << "is already specialised for rank "
-                             << s.getRankAttr().getInt();
+      return s.emitOpError()
+             << "is already specialised for rank " << s.getRankAttr().getInt();
     int64_t p = s.getRanksAttr().getInt();
     if (rank >= p)
-      return s.emitOpError() << "cannot specialise for rank " << rank.getValue()
-                             << ": the program is for " << p << " ranks (0.."
-                             << p - 1 << ")";
+      return s.emitOpError()
+             << "cannot specialise for rank " << rank.getValue()
+             << ": the program is for " << p << " ranks (0.." << p - 1 << ")";
     OpBuilder b(s.getContext());
     s.setRankAttr(b.getI64IntegerAttr(rank));
     Block &body = s.getBodyBlock();
@@ -76,8 +76,8 @@ struct SpecializeRankPass
     s.getRankArg().replaceAllUsesWith(
         b.create<arith::ConstantIndexOp>(loc, rank));
     s.getSizeArg().replaceAllUsesWith(b.create<arith::ConstantIndexOp>(loc, p));
-    s.getCountArg().replaceAllUsesWith(b.create<arith::ConstantIndexOp>(
-        loc, s.getCountAttr().getInt()));
+    s.getCountArg().replaceAllUsesWith(
+        b.create<arith::ConstantIndexOp>(loc, s.getCountAttr().getInt()));
 
     if (failed(unrollPhases(s)))
       return failure();

@@ -1,6 +1,6 @@
 //===- VerifySchedule.cpp - comm-verify-schedule --------------------------===//
-#include "hccl-mlir/Passes/Passes.h"
 #include "hccl-mlir/Dialect/Comm/ProgramIR.h"
+#include "hccl-mlir/Passes/Passes.h"
 #include "hccl-mlir/schedule/Verify.h"
 
 namespace mlir::comm {
@@ -37,9 +37,8 @@ struct VerifySchedulePass
 
   LogicalResult check(ProgramOp s) {
     if (auto r = s.getRankAttr())
-      return s.emitOpError()
-             << "is specialised for rank " << r.getInt()
-             << "; verify the rank-parametric program instead";
+      return s.emitOpError() << "is specialised for rank " << r.getInt()
+                             << "; verify the rank-parametric program instead";
     FailureOr<sched::Program> prog = readProgram(s);
     if (failed(prog))
       return failure();
@@ -48,8 +47,8 @@ struct VerifySchedulePass
     opts.exhaustiveLimit = exhaustiveLimit;
     auto report = sched::verify(*prog, opts);
     if (!report)
-      return s.emitOpError() << "step schedule is incorrect: "
-                             << report.message();
+      return s.emitOpError()
+             << "step schedule is incorrect: " << report.message();
     // No error found is not a proof: say so where it was not proven.
     if (!report->proven) {
       s.emitWarning() << "step schedule is not proven: " << report->summary;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds hccl-mlir and runs every test: GoogleTest suites, multi-process
-# integration tests and the lit/FileCheck suites (all through ctest).
+# integration tests and the lit/FileCheck suites (all through ctest), then
+# checks the formatting (scripts/check-format.sh).
 # Installs missing Debian packages first. Exit status: 0 iff all passed.
 set -euo pipefail
 
@@ -21,4 +22,6 @@ if [[ -f "$BUILD/Testing/Temporary/LastTest.log" ]]; then
   grep -E "^ *(Passed|Failed|Unsupported|Expectedly Failed) *:" \
     "$BUILD/Testing/Temporary/LastTest.log" | sed 's/^ */lit: /' || true
 fi
+# House rule: every C/C++ file as clang-format-19 formats it (.clang-format).
+"$ROOT/scripts/check-format.sh" || status=1
 exit $status

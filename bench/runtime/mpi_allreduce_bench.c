@@ -118,13 +118,11 @@ int main(int argc, char **argv) {
       send[i] = (float)((rank + i) % 7);
     memset(recv, 0xA5, count * sizeof(float));
     for (long i = 0; i < warmup; ++i)
-      MPI_Allreduce(send, recv, (int)count, MPI_FLOAT, MPI_SUM,
-                    MPI_COMM_WORLD);
+      MPI_Allreduce(send, recv, (int)count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     for (long i = 0; i < iters; ++i)
-      MPI_Allreduce(send, recv, (int)count, MPI_FLOAT, MPI_SUM,
-                    MPI_COMM_WORLD);
+      MPI_Allreduce(send, recv, (int)count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     double t = (MPI_Wtime() - t0) / iters, tmax = 0;
     long wrong = 0, wrongAll = 0;
     if (check)

@@ -60,8 +60,8 @@ static ParseResult parseNumber(AsmParser &parser, double &out) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult LinkAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                               LinkClass, APFloat bandwidthF,
-                               APFloat latencyF, int64_t ports) {
+                               LinkClass, APFloat bandwidthF, APFloat latencyF,
+                               int64_t ports) {
   double bandwidth = bandwidthF.convertToDouble();
   double latency = latencyF.convertToDouble();
   // inf would be printed as a keyword the parser does not read back, and
@@ -102,9 +102,8 @@ Attribute LinkAttr::parse(AsmParser &parser, Type) {
       parser.parseKeyword("ports") || parser.parseEqual() ||
       parser.parseInteger(ports) || parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), *lc, APFloat(bw), APFloat(lat),
-                    ports);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    *lc, APFloat(bw), APFloat(lat), ports);
 }
 
 void LinkAttr::print(AsmPrinter &p) const {
@@ -120,8 +119,7 @@ void LinkAttr::print(AsmPrinter &p) const {
 
 static LinkAttr toAttr(MLIRContext *ctx, const sched::LinkParams &l) {
   return LinkAttr::get(ctx, static_cast<LinkClass>(static_cast<int>(l.cls)),
-                       APFloat(l.bandwidthGBps), APFloat(l.latencyUs),
-                       l.ports);
+                       APFloat(l.bandwidthGBps), APFloat(l.latencyUs), l.ports);
 }
 
 static sched::LinkParams fromAttr(LinkAttr l) {
@@ -152,11 +150,11 @@ TopologyAttr TopologyAttr::get(MLIRContext *ctx, const sched::Topology &t) {
              toAttr(ctx, t.inter), APFloat(t.reduceGBps), t.name);
 }
 
-LogicalResult
-TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     int64_t servers, int64_t devices, bool intraRing,
-                     LinkAttr intra, LinkAttr inter, APFloat reduceF,
-                     StringRef preset) {
+LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t servers, int64_t devices,
+                                   bool intraRing, LinkAttr intra,
+                                   LinkAttr inter, APFloat reduceF,
+                                   StringRef preset) {
   double reduce = reduceF.convertToDouble();
   if (servers < 1 || servers > 65536)
     return emitError() << "topology servers must be in 1..65536, found "
@@ -183,8 +181,8 @@ TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         (t.intraShape == sched::IntraShape::Ring) != intraRing ||
         !(t.intra == fromAttr(intra)) || !(t.inter == fromAttr(inter)) ||
         t.reduceGBps != reduce)
-      return emitError() << "topology parameters differ from preset '"
-                         << preset << "'";
+      return emitError() << "topology parameters differ from preset '" << preset
+                         << "'";
   }
   return success();
 }
@@ -300,8 +298,8 @@ static ParseResult parseAlgoName(AsmParser &parser, sched::Algorithm &out) {
   auto a = sched::parseAlgorithm(name.str());
   if (!a)
     return parser.emitError(loc)
-           << "unknown algorithm '" << name
-           << "'; expected one of " << sched::algorithmNameList();
+           << "unknown algorithm '" << name << "'; expected one of "
+           << sched::algorithmNameList();
   out = *a;
   return success();
 }
@@ -328,8 +326,8 @@ Attribute AlgorithmAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), kind, l0, l1, slices);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    kind, l0, l1, slices);
 }
 
 void AlgorithmAttr::print(AsmPrinter &p) const {

@@ -28,9 +28,9 @@ LogicalResult CommDialect::verifyOperationAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   if (name == getTopologyAttrName()) {
     if (!isa<ModuleOp>(op))
-      return op->emitError() << "'" << name
-                             << "' belongs on a builtin.module, found it on '"
-                             << op->getName() << "'";
+      return op->emitError()
+             << "'" << name << "' belongs on a builtin.module, found it on '"
+             << op->getName() << "'";
     if (!isa<TopologyAttr>(attr.getValue()))
       return op->emitError()
              << "'" << name << "' must be a #comm.topology attribute, found "
@@ -49,9 +49,9 @@ LogicalResult CommDialect::verifyOperationAttribute(Operation *op,
     else if (auto i = dyn_cast<IntegerAttr>(attr.getValue()))
       v = static_cast<double>(i.getInt());
     else
-      return op->emitError() << "'" << name
-                             << "' must be a number of microseconds, found "
-                             << attr.getValue();
+      return op->emitError()
+             << "'" << name << "' must be a number of microseconds, found "
+             << attr.getValue();
     // inf passed `>= 0` and reached plans as JSON null.
     if (!std::isfinite(v))
       return op->emitError() << "'" << name
@@ -65,9 +65,9 @@ LogicalResult CommDialect::verifyOperationAttribute(Operation *op,
   if (name == getBucketAttrName()) {
     auto i = dyn_cast<IntegerAttr>(attr.getValue());
     if (!i || i.getInt() < 0)
-      return op->emitError() << "'" << name
-                             << "' must be a non-negative integer, found "
-                             << attr.getValue();
+      return op->emitError()
+             << "'" << name << "' must be a non-negative integer, found "
+             << attr.getValue();
     return success();
   }
   return success();
@@ -75,9 +75,8 @@ LogicalResult CommDialect::verifyOperationAttribute(Operation *op,
 
 /// Folders of comm.emod / comm.param / comm.table_at produce index
 /// constants; they materialise as arith.constant.
-Operation *CommDialect::materializeConstant(OpBuilder &builder,
-                                            Attribute value, Type type,
-                                            Location loc) {
+Operation *CommDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
   if (auto i = dyn_cast<IntegerAttr>(value))
     if (type.isIndex() || isa<IntegerType>(type))
       return builder.create<arith::ConstantOp>(loc, type, i);

@@ -26,8 +26,8 @@ GroupOp mlir::comm::lookupGroup(Operation *op, FlatSymbolRefAttr group) {
 }
 
 TopologyAttr mlir::comm::getTopology(Operation *op) {
-  ModuleOp module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
-                                      : op->getParentOfType<ModuleOp>();
+  ModuleOp module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
   while (module) {
     if (auto t = module->getAttrOfType<TopologyAttr>(
             CommDialect::getTopologyAttrName()))
@@ -38,7 +38,8 @@ TopologyAttr mlir::comm::getTopology(Operation *op) {
 }
 
 std::optional<int64_t>
-mlir::comm::getRanksPerServer(GroupOp group, const hccl::sched::Topology &topo) {
+mlir::comm::getRanksPerServer(GroupOp group,
+                              const hccl::sched::Topology &topo) {
   std::vector<std::vector<int64_t>> subgroups;
   for (int64_t g = 0, e = group.getNumSubgroups(); g < e; ++g) {
     ArrayRef<int64_t> ranks = group.getSubgroup(g);
@@ -86,29 +87,28 @@ static FailureOr<int64_t> verifyGroupRef(Operation *op,
   if (!g) {
     Operation *other = tables.lookupNearestSymbolFrom(op, group);
     if (other)
-      return op->emitOpError() << "expected " << group
-                               << " to be a comm.group, found '"
-                               << other->getName() << "'";
+      return op->emitOpError()
+             << "expected " << group << " to be a comm.group, found '"
+             << other->getName() << "'";
     return op->emitOpError() << "references unknown group " << group;
   }
   return g.getGroupSize();
 }
 
 /// Checks one dimension of a gather/scatter relation: big = p * small.
-static LogicalResult verifyScaledDim(Operation *op, StringRef what,
-                                     int64_t dim, int64_t small, int64_t big,
-                                     int64_t p) {
+static LogicalResult verifyScaledDim(Operation *op, StringRef what, int64_t dim,
+                                     int64_t small, int64_t big, int64_t p) {
   if (ShapedType::isDynamic(small) || ShapedType::isDynamic(big))
     return success();
   int64_t expected;
   if (llvm::MulOverflow(small, p, expected))
-    return op->emitOpError() << what << " along dim " << dim << ": " << small
-                             << " x group size " << p
-                             << " does not fit in a 64-bit count";
+    return op->emitOpError()
+           << what << " along dim " << dim << ": " << small << " x group size "
+           << p << " does not fit in a 64-bit count";
   if (big != expected)
     return op->emitOpError()
-           << what << " along dim " << dim << ": expected " << expected
-           << " (" << small << " x group size " << p << "), found " << big;
+           << what << " along dim " << dim << ": expected " << expected << " ("
+           << small << " x group size " << p << "), found " << big;
   return success();
 }
 
@@ -118,9 +118,9 @@ static LogicalResult verifySameShapeExcept(Operation *op, RankedTensorType a,
                                            RankedTensorType b, int64_t except,
                                            int64_t except2 = -1) {
   if (a.getElementType() != b.getElementType())
-    return op->emitOpError() << "expected result element type "
-                             << a.getElementType() << ", found "
-                             << b.getElementType();
+    return op->emitOpError()
+           << "expected result element type " << a.getElementType()
+           << ", found " << b.getElementType();
   if (a.getRank() != b.getRank())
     return op->emitOpError() << "expected result rank " << a.getRank()
                              << ", found " << b.getRank();
@@ -140,9 +140,9 @@ static LogicalResult verifySameShapeExcept(Operation *op, RankedTensorType a,
 static LogicalResult verifyDimInRange(Operation *op, StringRef name,
                                       int64_t dim, RankedTensorType t) {
   if (dim < 0 || dim >= t.getRank())
-    return op->emitOpError() << name << " " << dim
-                             << " out of range: expected 0.." << t.getRank() - 1
-                             << " for " << t;
+    return op->emitOpError()
+           << name << " " << dim << " out of range: expected 0.."
+           << t.getRank() - 1 << " for " << t;
   return success();
 }
 
@@ -286,9 +286,9 @@ LogicalResult GroupOp::verify() {
     int64_t world = topo.getWorldSize();
     for (int64_t r : ranks)
       if (r >= world)
-        return emitOpError() << "rank " << r
-                             << " out of range: the topology has " << world
-                             << " ranks (0.." << world - 1 << ")";
+        return emitOpError()
+               << "rank " << r << " out of range: the topology has " << world
+               << " ranks (0.." << world - 1 << ")";
   }
   return success();
 }
@@ -316,10 +316,11 @@ LogicalResult GroupOp::verifySymbolUses(SymbolTableCollection &tables) {
 // AllReduceOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult AllReduceOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult AllReduceOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location>,
+                                            ValueRange operands, DictionaryAttr,
+                                            OpaqueProperties, RegionRange,
+                                            SmallVectorImpl<Type> &inferred) {
   for (Value v : operands)
     inferred.push_back(v.getType());
   return success();
@@ -331,8 +332,9 @@ LogicalResult AllReduceOp::verify() {
   for (auto [i, in, out] :
        llvm::enumerate(getInputs().getTypes(), getResults().getTypes()))
     if (in != out)
-      return emitOpError() << "result #" << i << " must have the type of input #"
-                           << i << " (" << in << "), found " << out;
+      return emitOpError() << "result #" << i
+                           << " must have the type of input #" << i << " ("
+                           << in << "), found " << out;
   return success();
 }
 
@@ -426,10 +428,13 @@ std::optional<ReductionKind> ReduceOp::getReductionKind() { return getKind(); }
 
 LogicalResult AllToAllOp::verify() {
   auto in = getInput().getType(), out = getResult().getType();
-  if (failed(verifyDimInRange(*this, "split_dim", getSplitDimAttr().getInt(), in)) ||
-      failed(verifyDimInRange(*this, "concat_dim", getConcatDimAttr().getInt(), in)))
+  if (failed(verifyDimInRange(*this, "split_dim", getSplitDimAttr().getInt(),
+                              in)) ||
+      failed(verifyDimInRange(*this, "concat_dim", getConcatDimAttr().getInt(),
+                              in)))
     return failure();
-  return verifySameShapeExcept(*this, in, out, getSplitDimAttr().getInt(), getConcatDimAttr().getInt());
+  return verifySameShapeExcept(*this, in, out, getSplitDimAttr().getInt(),
+                               getConcatDimAttr().getInt());
 }
 
 LogicalResult AllToAllOp::verifySymbolUses(SymbolTableCollection &tables) {
@@ -443,11 +448,10 @@ LogicalResult AllToAllOp::verifySymbolUses(SymbolTableCollection &tables) {
     return emitOpError() << "split_dim " << s << " has size " << inS
                          << ", expected a multiple of the group size " << *p;
   if (s == c)
-    return verifyScaledDim(*this, "result size", s, inS, out.getDimSize(s),
-                           1);
+    return verifyScaledDim(*this, "result size", s, inS, out.getDimSize(s), 1);
   if (!ShapedType::isDynamic(inS) &&
-      failed(verifyScaledDim(*this, "result size", s, out.getDimSize(s), inS,
-                             *p)))
+      failed(
+          verifyScaledDim(*this, "result size", s, out.getDimSize(s), inS, *p)))
     return failure();
   return verifyScaledDim(*this, "result size", c, in.getDimSize(c),
                          out.getDimSize(c), *p);
@@ -602,9 +606,9 @@ LogicalResult StartOp::verify() {
   if (!yield)
     return emitOpError() << "body must end with comm.yield";
   if (yield.getValues() != coll->getResults())
-    return emitOpError() << "comm.yield must yield the " << coll->getNumResults()
-                         << " result(s) of '" << coll->getName()
-                         << "' in order";
+    return emitOpError() << "comm.yield must yield the "
+                         << coll->getNumResults() << " result(s) of '"
+                         << coll->getName() << "' in order";
   size_t uses = std::distance(getToken().use_begin(), getToken().use_end());
   if (uses != 1)
     return emitOpError() << "token must be consumed by exactly one comm.wait, "

@@ -19,13 +19,20 @@ namespace sched = hccl::sched;
 
 const char *mlir::comm::stepFieldName(StepField f) {
   switch (f) {
-  case StepField::When: return "when";
-  case StepField::Peer: return "peer";
-  case StepField::DstOff: return "dst offset";
-  case StepField::SrcOff: return "src offset";
-  case StepField::Count: return "count";
-  case StepField::Stride: return "stride";
-  case StepField::SrcN: return "n";
+  case StepField::When:
+    return "when";
+  case StepField::Peer:
+    return "peer";
+  case StepField::DstOff:
+    return "dst offset";
+  case StepField::SrcOff:
+    return "src offset";
+  case StepField::Count:
+    return "count";
+  case StepField::Stride:
+    return "stride";
+  case StepField::SrcN:
+    return "n";
   }
   return "?";
 }
@@ -40,11 +47,16 @@ ArrayRef<StepField> mlir::comm::getStepFields(sched::OpKind kind) {
   static const F reduce[] = {F::When,   F::DstOff, F::SrcOff,
                              F::Stride, F::SrcN,   F::Count};
   switch (kind) {
-  case sched::OpKind::Send: return send;
-  case sched::OpKind::Recv: return recv;
-  case sched::OpKind::RecvReduce: return recvReduce;
-  case sched::OpKind::Copy: return copy;
-  case sched::OpKind::Reduce: return reduce;
+  case sched::OpKind::Send:
+    return send;
+  case sched::OpKind::Recv:
+    return recv;
+  case sched::OpKind::RecvReduce:
+    return recvReduce;
+  case sched::OpKind::Copy:
+    return copy;
+  case sched::OpKind::Reduce:
+    return reduce;
   }
   return {};
 }
@@ -341,21 +353,21 @@ LogicalResult verifyStep(Operation *op, sched::OpKind kind) {
   DenseI64ArrayAttr statics = staticFieldsOf(op);
   size_t expected = getStepFields(kind).size();
   if (!statics || static_cast<size_t>(statics.size()) != expected)
-    return op->emitOpError() << "expected " << expected
-                             << " static field entries, found "
-                             << (statics ? statics.size() : 0);
+    return op->emitOpError()
+           << "expected " << expected << " static field entries, found "
+           << (statics ? statics.size() : 0);
   size_t dyn = llvm::count_if(statics.asArrayRef(), ShapedType::isDynamic);
   if (dyn != op->getNumOperands())
-    return op->emitOpError() << "expected " << dyn
-                             << " dynamic field operands, found "
-                             << op->getNumOperands();
+    return op->emitOpError()
+           << "expected " << dyn << " dynamic field operands, found "
+           << op->getNumOperands();
   if (sched::opHasDst(kind) != getStepDstBuffer(op).has_value())
-    return op->emitOpError() << (sched::opHasDst(kind)
-                                     ? "expected a destination buffer"
+    return op->emitOpError()
+           << (sched::opHasDst(kind) ? "expected a destination buffer"
                                      : "unexpected destination buffer");
   if (sched::opHasSrc(kind) != getStepSrcBuffer(op).has_value())
-    return op->emitOpError() << (sched::opHasSrc(kind)
-                                     ? "expected a source buffer"
+    return op->emitOpError()
+           << (sched::opHasSrc(kind) ? "expected a source buffer"
                                      : "unexpected source buffer");
   if (getStepDstBuffer(op) == BufferKind::input)
     return op->emitOpError()
@@ -366,8 +378,8 @@ LogicalResult verifyStep(Operation *op, sched::OpKind kind) {
     if (ShapedType::isDynamic(v) || f == StepField::When)
       continue;
     if (v < 0)
-      return op->emitOpError() << stepFieldName(f) << " " << v
-                               << " is negative";
+      return op->emitOpError()
+             << stepFieldName(f) << " " << v << " is negative";
     if (f == StepField::SrcN && v < 1)
       return op->emitOpError() << "n must be >= 1, found " << v;
   }
@@ -376,8 +388,7 @@ LogicalResult verifyStep(Operation *op, sched::OpKind kind) {
 
 /// Folds constant operands into static fields; erases ops whose `when` is
 /// a constant zero.
-template <typename OpTy>
-struct FoldStepFields : public OpRewritePattern<OpTy> {
+template <typename OpTy> struct FoldStepFields : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -406,10 +417,10 @@ struct FoldStepFields : public OpRewritePattern<OpTy> {
     }
     if (!changed)
       return failure();
-    Operation *repl = buildStepOp(
-        rewriter, o->getLoc(), *getStepKind(o), fields,
-        getStepDstBuffer(o).value_or(BufferKind::output),
-        getStepSrcBuffer(o).value_or(BufferKind::input));
+    Operation *repl =
+        buildStepOp(rewriter, o->getLoc(), *getStepKind(o), fields,
+                    getStepDstBuffer(o).value_or(BufferKind::output),
+                    getStepSrcBuffer(o).value_or(BufferKind::input));
     rewriter.replaceOp(o, repl->getResults());
     return success();
   }
@@ -464,10 +475,10 @@ static ParseResult parseCollectiveAndKind(OpAsmParser &parser,
     return parser.emitError(loc) << "unknown collective '" << coll << "'";
   result.addAttribute(collName, CollectiveKindAttr::get(ctx, *c));
   StringRef kind;
-  if (succeeded(parser.parseOptionalKeyword(&kind,
-                                            {"sum", "prod", "max", "min"})))
-    result.addAttribute(kindName, ReductionKindAttr::get(
-                                      ctx, *symbolizeReductionKind(kind)));
+  if (succeeded(
+          parser.parseOptionalKeyword(&kind, {"sum", "prod", "max", "min"})))
+    result.addAttribute(
+        kindName, ReductionKindAttr::get(ctx, *symbolizeReductionKind(kind)));
   return success();
 }
 
@@ -500,9 +511,8 @@ ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
       parseCollectiveAndKind(parser, result, getCollectiveAttrName(result.name),
                              getKindAttrName(result.name)) ||
       parser.parseKeyword("algo") ||
-      parser.parseCustomAttributeWithFallback(algo, Type(),
-                                              getAlgoAttrName(result.name),
-                                              result.attributes) ||
+      parser.parseCustomAttributeWithFallback(
+          algo, Type(), getAlgoAttrName(result.name), result.attributes) ||
       parser.parseKeyword("ranks") || parser.parseInteger(ranks) ||
       parser.parseKeyword("count") || parser.parseInteger(count))
     return failure();
@@ -526,21 +536,20 @@ ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
     if (parser.parseCommaSeparatedList(
             OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
               SmallVector<int64_t> values;
-              if (parser.parseCommaSeparatedList(
-                      OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
-                        int64_t x;
-                        if (parser.parseInteger(x))
-                          return failure();
-                        values.push_back(x);
-                        return success();
-                      }))
+              if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                                 [&]() -> ParseResult {
+                                                   int64_t x;
+                                                   if (parser.parseInteger(x))
+                                                     return failure();
+                                                   values.push_back(x);
+                                                   return success();
+                                                 }))
                 return failure();
               tables.push_back(b.getDenseI64ArrayAttr(values));
               return success();
             }))
       return failure();
-    result.addAttribute(getTablesAttrName(result.name),
-                        b.getArrayAttr(tables));
+    result.addAttribute(getTablesAttrName(result.name), b.getArrayAttr(tables));
   }
   Type et;
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
@@ -602,8 +611,8 @@ LogicalResult ProgramOp::verify() {
     if (llvm::MulOverflow(getCountAttr().getInt(),
                           static_cast<int64_t>(hccl::sched::dataTypeSize(*dt)),
                           bytes))
-      return emitOpError() << "count " << getCountAttr().getInt()
-                           << " of " << getElementType()
+      return emitOpError() << "count " << getCountAttr().getInt() << " of "
+                           << getElementType()
                            << " holds more bytes than a 64-bit count can hold";
   }
   int64_t root = getRootAttr().getInt();
@@ -634,8 +643,7 @@ LogicalResult ProgramOp::verifyRegions() {
     if (isa<BuffersOp>(op))
       ++buffers;
     else if (!isa<PhaseOp, ParamOp, TableAtOp, EModOp>(op) &&
-             (!op.getDialect() ||
-              op.getDialect()->getNamespace() != "arith"))
+             (!op.getDialect() || op.getDialect()->getNamespace() != "arith"))
       return op.emitOpError() << "is not allowed in a comm.program body "
                                  "(expected comm.buffers, comm.phase, "
                                  "comm.param, comm.table_at, comm.emod or "
@@ -685,13 +693,11 @@ ParseResult ScheduleOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseAttribute(group, getGroupAttrName(result.name),
                             result.attributes) ||
       parser.parseKeyword("algo") ||
-      parser.parseCustomAttributeWithFallback(algo, Type(),
-                                              getAlgoAttrName(result.name),
-                                              result.attributes) ||
+      parser.parseCustomAttributeWithFallback(
+          algo, Type(), getAlgoAttrName(result.name), result.attributes) ||
       parser.parseOptionalAttrDict(result.attributes) ||
       parser.parseColonType(fnType) ||
-      parser.resolveOperands(inputs, fnType.getInputs(), loc,
-                             result.operands))
+      parser.resolveOperands(inputs, fnType.getInputs(), loc, result.operands))
     return failure();
   result.addTypes(fnType.getResults());
   return success();
@@ -717,8 +723,8 @@ LogicalResult ScheduleOp::verify() {
     return failure();
   if (getInputs().empty())
     return emitOpError() << "expected at least one input tensor, found none";
-  Type et = cast<RankedTensorType>(getInputs().front().getType())
-                .getElementType();
+  Type et =
+      cast<RankedTensorType>(getInputs().front().getType()).getElementType();
   SmallVector<Type> types(getInputs().getTypes());
   llvm::append_range(types, getResults().getTypes());
   for (Type t : types)
@@ -760,26 +766,26 @@ LogicalResult ScheduleOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto g = tables.lookupNearestSymbolFrom<GroupOp>(*this, getGroupAttr());
   if (!g)
     return emitOpError() << "references unknown group " << getGroupAttr();
-  auto prog = tables.lookupNearestSymbolFrom<ProgramOp>(*this,
-                                                        getProgramAttr());
+  auto prog =
+      tables.lookupNearestSymbolFrom<ProgramOp>(*this, getProgramAttr());
   if (!prog)
     return emitOpError() << "references unknown program " << getProgramAttr();
   if (prog.getCollective() != getCollective() ||
-      prog.getKindAttr() != getKindAttr() || prog.getAlgoAttr() != getAlgoAttr())
+      prog.getKindAttr() != getKindAttr() ||
+      prog.getAlgoAttr() != getAlgoAttr())
     return emitOpError() << "collective, reduction and algorithm must be "
                             "those of program "
                          << getProgramAttr();
   int64_t p = prog.getRanksAttr().getInt();
   if (p != static_cast<int64_t>(g.getGroupSize()))
-    return emitOpError() << "program " << getProgramAttr() << " is for "
-                         << p << " ranks but group " << getGroupAttr()
-                         << " has " << g.getGroupSize();
-  Type et = cast<RankedTensorType>(getInputs().front().getType())
-                .getElementType();
+    return emitOpError() << "program " << getProgramAttr() << " is for " << p
+                         << " ranks but group " << getGroupAttr() << " has "
+                         << g.getGroupSize();
+  Type et =
+      cast<RankedTensorType>(getInputs().front().getType()).getElementType();
   if (et != prog.getElementType())
     return emitOpError() << "element type " << et << " differs from program "
-                         << getProgramAttr() << "'s "
-                         << prog.getElementType();
+                         << getProgramAttr() << "'s " << prog.getElementType();
   int64_t expected = prog.getCountAttr().getInt();
   std::optional<int64_t> count = getHcclCount();
   if (!count && getCollective() == CollectiveKind::all_to_all) {
@@ -864,8 +870,7 @@ ParseResult PhaseOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   }
   OpAsmParser::Argument arg;
-  if (parser.parseLParen() || parser.parseArgument(arg) ||
-      parser.parseRParen())
+  if (parser.parseLParen() || parser.parseArgument(arg) || parser.parseRParen())
     return failure();
   arg.type = b.getIndexType();
   result.addAttribute(getNameAttrName(result.name), b.getStringAttr(name));

@@ -109,8 +109,8 @@ private:
   }
 
   bool usesT(const sched::Op &op) {
-    for (sched::ExprId id : {op.when, op.peer, op.dst.off, op.src.off,
-                             op.count, op.srcStride, op.srcN})
+    for (sched::ExprId id : {op.when, op.peer, op.dst.off, op.src.off, op.count,
+                             op.srcStride, op.srcN})
       if (id != sched::kNoExpr && pool.uses(id, sched::ExprVar::T))
         return true;
     return false;
@@ -142,20 +142,32 @@ private:
     for (StepField f : getStepFields(op.kind)) {
       sched::ExprId id = sched::kNoExpr;
       switch (f) {
-      case StepField::When: id = op.when; break;
-      case StepField::Peer: id = op.peer; break;
-      case StepField::DstOff: id = op.dst.off; break;
-      case StepField::SrcOff: id = op.src.off; break;
-      case StepField::Count: id = op.count; break;
-      case StepField::Stride: id = op.srcStride; break;
-      case StepField::SrcN: id = op.srcN; break;
+      case StepField::When:
+        id = op.when;
+        break;
+      case StepField::Peer:
+        id = op.peer;
+        break;
+      case StepField::DstOff:
+        id = op.dst.off;
+        break;
+      case StepField::SrcOff:
+        id = op.src.off;
+        break;
+      case StepField::Count:
+        id = op.count;
+        break;
+      case StepField::Stride:
+        id = op.srcStride;
+        break;
+      case StepField::SrcN:
+        id = op.srcN;
+        break;
       }
       int64_t c;
       if (id == sched::kNoExpr)
-        fields.push_back(b.getIndexAttr(f == StepField::When ||
-                                                f == StepField::SrcN
-                                            ? 1
-                                            : 0));
+        fields.push_back(b.getIndexAttr(
+            f == StepField::When || f == StepField::SrcN ? 1 : 0));
       else if (pool.isConstant(id, &c))
         fields.push_back(b.getIndexAttr(c));
       else
@@ -179,12 +191,14 @@ private:
   }
 
   void setInsertion(Level l) {
-    b.restoreInsertionPoint(l == Top ? topIp : l == InPhase ? phaseIp
-                                                            : repeatIp);
+    b.restoreInsertionPoint(l == Top       ? topIp
+                            : l == InPhase ? phaseIp
+                                           : repeatIp);
   }
   void saveInsertion(Level l) {
-    (l == Top ? topIp : l == InPhase ? phaseIp : repeatIp) =
-        b.saveInsertionPoint();
+    (l == Top       ? topIp
+     : l == InPhase ? phaseIp
+                    : repeatIp) = b.saveInsertionPoint();
   }
 
   /// Constants live at the top of the body, visible everywhere inside.
@@ -218,8 +232,7 @@ private:
     setInsertion(at);
     Value zero = constant(0, Top);
     setInsertion(at);
-    Value c =
-        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, v, zero);
+    Value c = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, v, zero);
     saveInsertion(at);
     return c;
   }
@@ -245,8 +258,7 @@ private:
     case sched::ExprOp::Param: {
       setInsertion(Top);
       const sched::Param &p = prog.params[nd.imm];
-      result = b.create<ParamOp>(loc, b.getIndexType(),
-                                 b.getStringAttr(p.name),
+      result = b.create<ParamOp>(loc, b.getIndexType(), b.getStringAttr(p.name),
                                  b.getI64IntegerAttr(p.value));
       saveInsertion(Top);
       memo[Top][id] = result;
@@ -286,25 +298,44 @@ private:
       return b.create<arith::IndexCastUIOp>(loc, b.getIndexType(), c);
     };
     switch (op) {
-    case O::Add: return b.create<arith::AddIOp>(loc, x, y);
-    case O::Sub: return b.create<arith::SubIOp>(loc, x, y);
-    case O::Mul: return b.create<arith::MulIOp>(loc, x, y);
-    case O::Div: return b.create<arith::FloorDivSIOp>(loc, x, y);
-    case O::Mod: return b.create<EModOp>(loc, b.getIndexType(), x, y);
-    case O::Xor: return b.create<arith::XOrIOp>(loc, x, y);
-    case O::And: return b.create<arith::AndIOp>(loc, x, y);
-    case O::Or: return b.create<arith::OrIOp>(loc, x, y);
-    case O::Shl: return b.create<arith::ShLIOp>(loc, x, y);
-    case O::Shr: return b.create<arith::ShRSIOp>(loc, x, y);
-    case O::Min: return b.create<arith::MinSIOp>(loc, x, y);
-    case O::Max: return b.create<arith::MaxSIOp>(loc, x, y);
-    case O::Eq: return cmp(arith::CmpIPredicate::eq);
-    case O::Ne: return cmp(arith::CmpIPredicate::ne);
-    case O::Lt: return cmp(arith::CmpIPredicate::slt);
-    case O::Le: return cmp(arith::CmpIPredicate::sle);
-    case O::Gt: return cmp(arith::CmpIPredicate::sgt);
-    case O::Ge: return cmp(arith::CmpIPredicate::sge);
-    default: break;
+    case O::Add:
+      return b.create<arith::AddIOp>(loc, x, y);
+    case O::Sub:
+      return b.create<arith::SubIOp>(loc, x, y);
+    case O::Mul:
+      return b.create<arith::MulIOp>(loc, x, y);
+    case O::Div:
+      return b.create<arith::FloorDivSIOp>(loc, x, y);
+    case O::Mod:
+      return b.create<EModOp>(loc, b.getIndexType(), x, y);
+    case O::Xor:
+      return b.create<arith::XOrIOp>(loc, x, y);
+    case O::And:
+      return b.create<arith::AndIOp>(loc, x, y);
+    case O::Or:
+      return b.create<arith::OrIOp>(loc, x, y);
+    case O::Shl:
+      return b.create<arith::ShLIOp>(loc, x, y);
+    case O::Shr:
+      return b.create<arith::ShRSIOp>(loc, x, y);
+    case O::Min:
+      return b.create<arith::MinSIOp>(loc, x, y);
+    case O::Max:
+      return b.create<arith::MaxSIOp>(loc, x, y);
+    case O::Eq:
+      return cmp(arith::CmpIPredicate::eq);
+    case O::Ne:
+      return cmp(arith::CmpIPredicate::ne);
+    case O::Lt:
+      return cmp(arith::CmpIPredicate::slt);
+    case O::Le:
+      return cmp(arith::CmpIPredicate::sle);
+    case O::Gt:
+      return cmp(arith::CmpIPredicate::sgt);
+    case O::Ge:
+      return cmp(arith::CmpIPredicate::sge);
+    default:
+      break;
     }
     llvm_unreachable("not a binary expression opcode");
   }
@@ -331,8 +362,8 @@ private:
 } // namespace
 
 ProgramOp mlir::comm::buildProgramOp(OpBuilder &b, Location loc,
-                                     const sched::Program &prog,
-                                     StringRef name, Type elementType) {
+                                     const sched::Program &prog, StringRef name,
+                                     Type elementType) {
   OpBuilder::InsertionGuard guard(b);
   return Emitter(b, loc, prog).run(name, elementType);
 }
@@ -398,21 +429,23 @@ public:
     prog.collective =
         static_cast<sched::Collective>(static_cast<int>(op.getCollective()));
     if (auto k = op.getKindAttr())
-      prog.reduceOp = static_cast<sched::ReduceOp>(static_cast<int>(k.getValue()));
+      prog.reduceOp =
+          static_cast<sched::ReduceOp>(static_cast<int>(k.getValue()));
     applyAlgorithm(op.getAlgoAttr(), prog);
     Type et = op.getElementType();
     auto dt = toScheduleType(et);
     if (!dt)
-      return op.emitOpError() << "element type " << et
-                              << " has no lib/schedule data type";
+      return op.emitOpError()
+             << "element type " << et << " has no lib/schedule data type";
     prog.dtype = *dt;
     prog.p = op.getRanksAttr().getInt();
     prog.n = op.getCountAttr().getInt();
     prog.root = op.getRootAttr().getInt();
     if (auto tables = op.getTablesAttr())
       for (Attribute t : tables)
-        prog.tables.emplace_back(cast<DenseI64ArrayAttr>(t).asArrayRef().begin(),
-                                 cast<DenseI64ArrayAttr>(t).asArrayRef().end());
+        prog.tables.emplace_back(
+            cast<DenseI64ArrayAttr>(t).asArrayRef().begin(),
+            cast<DenseI64ArrayAttr>(t).asArrayRef().end());
 
     Block &body = op.getBodyBlock();
     map[body.getArgument(0)] = builder.r().id();
@@ -443,8 +476,8 @@ public:
       return op.emitOpError() << "has no comm.buffers";
     sched::Program result = builder.take();
     if (sched::Status s = result.validate(); !s)
-      return op.emitOpError() << "does not form a valid step program: "
-                              << s.message();
+      return op.emitOpError()
+             << "does not form a valid step program: " << s.message();
     return result;
   }
 
@@ -536,16 +569,27 @@ private:
         return failure();
       switch (f) {
       case StepField::When:
-        if (!builder.pool().isConstant(id) ||
-            pool().node(id).imm != 1)
+        if (!builder.pool().isConstant(id) || pool().node(id).imm != 1)
           op.when = id;
         break;
-      case StepField::Peer: op.peer = id; break;
-      case StepField::DstOff: op.dst.off = id; break;
-      case StepField::SrcOff: op.src.off = id; break;
-      case StepField::Count: op.count = id; break;
-      case StepField::Stride: op.srcStride = id; break;
-      case StepField::SrcN: op.srcN = id; break;
+      case StepField::Peer:
+        op.peer = id;
+        break;
+      case StepField::DstOff:
+        op.dst.off = id;
+        break;
+      case StepField::SrcOff:
+        op.src.off = id;
+        break;
+      case StepField::Count:
+        op.count = id;
+        break;
+      case StepField::Stride:
+        op.srcStride = id;
+        break;
+      case StepField::SrcN:
+        op.srcN = id;
+        break;
       }
     }
     if (auto d = getStepDstBuffer(o))
@@ -620,12 +664,18 @@ private:
         .Case([&](arith::MaxSIOp) { return bin(O::Max); })
         .Case([&](arith::CmpIOp c) -> LogicalResult {
           switch (c.getPredicate()) {
-          case arith::CmpIPredicate::eq: return bin(O::Eq);
-          case arith::CmpIPredicate::ne: return bin(O::Ne);
-          case arith::CmpIPredicate::slt: return bin(O::Lt);
-          case arith::CmpIPredicate::sle: return bin(O::Le);
-          case arith::CmpIPredicate::sgt: return bin(O::Gt);
-          case arith::CmpIPredicate::sge: return bin(O::Ge);
+          case arith::CmpIPredicate::eq:
+            return bin(O::Eq);
+          case arith::CmpIPredicate::ne:
+            return bin(O::Ne);
+          case arith::CmpIPredicate::slt:
+            return bin(O::Lt);
+          case arith::CmpIPredicate::sle:
+            return bin(O::Le);
+          case arith::CmpIPredicate::sgt:
+            return bin(O::Gt);
+          case arith::CmpIPredicate::sge:
+            return bin(O::Ge);
           default:
             return c.emitOpError()
                    << "unsigned comparisons are not step-program expressions";

@@ -157,16 +157,15 @@ ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
-ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(
-    aclrtStream stream, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError
+aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
 ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream,
                                               aclrtStreamStatus *status);
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream,
                                                        uint64_t mode);
-ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn,
-                                                 void *userData,
-                                                 aclrtCallbackBlockType blockType,
-                                                 aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError
+aclrtLaunchCallback(aclrtCallback fn, void *userData,
+                    aclrtCallbackBlockType blockType, aclrtStream stream);
 
 // Events.
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
@@ -178,8 +177,8 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event,
                                              aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
-ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(
-    aclrtEvent event, aclrtEventRecordedStatus *status);
+ACL_FUNC_VISIBILITY aclError
+aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream,
                                                   aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms,
@@ -216,9 +215,9 @@ ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size,
                                                     void *expectPtr,
                                                     uint64_t flags);
 ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
-ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(
-    aclrtDrvMemHandle *handle, size_t size, const aclrtPhysicalMemProp *prop,
-    uint64_t flags);
+ACL_FUNC_VISIBILITY aclError
+aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
+                    const aclrtPhysicalMemProp *prop, uint64_t flags);
 ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
 ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size,
                                          size_t offset,

@@ -163,8 +163,8 @@ typedef struct HcclRootInfoDef {
 /// host runtime: docs/compatibility.md.
 typedef struct HcclCommConfigDef {
   char reserved[HCCL_COMM_CONFIG_INFO_BYTES];
-  uint32_t hcclBufferSize;    /**< v1: MB, like HCCL_BUFFSIZE */
-  uint32_t hcclDeterministic; /**< v1: 0 off, 1 on, 2 strict */
+  uint32_t hcclBufferSize;                 /**< v1: MB, like HCCL_BUFFSIZE */
+  uint32_t hcclDeterministic;              /**< v1: 0 off, 1 on, 2 strict */
   char hcclCommName[COMM_NAME_MAX_LENGTH]; /**< v2 */
   char hcclUdi[UDI_MAX_LENGTH];            /**< v3: user-defined info */
   uint32_t hcclOpExpansionMode;            /**< v4: 0 default .. */
@@ -178,8 +178,8 @@ typedef struct HcclCommConfigDef {
   char hcclRetryEnable[HCCL_COMM_RETRY_ENABLE_MAX_LENGTH]; /**< v8 */
   char hcclRetryParams[HCCL_COMM_RETRY_PARAMS_MAX_LENGTH]; /**< v8 */
   char hcclBufferName[BUFFER_NAME_MAX_LENGTH];             /**< v9 */
-  uint32_t hcclQos;                     /**< v10 */
-  uint64_t hcclSymWinMaxMemSizePerRank; /**< v10: GB */
+  uint32_t hcclQos;                                        /**< v10 */
+  uint64_t hcclSymWinMaxMemSizePerRank;                    /**< v10: GB */
 } HcclCommConfig;
 
 /// HcclGetCommConfigCapability() returns a number greater than each
@@ -201,7 +201,11 @@ typedef enum {
 } HcclCommConfigCapability;
 
 /// One item of HcclBatchSendRecv.
-typedef enum { HCCL_SEND = 0, HCCL_RECV = 1, HCCL_SEND_RECV_RESERVED } HcclSendRecvType;
+typedef enum {
+  HCCL_SEND = 0,
+  HCCL_RECV = 1,
+  HCCL_SEND_RECV_RESERVED
+} HcclSendRecvType;
 
 typedef struct HcclSendRecvItemDef {
   HcclSendRecvType sendRecvType;

@@ -20,8 +20,8 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-const char *const kOpNames[] = {"compute", "all_reduce", "all_gather",
-                                "reduce_scatter", "broadcast", "reduce",
+const char *const kOpNames[] = {"compute",        "all_reduce", "all_gather",
+                                "reduce_scatter", "broadcast",  "reduce",
                                 "all_to_all"};
 
 std::string quote(const std::string &s) { return "'" + s + "'"; }
@@ -54,8 +54,7 @@ public:
     if (!obj.contains(key))
       return Status::ok();
     double x = 0;
-    if (Status s = jsonread::numberField(obj, key, path, 0, false, x, true);
-        !s)
+    if (Status s = jsonread::numberField(obj, key, path, 0, false, x, true); !s)
       return s;
     out = x;
     return Status::ok();
@@ -76,7 +75,8 @@ public:
     if (j.is_string()) {
       spec.preset = j.get<std::string>();
     } else if (j.is_object()) {
-      if (Status s = checkKeys(j, path, {"preset", "rank_table", "link_params"});
+      if (Status s =
+              checkKeys(j, path, {"preset", "rank_table", "link_params"});
           !s)
         return s;
       if (Status s = getString(j, "preset", path, spec.preset, false); !s)
@@ -210,9 +210,9 @@ public:
       return s;
     std::string path = path0 + " (" + op.name + ")";
     if (op.kind == OpKind::Compute) {
-      if (Status s = checkKeys(j, path,
-                               {"op", "name", "inputs", "outputs", "time_us",
-                                "flops", "bytes"});
+      if (Status s = checkKeys(
+              j, path,
+              {"op", "name", "inputs", "outputs", "time_us", "flops", "bytes"});
           !s)
         return s;
       if (Status s = getNumber(j, "time_us", path, op.timeUs); !s)
@@ -305,8 +305,9 @@ Status checkCollective(const Graph &g, const Op &op, const std::string &path) {
   auto tensor = [&](const std::string &n) { return g.findTensor(n); };
   if (op.kind == OpKind::AllReduce) {
     if (op.inputs.empty() || op.inputs.size() != op.outputs.size())
-      return Status::error(path + ": all_reduce needs as many outputs as "
-                                  "inputs (at least one), found " +
+      return Status::error(path +
+                           ": all_reduce needs as many outputs as "
+                           "inputs (at least one), found " +
                            std::to_string(op.inputs.size()) + " and " +
                            std::to_string(op.outputs.size()));
     for (size_t i = 0; i < op.inputs.size(); ++i) {
@@ -314,24 +315,24 @@ Status checkCollective(const Graph &g, const Op &op, const std::string &path) {
       if (a->shape != b->shape || a->dtype != b->dtype)
         return Status::error(path + ".outputs[" + std::to_string(i) +
                              "]: expected the shape and dtype of input " +
-                             quote(a->name) + " (" + shapeStr(a->shape) +
-                             " " + sched::dataTypeName(a->dtype) +
-                             "), found " + shapeStr(b->shape) + " " +
+                             quote(a->name) + " (" + shapeStr(a->shape) + " " +
+                             sched::dataTypeName(a->dtype) + "), found " +
+                             shapeStr(b->shape) + " " +
                              sched::dataTypeName(b->dtype));
     }
     return Status::ok();
   }
   if (op.inputs.size() != 1 || op.outputs.size() != 1)
-    return Status::error(path + ": expected exactly one input and one "
-                                "output, found " +
+    return Status::error(path +
+                         ": expected exactly one input and one "
+                         "output, found " +
                          std::to_string(op.inputs.size()) + " and " +
                          std::to_string(op.outputs.size()));
   const Tensor *in = tensor(op.inputs[0]), *out = tensor(op.outputs[0]);
   if (in->dtype != out->dtype)
-    return Status::error(path + ".outputs[0]: dtype " +
-                         sched::dataTypeName(out->dtype) +
-                         " differs from the input's " +
-                         sched::dataTypeName(in->dtype));
+    return Status::error(
+        path + ".outputs[0]: dtype " + sched::dataTypeName(out->dtype) +
+        " differs from the input's " + sched::dataTypeName(in->dtype));
   std::vector<int64_t> expected = in->shape;
   int64_t rank = static_cast<int64_t>(in->shape.size());
   auto dimCheck = [&](const char *what, int64_t d) -> Status {
@@ -370,10 +371,9 @@ Status checkCollective(const Graph &g, const Op &op, const std::string &path) {
     if (Status s = dimCheck("concat_dim", op.concatDim); !s)
       return s;
     if (expected[op.splitDim] % p != 0)
-      return Status::error(path + ": split_dim size " +
-                           std::to_string(expected[op.splitDim]) +
-                           " is not a multiple of the group size " +
-                           std::to_string(p));
+      return Status::error(
+          path + ": split_dim size " + std::to_string(expected[op.splitDim]) +
+          " is not a multiple of the group size " + std::to_string(p));
     expected[op.splitDim] /= p;
     expected[op.concatDim] *= p;
     break;
@@ -452,8 +452,8 @@ Status validateGraph(const Graph &g) {
   std::map<std::string, size_t> producer;
   for (size_t i = 0; i < g.ops.size(); ++i)
     for (const std::string &o : g.ops[i].outputs) {
-      std::string path = "ops[" + std::to_string(i) + "] (" + g.ops[i].name +
-                         ")";
+      std::string path =
+          "ops[" + std::to_string(i) + "] (" + g.ops[i].name + ")";
       if (!g.findTensor(o))
         return Status::error(path + ": unknown output tensor " + quote(o));
       auto [it, fresh] = producer.emplace(o, i);
@@ -467,10 +467,9 @@ Status validateGraph(const Graph &g) {
     if (!g.findTensor(in))
       return Status::error("inputs: unknown tensor " + quote(in));
     if (producer.count(in))
-      return Status::error("inputs: tensor " + quote(in) +
-                           " is produced by ops[" +
-                           std::to_string(producer[in]) +
-                           "], it cannot be a graph input");
+      return Status::error(
+          "inputs: tensor " + quote(in) + " is produced by ops[" +
+          std::to_string(producer[in]) + "], it cannot be a graph input");
   }
   for (size_t i = 0; i < g.ops.size(); ++i) {
     const Op &op = g.ops[i];
@@ -512,10 +511,10 @@ Result<Graph> parseGraph(std::string_view text) {
     return Result<Graph>(s);
   Reader rd;
   Graph g;
-  if (Status s = rd.checkKeys(j, "",
-                              {"format", "version", "name", "topology",
-                               "groups", "tensors", "ops", "inputs",
-                               "outputs"});
+  if (Status s =
+          rd.checkKeys(j, "",
+                       {"format", "version", "name", "topology", "groups",
+                        "tensors", "ops", "inputs", "outputs"});
       !s)
     return Result<Graph>(s);
   std::string format;
@@ -532,7 +531,8 @@ Result<Graph> parseGraph(std::string_view text) {
     return Result<Graph>(s);
   if (version != kGraphVersion)
     return Result<Graph>::error("version: unsupported version " +
-                                std::to_string(version) + " (this reader "
+                                std::to_string(version) +
+                                " (this reader "
                                 "understands " +
                                 std::to_string(kGraphVersion) + ")");
   if (Status s = rd.getString(j, "name", "", g.name); !s)
@@ -550,16 +550,16 @@ Result<Graph> parseGraph(std::string_view text) {
   const json &groups = j["groups"], &tensors = j["tensors"], &ops = j["ops"];
   for (size_t i = 0; i < groups.size(); ++i) {
     Group grp;
-    if (Status s = rd.readGroup(groups[i], "groups[" + std::to_string(i) + "]",
-                                grp);
+    if (Status s =
+            rd.readGroup(groups[i], "groups[" + std::to_string(i) + "]", grp);
         !s)
       return Result<Graph>(s);
     g.groups.push_back(std::move(grp));
   }
   for (size_t i = 0; i < tensors.size(); ++i) {
     Tensor t;
-    if (Status s = rd.readTensor(tensors[i],
-                                 "tensors[" + std::to_string(i) + "]", t);
+    if (Status s =
+            rd.readTensor(tensors[i], "tensors[" + std::to_string(i) + "]", t);
         !s)
       return Result<Graph>(s);
     g.tensors.push_back(std::move(t));

@@ -252,11 +252,10 @@ Result<double> closedFormCost(const ClosedFormRequest &req,
     // caller's ranks per server says where the group lies (e.g. one rank on
     // each of 4 servers: m = 1 < p); without it, a group larger than a
     // server must span servers.
-    bool spans =
-        topo.servers > 1 &&
-        (req.ranksPerServer > 0 ? req.ranksPerServer < p
-                                : topo.worldSize() > 0 &&
-                                      p > topo.devicesPerServer);
+    bool spans = topo.servers > 1 &&
+                 (req.ranksPerServer > 0
+                      ? req.ranksPerServer < p
+                      : topo.worldSize() > 0 && p > topo.devicesPerServer);
     double t = flat(c, a, p, n, spans ? inter : intra);
     if (std::isnan(t))
       return bad(a);

@@ -113,7 +113,8 @@ ProgramEvaluator::ProgramEvaluator(const Program &prog)
       }
       std::sort(tList.begin(), tList.end());
       plan.ops[oi].whenReadsT =
-          op.when < N && std::binary_search(tList.begin(), tList.end(), op.when);
+          op.when < N &&
+          std::binary_search(tList.begin(), tList.end(), op.when);
       plan.ops[oi].tNodes = std::move(tList);
     }
     std::sort(plan.nodes.begin(), plan.nodes.end());

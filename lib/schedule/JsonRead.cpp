@@ -25,8 +25,7 @@ static Status error(const std::string &path, const std::string &msg) {
   return Status::error(path.empty() ? msg : path + ": " + msg);
 }
 
-Status parseObject(std::string_view text, const std::string &what,
-                   Json &out) {
+Status parseObject(std::string_view text, const std::string &what, Json &out) {
   out = Json::parse(text.begin(), text.end(), nullptr, false);
   if (out.is_discarded())
     return error(what, "malformed JSON");
@@ -55,16 +54,16 @@ Status object(const Json &j, const std::string &path,
 
 Status integer(const Json &v, const std::string &path, int64_t lo, int64_t hi,
                int64_t &out) {
-  std::string range = hi == kNoLimit ? ">= " + std::to_string(lo)
-                                     : "in " + std::to_string(lo) + ".." +
-                                           std::to_string(hi);
+  std::string range =
+      hi == kNoLimit ? ">= " + std::to_string(lo)
+                     : "in " + std::to_string(lo) + ".." + std::to_string(hi);
   if (!v.is_number_integer())
-    return error(path, "expected an integer " + range + ", found " +
-                           describe(v));
+    return error(path,
+                 "expected an integer " + range + ", found " + describe(v));
   if (v.is_number_unsigned() &&
       v.get<uint64_t>() > static_cast<uint64_t>(kNoLimit))
-    return error(path, "expected an integer " + range +
-                           ", found one out of range");
+    return error(path,
+                 "expected an integer " + range + ", found one out of range");
   int64_t x = v.get<int64_t>();
   if (x < lo || x > hi)
     return error(path, "expected an integer " + range + ", found " +
@@ -81,10 +80,9 @@ Status number(const Json &v, const std::string &path, double lo, bool strict,
     std::string bound = lo == std::floor(lo) && std::fabs(lo) < 1e15
                             ? std::to_string(static_cast<int64_t>(lo))
                             : Json(lo).dump();
-    std::string want = lo == 0 && strict
-                           ? "a positive number"
-                           : std::string("a number ") + (strict ? "> " : ">= ") +
-                                 bound;
+    std::string want = lo == 0 && strict ? "a positive number"
+                                         : std::string("a number ") +
+                                               (strict ? "> " : ">= ") + bound;
     return error(path, "expected " + want + ", found " + describe(v));
   }
   out = v.get<double>();
@@ -98,8 +96,8 @@ Status string(const Json &v, const std::string &path, std::string &out) {
   return Status::ok();
 }
 
-Status intArray(const Json &v, const std::string &path, int64_t lo,
-                int64_t hi, std::vector<int64_t> &out) {
+Status intArray(const Json &v, const std::string &path, int64_t lo, int64_t hi,
+                std::vector<int64_t> &out) {
   if (!v.is_array())
     return error(path, "expected an array, found " + describe(v));
   out.clear();

@@ -16,8 +16,8 @@ namespace {
 using namespace jsonread;
 
 Status readLink(const Json &j, const std::string &path, LinkParams &link) {
-  if (Status s = object(j, path, {"class", "bandwidth_gbps", "latency_us",
-                                  "ports"});
+  if (Status s =
+          object(j, path, {"class", "bandwidth_gbps", "latency_us", "ports"});
       !s)
     return s;
   std::string cls;
@@ -35,8 +35,8 @@ Status readLink(const Json &j, const std::string &path, LinkParams &link) {
                              link.bandwidthGBps, false);
       !s)
     return s;
-  if (Status s = numberField(j, "latency_us", path, 0, false, link.latencyUs,
-                             false);
+  if (Status s =
+          numberField(j, "latency_us", path, 0, false, link.latencyUs, false);
       !s)
     return s;
   if (Status s = intField(j, "ports", path, 1, 64, ports, false); !s)

@@ -12,8 +12,9 @@ int64_t GroupPlacement::levelRanks() const {
   return ranksPerServer > 0 ? ranksPerServer : 1;
 }
 
-Result<GroupPlacement> placeGroup(
-    const Topology &topo, const std::vector<std::vector<int64_t>> &subgroups) {
+Result<GroupPlacement>
+placeGroup(const Topology &topo,
+           const std::vector<std::vector<int64_t>> &subgroups) {
   using R = Result<GroupPlacement>;
   if (subgroups.empty() || subgroups.front().empty())
     return R::error("the group has no ranks");

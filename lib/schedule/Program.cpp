@@ -356,8 +356,8 @@ Result<int64_t> estimateOpInstances(const Program &prog) {
   }
   std::sort(counts.begin(), counts.end());
   double est = sampled + counts[counts.size() / 2] *
-                             static_cast<double>(prog.p -
-                                                 static_cast<int64_t>(ranks.size()));
+                             static_cast<double>(
+                                 prog.p - static_cast<int64_t>(ranks.size()));
   return est > 9e18 ? INT64_MAX : static_cast<int64_t>(est);
 }
 

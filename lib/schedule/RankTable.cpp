@@ -164,8 +164,7 @@ Status readServerList(const json &j, const std::string &version, Layout &l) {
     if (sid.empty() || sid.size() > 64)
       return Status::error(path + ".server_id: expected 1..64 characters");
     if (l.serverIndex.count(sid))
-      return Status::error(path + ".server_id: duplicate server '" + sid +
-                           "'");
+      return Status::error(path + ".server_id: duplicate server '" + sid + "'");
     int server = l.server(sid);
     if (Status s = str(srv, "host_ip", path, hostIp, false); !s)
       return s;
@@ -189,20 +188,23 @@ Status readServerList(const json &j, const std::string &version, Layout &l) {
         return s;
       int dev = 0, rank = 0;
       if (!parseIndex(devId, dev))
-        return Status::error(dpath + ".device_id: expected an integer string "
-                                     "in 0..1023, found \"" +
+        return Status::error(dpath +
+                             ".device_id: expected an integer string "
+                             "in 0..1023, found \"" +
                              devId + "\"");
       if (!parseIndex(rankId, rank))
-        return Status::error(dpath + ".rank_id: expected a non-negative "
-                                     "integer string, found \"" +
+        return Status::error(dpath +
+                             ".rank_id: expected a non-negative "
+                             "integer string, found \"" +
                              rankId + "\"");
       if (version == "1.2") {
         if (Status s = str(d, "super_device_id", dpath, superId, false); !s)
           return s;
         int unused;
         if (!superId.empty() && !parseIndex(superId, unused))
-          return Status::error(dpath + ".super_device_id: expected an integer "
-                                       "string, found \"" +
+          return Status::error(dpath +
+                               ".super_device_id: expected an integer "
+                               "string, found \"" +
                                superId + "\"");
       }
       if (Status s = addRank(l, rank, server, dev, ip, dpath); !s)
@@ -289,8 +291,8 @@ Status readRankList(const json &j, Layout &l) {
           return Status::error(lpath + ".rank_addr_list: expected an array");
         for (size_t a = 0; a < addrs->size(); ++a) {
           const json &ad = (*addrs)[a];
-          std::string apath = lpath + ".rank_addr_list[" + std::to_string(a) +
-                              "]";
+          std::string apath =
+              lpath + ".rank_addr_list[" + std::to_string(a) + "]";
           if (!ad.is_object())
             return Status::error(apath + ": expected an object");
           std::string type, addr;
@@ -308,8 +310,8 @@ Status readRankList(const json &j, Layout &l) {
           bool hostNic = false;
           if (ad.contains("ports") && ad["ports"].is_array())
             for (const json &p : ad["ports"])
-              hostNic = hostNic || (p.is_string() && p.get<std::string>() ==
-                                                         "d2h");
+              hostNic =
+                  hostNic || (p.is_string() && p.get<std::string>() == "d2h");
           if (hostNic && hostIp.empty())
             hostIp = addr;
         }
@@ -341,8 +343,8 @@ Status readGroupList(const json &j, Layout &l) {
   // The world group if named, else the first.
   size_t gi = 0;
   for (size_t i = 0; i < groups.size(); ++i)
-    if (groups[i].is_object() && groups[i].value("group_name", "") ==
-                                     "hccl_world_group")
+    if (groups[i].is_object() &&
+        groups[i].value("group_name", "") == "hccl_world_group")
       gi = i;
   const json &g = groups[gi];
   std::string path = "rank table.group_list[" + std::to_string(gi) + "]";
@@ -373,8 +375,9 @@ Status readGroupList(const json &j, Layout &l) {
       return s;
     int base = next;
     if (!rankId.empty() && !parseIndex(rankId, base))
-      return Status::error(ipath + ".rank_id: expected a non-negative "
-                                   "integer string, found \"" +
+      return Status::error(ipath +
+                           ".rank_id: expected a non-negative "
+                           "integer string, found \"" +
                            rankId + "\"");
     auto devs = in.find("devices");
     if (devs == in.end() || !devs->is_array() || devs->empty())
@@ -392,8 +395,9 @@ Status readGroupList(const json &j, Layout &l) {
         return s;
       int dev = 0;
       if (!parseIndex(devId, dev))
-        return Status::error(dpath + ".device_id: expected an integer "
-                                     "string, found \"" +
+        return Status::error(dpath +
+                             ".device_id: expected an integer "
+                             "string, found \"" +
                              devId + "\"");
       int rank = base + static_cast<int>(d);
       if (Status s = addRank(l, rank, server, dev, ip, dpath); !s)

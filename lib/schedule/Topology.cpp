@@ -37,7 +37,6 @@ bool parsePositiveInt(std::string_view s, int &out) {
   return true;
 }
 
-
 } // namespace
 
 const char *linkClassName(LinkClass c) {

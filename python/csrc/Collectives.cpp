@@ -38,23 +38,23 @@ std::vector<uint64_t> splitCounts(const at::Tensor &t,
                                   const char *what) {
   int64_t rows = t.dim() == 0 ? 1 : t.size(0);
   if (splits.empty()) {
-    TORCH_CHECK_VALUE(rows % p == 0, "hccl: alltoall_base ", what,
-                      " has ", rows, " rows, not divisible by ", p,
+    TORCH_CHECK_VALUE(rows % p == 0, "hccl: alltoall_base ", what, " has ",
+                      rows, " rows, not divisible by ", p,
                       " ranks (give split sizes)");
     splits.assign(p, rows / p);
   }
   TORCH_CHECK_VALUE(static_cast<int>(splits.size()) == p,
-                    "hccl: alltoall_base ", what, " split sizes: expected ",
-                    p, " entries, found ", splits.size());
+                    "hccl: alltoall_base ", what, " split sizes: expected ", p,
+                    " entries, found ", splits.size());
   int64_t total = 0;
   for (int64_t s : splits) {
-    TORCH_CHECK_VALUE(s >= 0, "hccl: alltoall_base ", what,
-                      " split size ", s, " is negative");
+    TORCH_CHECK_VALUE(s >= 0, "hccl: alltoall_base ", what, " split size ", s,
+                      " is negative");
     total += s;
   }
   TORCH_CHECK_VALUE(total == rows, "hccl: alltoall_base ", what,
-                    " split sizes add up to ", total, ", the tensor has ",
-                    rows, " rows");
+                    " split sizes add up to ", total, ", the tensor has ", rows,
+                    " rows");
   uint64_t perRow = rows == 0 ? 0 : t.numel() / rows;
   if (t.is_complex())
     perRow *= 2;
@@ -95,9 +95,9 @@ ProcessGroupHccl::allreduce(std::vector<at::Tensor> &tensors,
   return enqueue(c10d::OpType::ALLREDUCE, tensors, [=]() mutable {
     at::Tensor c = t.contiguous();
     Buffer b = bufferOf(c);
-    hcclCheck(HcclAllReduce(b.ptr, b.ptr, b.count, b.type, red.op, comm,
-                            nullptr),
-              "HcclAllReduce");
+    hcclCheck(
+        HcclAllReduce(b.ptr, b.ptr, b.count, b.type, red.op, comm, nullptr),
+        "HcclAllReduce");
     if (red.average)
       c.div_(p);
     copyBack(t, c);
@@ -111,12 +111,13 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupHccl::allreduce_coalesced(
                     "hccl: allreduce_coalesced needs at least one tensor");
   checkTensor(tensors[0], "allreduce_coalesced tensor [0]");
   for (size_t i = 1; i < tensors.size(); ++i) {
-    checkTensor(tensors[i], "allreduce_coalesced tensor [" +
-                                std::to_string(i) + "]");
+    checkTensor(tensors[i],
+                "allreduce_coalesced tensor [" + std::to_string(i) + "]");
     TORCH_CHECK_TYPE(tensors[i].scalar_type() == tensors[0].scalar_type(),
                      "hccl: allreduce_coalesced tensors must share one "
-                     "dtype: [0] is ", tensors[0].scalar_type(), ", [", i,
-                     "] is ", tensors[i].scalar_type());
+                     "dtype: [0] is ",
+                     tensors[0].scalar_type(), ", [", i, "] is ",
+                     tensors[i].scalar_type());
   }
   Reduction red = hcclReduction(opts.reduceOp, tensors[0].scalar_type());
   HcclComm comm = comm_;
@@ -125,9 +126,9 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupHccl::allreduce_coalesced(
   return enqueue(c10d::OpType::ALLREDUCE_COALESCED, tensors, [=]() mutable {
     at::Tensor flat = flattenAll(ts);
     Buffer b = bufferOf(flat);
-    hcclCheck(HcclAllReduce(b.ptr, b.ptr, b.count, b.type, red.op, comm,
-                            nullptr),
-              "HcclAllReduce");
+    hcclCheck(
+        HcclAllReduce(b.ptr, b.ptr, b.count, b.type, red.op, comm, nullptr),
+        "HcclAllReduce");
     if (red.average)
       flat.div_(p);
     unflattenInto(flat, ts);
@@ -186,8 +187,10 @@ ProcessGroupHccl::allgather(std::vector<std::vector<at::Tensor>> &outputs,
                             std::vector<at::Tensor> &inputs,
                             const c10d::AllgatherOptions &) {
   checkSingle(inputs, "all_gather input");
-  TORCH_CHECK_VALUE(outputs.size() == 1, "hccl: all_gather: expected one "
-                    "output list per process, found ", outputs.size());
+  TORCH_CHECK_VALUE(outputs.size() == 1,
+                    "hccl: all_gather: expected one "
+                    "output list per process, found ",
+                    outputs.size());
   checkList(outputs[0], size_, inputs[0], "all_gather output");
   at::Tensor in = inputs[0];
   std::vector<at::Tensor> outs = outputs[0];
@@ -211,20 +214,21 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupHccl::allgather_coalesced(
   TORCH_CHECK_VALUE(!inputs.empty(),
                     "hccl: all_gather_coalesced needs at least one tensor");
   for (size_t i = 0; i < inputs.size(); ++i) {
-    checkTensor(inputs[i], "all_gather_coalesced input [" +
-                               std::to_string(i) + "]");
+    checkTensor(inputs[i],
+                "all_gather_coalesced input [" + std::to_string(i) + "]");
     TORCH_CHECK_TYPE(inputs[i].scalar_type() == inputs[0].scalar_type(),
                      "hccl: all_gather_coalesced tensors must share one "
-                     "dtype: [0] is ", inputs[0].scalar_type(), ", [", i,
-                     "] is ", inputs[i].scalar_type());
+                     "dtype: [0] is ",
+                     inputs[0].scalar_type(), ", [", i, "] is ",
+                     inputs[i].scalar_type());
   }
   TORCH_CHECK_VALUE(static_cast<int>(outputLists.size()) == size_,
                     "hccl: all_gather_coalesced: expected ", size_,
-                    " output lists (one per rank), found ",
-                    outputLists.size());
+                    " output lists (one per rank), found ", outputLists.size());
   std::vector<at::Tensor> outs;
   for (size_t r = 0; r < outputLists.size(); ++r) {
-    std::string what = "all_gather_coalesced output [" + std::to_string(r) + "]";
+    std::string what =
+        "all_gather_coalesced output [" + std::to_string(r) + "]";
     TORCH_CHECK_VALUE(outputLists[r].size() == inputs.size(), "hccl: ", what,
                       ": expected ", inputs.size(),
                       " tensors (one per input), found ",
@@ -271,13 +275,15 @@ ProcessGroupHccl::_allgather_base(at::Tensor &output, at::Tensor &input,
   });
 }
 
-c10::intrusive_ptr<c10d::Work> ProcessGroupHccl::reduce_scatter(
-    std::vector<at::Tensor> &outputs,
-    std::vector<std::vector<at::Tensor>> &inputs,
-    const c10d::ReduceScatterOptions &opts) {
+c10::intrusive_ptr<c10d::Work>
+ProcessGroupHccl::reduce_scatter(std::vector<at::Tensor> &outputs,
+                                 std::vector<std::vector<at::Tensor>> &inputs,
+                                 const c10d::ReduceScatterOptions &opts) {
   checkSingle(outputs, "reduce_scatter output");
-  TORCH_CHECK_VALUE(inputs.size() == 1, "hccl: reduce_scatter: expected one "
-                    "input list per process, found ", inputs.size());
+  TORCH_CHECK_VALUE(inputs.size() == 1,
+                    "hccl: reduce_scatter: expected one "
+                    "input list per process, found ",
+                    inputs.size());
   checkList(inputs[0], size_, outputs[0], "reduce_scatter input");
   at::Tensor out = outputs[0];
   std::vector<at::Tensor> ins = inputs[0];
@@ -288,18 +294,18 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupHccl::reduce_scatter(
     at::Tensor flat = flattenAll(ins);
     at::Tensor c = out.contiguous();
     Buffer s = bufferOf(flat), r = bufferOf(c);
-    hcclCheck(HcclReduceScatter(s.ptr, r.ptr, r.count, r.type, red.op, comm,
-                                nullptr),
-              "HcclReduceScatter");
+    hcclCheck(
+        HcclReduceScatter(s.ptr, r.ptr, r.count, r.type, red.op, comm, nullptr),
+        "HcclReduceScatter");
     if (red.average)
       c.div_(p);
     copyBack(out, c);
   });
 }
 
-c10::intrusive_ptr<c10d::Work> ProcessGroupHccl::_reduce_scatter_base(
-    at::Tensor &output, at::Tensor &input,
-    const c10d::ReduceScatterOptions &opts) {
+c10::intrusive_ptr<c10d::Work>
+ProcessGroupHccl::_reduce_scatter_base(at::Tensor &output, at::Tensor &input,
+                                       const c10d::ReduceScatterOptions &opts) {
   checkTensor(input, "_reduce_scatter_base input");
   checkTensor(output, "_reduce_scatter_base output");
   TORCH_CHECK_TYPE(output.scalar_type() == input.scalar_type(),
@@ -315,9 +321,9 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupHccl::_reduce_scatter_base(
   return enqueue(c10d::OpType::_REDUCE_SCATTER_BASE, {out}, [=]() mutable {
     at::Tensor ci = in.contiguous(), co = out.contiguous();
     Buffer s = bufferOf(ci), r = bufferOf(co);
-    hcclCheck(HcclReduceScatter(s.ptr, r.ptr, r.count, r.type, red.op, comm,
-                                nullptr),
-              "HcclReduceScatter");
+    hcclCheck(
+        HcclReduceScatter(s.ptr, r.ptr, r.count, r.type, red.op, comm, nullptr),
+        "HcclReduceScatter");
     if (red.average)
       co.div_(p);
     copyBack(out, co);
@@ -352,8 +358,8 @@ ProcessGroupHccl::alltoall(std::vector<at::Tensor> &outputs,
   TORCH_CHECK_VALUE(inputs.size() == static_cast<size_t>(size_) &&
                         outputs.size() == static_cast<size_t>(size_),
                     "hccl: all_to_all: expected ", size_,
-                    " input and output tensors, found ", inputs.size(),
-                    " and ", outputs.size());
+                    " input and output tensors, found ", inputs.size(), " and ",
+                    outputs.size());
   std::vector<uint64_t> sendCounts, recvCounts;
   for (int i = 0; i < size_; ++i) {
     checkTensor(inputs[i], "all_to_all input [" + std::to_string(i) + "]");
@@ -390,19 +396,22 @@ ProcessGroupHccl::gather(std::vector<std::vector<at::Tensor>> &outputs,
   checkRoot(opts.rootRank, "gather");
   bool isRoot = opts.rootRank == rank_;
   if (isRoot) {
-    TORCH_CHECK_VALUE(outputs.size() == 1, "hccl: gather: expected one "
-                      "output list on the root, found ", outputs.size());
+    TORCH_CHECK_VALUE(outputs.size() == 1,
+                      "hccl: gather: expected one "
+                      "output list on the root, found ",
+                      outputs.size());
     checkList(outputs[0], size_, inputs[0], "gather output");
   } else {
     TORCH_CHECK_VALUE(outputs.empty() || outputs[0].empty(),
-                      "hccl: gather: output tensors are given on rank ",
-                      rank_, ", which is not the root");
+                      "hccl: gather: output tensors are given on rank ", rank_,
+                      ", which is not the root");
   }
   at::Tensor in = inputs[0];
   uint64_t n = bufferOf(in).count;
   std::vector<uint64_t> sendCounts(size_, 0), recvCounts(size_, isRoot ? n : 0);
   sendCounts[opts.rootRank] = n;
-  std::vector<at::Tensor> outs = isRoot ? outputs[0] : std::vector<at::Tensor>{};
+  std::vector<at::Tensor> outs =
+      isRoot ? outputs[0] : std::vector<at::Tensor>{};
   HcclComm comm = comm_;
   int p = size_;
   return enqueue(c10d::OpType::GATHER, outs, [=]() mutable {
@@ -422,13 +431,15 @@ ProcessGroupHccl::scatter(std::vector<at::Tensor> &outputs,
   checkRoot(opts.rootRank, "scatter");
   bool isRoot = opts.rootRank == rank_;
   if (isRoot) {
-    TORCH_CHECK_VALUE(inputs.size() == 1, "hccl: scatter: expected one "
-                      "input list on the root, found ", inputs.size());
+    TORCH_CHECK_VALUE(inputs.size() == 1,
+                      "hccl: scatter: expected one "
+                      "input list on the root, found ",
+                      inputs.size());
     checkList(inputs[0], size_, outputs[0], "scatter input");
   } else {
     TORCH_CHECK_VALUE(inputs.empty() || inputs[0].empty(),
-                      "hccl: scatter: input tensors are given on rank ",
-                      rank_, ", which is not the root");
+                      "hccl: scatter: input tensors are given on rank ", rank_,
+                      ", which is not the root");
   }
   at::Tensor out = outputs[0];
   uint64_t n = bufferOf(out).count;

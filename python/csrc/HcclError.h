@@ -30,15 +30,29 @@ private:
 /// The enumerator's name ("HCCL_E_REMOTE"); HcclGetErrorString gives HCCL's
 /// text ("error cqe"), which does not name the code.
 inline const char *hcclResultName(HcclResult r) {
-  static const char *const names[] = {
-      "HCCL_SUCCESS",         "HCCL_E_PARA",        "HCCL_E_PTR",
-      "HCCL_E_MEMORY",        "HCCL_E_INTERNAL",    "HCCL_E_NOT_SUPPORT",
-      "HCCL_E_NOT_FOUND",     "HCCL_E_UNAVAIL",     "HCCL_E_SYSCALL",
-      "HCCL_E_TIMEOUT",       "HCCL_E_OPEN_FILE_FAILURE",
-      "HCCL_E_TCP_CONNECT",   "HCCL_E_ROCE_CONNECT", "HCCL_E_TCP_TRANSFER",
-      "HCCL_E_ROCE_TRANSFER", "HCCL_E_RUNTIME",     "HCCL_E_DRV",
-      "HCCL_E_PROFILING",     "HCCL_E_CCE",         "HCCL_E_NETWORK",
-      "HCCL_E_AGAIN",         "HCCL_E_REMOTE",      "HCCL_E_SUSPENDING"};
+  static const char *const names[] = {"HCCL_SUCCESS",
+                                      "HCCL_E_PARA",
+                                      "HCCL_E_PTR",
+                                      "HCCL_E_MEMORY",
+                                      "HCCL_E_INTERNAL",
+                                      "HCCL_E_NOT_SUPPORT",
+                                      "HCCL_E_NOT_FOUND",
+                                      "HCCL_E_UNAVAIL",
+                                      "HCCL_E_SYSCALL",
+                                      "HCCL_E_TIMEOUT",
+                                      "HCCL_E_OPEN_FILE_FAILURE",
+                                      "HCCL_E_TCP_CONNECT",
+                                      "HCCL_E_ROCE_CONNECT",
+                                      "HCCL_E_TCP_TRANSFER",
+                                      "HCCL_E_ROCE_TRANSFER",
+                                      "HCCL_E_RUNTIME",
+                                      "HCCL_E_DRV",
+                                      "HCCL_E_PROFILING",
+                                      "HCCL_E_CCE",
+                                      "HCCL_E_NETWORK",
+                                      "HCCL_E_AGAIN",
+                                      "HCCL_E_REMOTE",
+                                      "HCCL_E_SUSPENDING"};
   auto i = static_cast<unsigned>(r);
   return i < sizeof(names) / sizeof(names[0]) ? names[i] : "HCCL_E_(unknown)";
 }
@@ -48,8 +62,9 @@ inline const char *hcclResultName(HcclResult r) {
 inline void hcclCheck(HcclResult r, const char *call) {
   if (r == HCCL_SUCCESS)
     return;
-  std::string msg = std::string("hccl: ") + call + " failed: " +
-                    hcclResultName(r) + " (" + HcclGetErrorString(r) + ")";
+  std::string msg = std::string("hccl: ") + call +
+                    " failed: " + hcclResultName(r) + " (" +
+                    HcclGetErrorString(r) + ")";
   const char *last = HcclGetLastErrorMessage();
   std::string detail = last != nullptr ? last : "";
   // The runtime's message usually starts with the call's name already.

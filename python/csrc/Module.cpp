@@ -23,7 +23,8 @@ namespace {
 template <typename T> class NoGilPtr {
 public:
   NoGilPtr() = default;
-  explicit NoGilPtr(T *p) : impl_(c10::intrusive_ptr<T>::unsafe_reclaim_from_nonowning(p)) {}
+  explicit NoGilPtr(T *p)
+      : impl_(c10::intrusive_ptr<T>::unsafe_reclaim_from_nonowning(p)) {}
   NoGilPtr(c10::intrusive_ptr<T> p) : impl_(std::move(p)) {}
   NoGilPtr(const NoGilPtr &) = default;
   NoGilPtr &operator=(const NoGilPtr &) = default;

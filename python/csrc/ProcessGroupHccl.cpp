@@ -63,8 +63,8 @@ HcclPlanProgramInfo Plan::info(const std::string &id,
 ProcessGroupHccl::ProcessGroupHccl(const c10::intrusive_ptr<c10d::Store> &store,
                                    int rank, int size)
     : ProcessGroup(rank, size) {
-  TORCH_CHECK_VALUE(size > 0 && rank >= 0 && rank < size,
-                    "hccl: rank ", rank, " outside a group of ", size);
+  TORCH_CHECK_VALUE(size > 0 && rank >= 0 && rank < size, "hccl: rank ", rank,
+                    " outside a group of ", size);
   HcclRootInfo info;
   if (rank == 0) {
     hcclCheck(HcclGetRootInfo(&info), "HcclGetRootInfo");
@@ -156,8 +156,7 @@ c10::intrusive_ptr<c10d::Work>
 ProcessGroupHccl::send(std::vector<at::Tensor> &tensors, int dst, int) {
   checkSingle(tensors, "send tensor");
   checkRoot(dst, "send destination");
-  TORCH_CHECK_VALUE(dst != rank_, "hccl: send to this rank itself (", dst,
-                    ")");
+  TORCH_CHECK_VALUE(dst != rank_, "hccl: send to this rank itself (", dst, ")");
   at::Tensor t = tensors[0].contiguous();
   HcclComm comm = comm_;
   return enqueue(c10d::OpType::SEND, tensors, [=] {
@@ -202,12 +201,11 @@ ProcessGroupHccl::runPlan(std::shared_ptr<Plan> plan, const std::string &id,
   auto bytes = [](const at::Tensor &t) {
     return static_cast<uint64_t>(t.numel()) * t.element_size();
   };
-  TORCH_CHECK_VALUE(bytes(input) == info.inputBytes &&
-                        bytes(output) == info.outputBytes,
-                    "hccl: plan program '", id, "' on rank ", rank_,
-                    " reads ", info.inputBytes, " bytes and writes ",
-                    info.outputBytes, ", found tensors of ", bytes(input),
-                    " and ", bytes(output));
+  TORCH_CHECK_VALUE(
+      bytes(input) == info.inputBytes && bytes(output) == info.outputBytes,
+      "hccl: plan program '", id, "' on rank ", rank_, " reads ",
+      info.inputBytes, " bytes and writes ", info.outputBytes,
+      ", found tensors of ", bytes(input), " and ", bytes(output));
   TORCH_CHECK_VALUE(output.is_contiguous(), "hccl: plan output must be "
                                             "contiguous");
   at::Tensor in = input.contiguous();

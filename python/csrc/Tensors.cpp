@@ -8,18 +8,30 @@ namespace hccl_torch {
 
 HcclDataType hcclType(at::ScalarType t, const std::string &what) {
   switch (t) {
-  case at::kChar: return HCCL_DATA_TYPE_INT8;
-  case at::kShort: return HCCL_DATA_TYPE_INT16;
-  case at::kInt: return HCCL_DATA_TYPE_INT32;
-  case at::kLong: return HCCL_DATA_TYPE_INT64;
-  case at::kByte: return HCCL_DATA_TYPE_UINT8;
-  case at::kBool: return HCCL_DATA_TYPE_UINT8;
-  case at::kHalf: return HCCL_DATA_TYPE_FP16;
-  case at::kBFloat16: return HCCL_DATA_TYPE_BFP16;
-  case at::kFloat: return HCCL_DATA_TYPE_FP32;
-  case at::kDouble: return HCCL_DATA_TYPE_FP64;
-  case at::kComplexFloat: return HCCL_DATA_TYPE_FP32;
-  case at::kComplexDouble: return HCCL_DATA_TYPE_FP64;
+  case at::kChar:
+    return HCCL_DATA_TYPE_INT8;
+  case at::kShort:
+    return HCCL_DATA_TYPE_INT16;
+  case at::kInt:
+    return HCCL_DATA_TYPE_INT32;
+  case at::kLong:
+    return HCCL_DATA_TYPE_INT64;
+  case at::kByte:
+    return HCCL_DATA_TYPE_UINT8;
+  case at::kBool:
+    return HCCL_DATA_TYPE_UINT8;
+  case at::kHalf:
+    return HCCL_DATA_TYPE_FP16;
+  case at::kBFloat16:
+    return HCCL_DATA_TYPE_BFP16;
+  case at::kFloat:
+    return HCCL_DATA_TYPE_FP32;
+  case at::kDouble:
+    return HCCL_DATA_TYPE_FP64;
+  case at::kComplexFloat:
+    return HCCL_DATA_TYPE_FP32;
+  case at::kComplexDouble:
+    return HCCL_DATA_TYPE_FP64;
   default:
     TORCH_CHECK_TYPE(false, "hccl: ", what, ": dtype ", t,
                      " is not supported (int8/16/32/64, uint8, bool, "
@@ -46,7 +58,8 @@ Reduction hcclReduction(const c10d::ReduceOp &op, at::ScalarType t) {
   case c10d::ReduceOp::AVG:
     TORCH_CHECK_VALUE(at::isFloatingType(t) || isComplex,
                       "hccl: ReduceOp.AVG needs a floating or complex dtype, "
-                      "found ", t);
+                      "found ",
+                      t);
     r.op = HCCL_REDUCE_SUM;
     r.average = true;
     return r;
@@ -66,9 +79,9 @@ Reduction hcclReduction(const c10d::ReduceOp &op, at::ScalarType t) {
   default:
     break;
   }
-  const char *name = op.op_ == c10d::ReduceOp::BAND  ? "BAND"
-                     : op.op_ == c10d::ReduceOp::BOR  ? "BOR"
-                     : op.op_ == c10d::ReduceOp::BXOR ? "BXOR"
+  const char *name = op.op_ == c10d::ReduceOp::BAND         ? "BAND"
+                     : op.op_ == c10d::ReduceOp::BOR        ? "BOR"
+                     : op.op_ == c10d::ReduceOp::BXOR       ? "BXOR"
                      : op.op_ == c10d::ReduceOp::PREMUL_SUM ? "PREMUL_SUM"
                                                             : "UNUSED";
   TORCH_CHECK_VALUE(false, "hccl: ReduceOp.", name,

@@ -6,8 +6,8 @@
 
 namespace hccl_torch {
 
-HcclWork::HcclWork(int rank, c10d::OpType type,
-                   std::vector<at::Tensor> outputs, Body body)
+HcclWork::HcclWork(int rank, c10d::OpType type, std::vector<at::Tensor> outputs,
+                   Body body)
     : c10d::Work(rank, type), outputs_(std::move(outputs)),
       body_(std::move(body)),
       future_(c10::make_intrusive<c10::ivalue::Future>(

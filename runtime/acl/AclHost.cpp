@@ -38,7 +38,7 @@ namespace {
 
 std::mutex gMu;
 bool gInitialized = false;
-std::set<void *> gStreams;          ///< aclrtCreateStream's streams
+std::set<void *> gStreams;             ///< aclrtCreateStream's streams
 std::map<uintptr_t, size_t> gReserved; ///< aclrtReserveMemAddress ranges
 std::map<uintptr_t, size_t> gMapped;   ///< aclrtMapMem mappings
 std::set<void *> gHostAllocs;          ///< aclrtMallocHost
@@ -55,8 +55,7 @@ uint32_t deviceCount() {
     }
   }
   if (const char *v = std::getenv("ASCEND_RT_VISIBLE_DEVICES"); v && *v)
-    return static_cast<uint32_t>(
-        1 + std::count(v, v + std::strlen(v), ','));
+    return static_cast<uint32_t>(1 + std::count(v, v + std::strlen(v), ','));
   return 8;
 }
 
@@ -217,7 +216,8 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
     return ACL_ERROR_INVALID_PARAM;
   if (aclError e = aclrtSetDevice(deviceId); e != ACL_SUCCESS)
     return e;
-  *context = reinterpret_cast<aclrtContext>(static_cast<intptr_t>(deviceId) + 1);
+  *context =
+      reinterpret_cast<aclrtContext>(static_cast<intptr_t>(deviceId) + 1);
   return ACL_SUCCESS;
 }
 
@@ -237,7 +237,8 @@ aclError aclrtGetCurrentContext(aclrtContext *context) {
     return ACL_ERROR_INVALID_PARAM;
   if (tlsDevice < 0)
     return ACL_ERROR_INVALID_DEVICE;
-  *context = reinterpret_cast<aclrtContext>(static_cast<intptr_t>(tlsDevice) + 1);
+  *context =
+      reinterpret_cast<aclrtContext>(static_cast<intptr_t>(tlsDevice) + 1);
   return ACL_SUCCESS;
 }
 
@@ -447,8 +448,7 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
       stream, runCopy, new Copy{devPtr, nullptr, count, value, true}));
 }
 
-aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *freeBytes,
-                         size_t *total) {
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *freeBytes, size_t *total) {
   if (!freeBytes || !total)
     return ACL_ERROR_INVALID_PARAM;
   struct sysinfo si;
@@ -493,8 +493,7 @@ aclError aclrtReleaseMemAddress(void *virPtr) {
 }
 
 aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
-                             const aclrtPhysicalMemProp *prop,
-                             uint64_t flags) {
+                             const aclrtPhysicalMemProp *prop, uint64_t flags) {
   if (!handle || size == 0)
     return ACL_ERROR_INVALID_PARAM;
   int fd = memfd_create("acl-physical", MFD_CLOEXEC);

@@ -146,9 +146,8 @@ rendezvousRoot(Listener &listener, const Uid &uid, int nRanks,
 
 StatusOr<std::vector<std::string>>
 rendezvousJoin(const SockAddr &root, const Uid &uid, const Key &rootKey,
-               int nRanks, int rank,
-               const std::string &myInfo, const Deadline &deadline,
-               const std::string &timeoutName,
+               int nRanks, int rank, const std::string &myInfo,
+               const Deadline &deadline, const std::string &timeoutName,
                const Deadline *connectDeadline) {
   Hello h;
   h.uid = uid;
@@ -160,14 +159,13 @@ rendezvousJoin(const SockAddr &root, const Uid &uid, const Key &rootKey,
                                              : deadline);
   if (!fd) {
     if (fd.status().code() == HCCL_E_TIMEOUT)
-      return Status(HCCL_E_TIMEOUT, "communicator init timed out after " +
-                                        timeoutName +
-                                        ": cannot reach the root at " +
-                                        root.str() +
-                                        " (missing ranks: 0, or the rank "
-                                        "whose process made the root "
-                                        "info): " +
-                                        fd.status().message());
+      return Status(HCCL_E_TIMEOUT,
+                    "communicator init timed out after " + timeoutName +
+                        ": cannot reach the root at " + root.str() +
+                        " (missing ranks: 0, or the rank "
+                        "whose process made the root "
+                        "info): " +
+                        fd.status().message());
     return fd.status().withContext("connecting to the root at " + root.str());
   }
   // The root times out at about the same moment and then sends its verdict

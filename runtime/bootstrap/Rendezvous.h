@@ -30,10 +30,15 @@ rendezvousRoot(Listener &listener, const Uid &uid, int nRanks,
 /// caller may then retry with a fresher address.
 StatusOr<std::vector<std::string>>
 rendezvousJoin(const SockAddr &root, const Uid &uid, const Key &rootKey,
-               int nRanks, int rank,
-               const std::string &myInfo, const Deadline &deadline,
-               const std::string &timeoutName,
+               int nRanks, int rank, const std::string &myInfo,
+               const Deadline &deadline, const std::string &timeoutName,
                const Deadline *connectDeadline = nullptr);
+
+/// The root's reply as a joining rank reads it: the table of `nRanks`
+/// entries, or the root's verdict ("E" + code + message) as a failed status.
+/// Any other bytes are an error, never a crash (test/fuzz/runtime).
+StatusOr<std::vector<std::string>>
+decodeRendezvousReply(const std::string &reply, int nRanks);
 
 /// "1, 4, 7" (at most 32 listed, then "... (N in total)").
 std::string formatRankList(const std::vector<int> &ranks);

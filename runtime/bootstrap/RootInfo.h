@@ -2,8 +2,8 @@
 //
 // HcclGetRootInfo's blob carries the root's rendezvous address and a unique
 // communicator id and key. Layout (inside the 4108 bytes): magic, version,
-// id, port, IP text, key, checksum; anything else is zero. A blob that fails the checks is
-// rejected with a message instead of being trusted.
+// id, port, IP text, key, checksum; anything else is zero. A blob that fails
+// the checks is rejected with a message instead of being trusted.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_BOOTSTRAP_ROOTINFO_H

@@ -60,7 +60,8 @@ struct CommApiState {
 };
 /// Runs `fn` on the communicator's state under the registry's lock; false
 /// (and `fn` not run) when the communicator is not live.
-bool withCommState(Communicator *c, const std::function<void(CommApiState &)> &fn);
+bool withCommState(Communicator *c,
+                   const std::function<void(CommApiState &)> &fn);
 
 void registerStream(HostStream *s);
 bool unregisterStream(HostStream *s);

@@ -61,8 +61,8 @@ StatusOr<std::shared_ptr<Listener>> openRootListener(const Config &cfg,
   auto ip = chooseLocalIp(cfg.ifIp, cfg.socketIfname);
   if (!ip)
     return ip.status();
-  return openListener(*ip, static_cast<uint16_t>(cfg.ifBasePort + 1), 4095,
-                      cfg, key);
+  return openListener(*ip, static_cast<uint16_t>(cfg.ifBasePort + 1), 4095, cfg,
+                      key);
 }
 
 /// Writes the root info blob to `path`, readable by this user only, and
@@ -71,13 +71,12 @@ Status writeRootInfoFile(const std::string &path, const char *blob) {
   Uid rnd = Uid::random();
   std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
                     rnd.hex().substr(0, 8);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
-                                   O_NOFOLLOW,
-                  0600);
+  int fd = ::open(tmp.c_str(),
+                  O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0)
-    return Status(HCCL_E_OPEN_FILE_FAILURE,
-                  "HCCL_ROOT_INFO_FILE=" + path + ": cannot create '" + tmp +
-                      "': " + std::strerror(errno));
+    return Status(HCCL_E_OPEN_FILE_FAILURE, "HCCL_ROOT_INFO_FILE=" + path +
+                                                ": cannot create '" + tmp +
+                                                "': " + std::strerror(errno));
   size_t done = 0;
   while (done < HCCL_ROOT_INFO_BYTES) {
     ssize_t n = ::write(fd, blob + done, HCCL_ROOT_INFO_BYTES - done);
@@ -193,8 +192,8 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo,
   // named otherwise ("node_0") is reached only from its own host, where
   // every rank picks the same local address (HCCL_IF_IP / _SOCKET_IFNAME).
   const size_t rootSrv = static_cast<size_t>(topo->serverOf(0));
-  const bool sameServer = topo->serverOf(0) ==
-                          topo->serverOf(static_cast<int>(rank));
+  const bool sameServer =
+      topo->serverOf(0) == topo->serverOf(static_cast<int>(rank));
   const std::string &rootServer = topo->serverIds[rootSrv];
   const std::string hostIp =
       rootSrv < topo->hostIps.size() ? topo->hostIps[rootSrv] : "";
@@ -208,12 +207,12 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo,
     root = SockAddr::parse(*ip, port);
   }
   if (!root)
-    return report(fn, errPara(std::string(clusterInfo) + ": server '" +
-                              rootServer +
-                              "' of rank 0 carries no address this rank can "
-                              "reach (give it host_ip, or an address as "
-                              "server_id): " +
-                              root.status().message()));
+    return report(fn,
+                  errPara(std::string(clusterInfo) + ": server '" + rootServer +
+                          "' of rank 0 carries no address this rank can "
+                          "reach (give it host_ip, or an address as "
+                          "server_id): " +
+                          root.status().message()));
   auto job = readJobKey(::getenv);
   if (!job)
     return report(fn, job.status());
@@ -238,9 +237,8 @@ HcclResult initClusterInfo(const char *fn, const char *clusterInfo,
     auto l = openListener(root->ip(), port, 1, in.cfg, in.key);
     if (!l)
       return report(fn, l.status().withContext(
-                            "rank 0 listens on " + root->ip() +
-                            " (server '" + rootServer +
-                            "') and HCCL_IF_BASE_PORT " +
+                            "rank 0 listens on " + root->ip() + " (server '" +
+                            rootServer + "') and HCCL_IF_BASE_PORT " +
                             std::to_string(port)));
     // Rank 0 keeps the base port as its own listener too; every other
     // listener starts above it, so none can take it first.

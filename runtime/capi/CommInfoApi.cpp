@@ -77,8 +77,8 @@ HcclResult HcclCommGetHandleWithName(const char *commName, HcclComm *comm) {
   const char *fn = "HcclCommGetHandleWithName";
   return guarded(fn, [&]() -> HcclResult {
     if (commName == nullptr || comm == nullptr)
-      return report(fn, Status(HCCL_E_PTR, commName ? "comm is NULL"
-                                                    : "commName is NULL"));
+      return report(fn, Status(HCCL_E_PTR,
+                               commName ? "comm is NULL" : "commName is NULL"));
     std::string want(commName, strnlen(commName, COMM_NAME_MAX_LENGTH));
     for (Communicator *c : liveComms())
       if (c->name() == want) {
@@ -131,15 +131,15 @@ HcclResult HcclCommGetStatus(const char *commId, HcclCommStatus *status) {
   const char *fn = "HcclCommGetStatus";
   return guarded(fn, [&]() -> HcclResult {
     if (commId == nullptr || status == nullptr)
-      return report(fn, Status(HCCL_E_PTR, commId ? "status is NULL"
-                                                  : "commId is NULL"));
+      return report(
+          fn, Status(HCCL_E_PTR, commId ? "status is NULL" : "commId is NULL"));
     std::string want(commId, strnlen(commId, COMM_NAME_MAX_LENGTH));
     for (Communicator *c : liveComms())
       if (c->name() == want) {
         bool suspended = false;
         withCommState(c, [&](CommApiState &s) { suspended = s.suspended; });
-        *status = suspended ? HCCL_COMM_STATUS_SUSPENDING
-                            : HCCL_COMM_STATUS_READY;
+        *status =
+            suspended ? HCCL_COMM_STATUS_SUSPENDING : HCCL_COMM_STATUS_READY;
         return HCCL_SUCCESS;
       }
     *status = HCCL_COMM_STATUS_INVALID;
@@ -167,17 +167,16 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms) {
   const char *fn = "HcclCommInitAll";
   return guarded(fn, [&]() -> HcclResult {
     if (devices == nullptr || comms == nullptr)
-      return report(fn, Status(HCCL_E_PTR, devices ? "comms is NULL"
-                                                   : "devices is NULL"));
+      return report(fn, Status(HCCL_E_PTR,
+                               devices ? "comms is NULL" : "devices is NULL"));
     if (ndev == 0 || ndev > 4096)
-      return report(fn, errPara("ndev=" + std::to_string(ndev) +
-                                " is outside 1..4096"));
+      return report(
+          fn, errPara("ndev=" + std::to_string(ndev) + " is outside 1..4096"));
     std::set<int32_t> seen;
     for (uint32_t i = 0; i < ndev; ++i) {
       if (devices[i] < 0)
         return report(fn, errPara("devices[" + std::to_string(i) + "]=" +
-                                  std::to_string(devices[i]) +
-                                  " is negative"));
+                                  std::to_string(devices[i]) + " is negative"));
       if (!seen.insert(devices[i]).second)
         return report(fn, errPara("device " + std::to_string(devices[i]) +
                                   " appears twice in devices"));
@@ -203,10 +202,10 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms) {
         for (HcclComm c : made)
           if (c)
             (void)HcclCommDestroy(c);
-        return report(fn, Status(rcs[i], "rank " + std::to_string(i) +
-                                             " (device " +
-                                             std::to_string(devices[i]) +
-                                             "): " + msgs[i]));
+        return report(fn,
+                      Status(rcs[i], "rank " + std::to_string(i) + " (device " +
+                                         std::to_string(devices[i]) +
+                                         "): " + msgs[i]));
       }
     for (uint32_t i = 0; i < ndev; ++i)
       comms[i] = made[i];

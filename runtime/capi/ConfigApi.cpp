@@ -30,8 +30,7 @@ namespace {
 std::atomic<int32_t> gDeterministic{-1};
 
 /// Bytes of the caller's struct that hold `field` entirely.
-template <typename T>
-bool covers(size_t size, size_t offset) {
+template <typename T> bool covers(size_t size, size_t offset) {
   return size >= offset + sizeof(T);
 }
 
@@ -49,8 +48,7 @@ void applyProcessSettings(Config &cfg) {
     cfg.deterministic = static_cast<Deterministic>(d);
 }
 
-StatusOr<CommSettings> readCommConfig(Config base,
-                                      const HcclCommConfig *user) {
+StatusOr<CommSettings> readCommConfig(Config base, const HcclCommConfig *user) {
   CommSettings out;
   out.cfg = std::move(base);
   if (user == nullptr)
@@ -94,17 +92,17 @@ StatusOr<CommSettings> readCommConfig(Config base,
   if (HAS(1, hcclBufferSize) &&
       c.hcclBufferSize != HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET) {
     if (c.hcclBufferSize < 1)
-      return errPara("config.hcclBufferSize=" +
-                     std::to_string(c.hcclBufferSize) +
-                     ": expected an integer >= 1 (MB)");
+      return errPara(
+          "config.hcclBufferSize=" + std::to_string(c.hcclBufferSize) +
+          ": expected an integer >= 1 (MB)");
     cfg.buffSizeMB = c.hcclBufferSize;
   }
   if (HAS(1, hcclDeterministic) &&
       c.hcclDeterministic != HCCL_COMM_DETERMINISTIC_CONFIG_NOT_SET) {
     if (c.hcclDeterministic > 2)
-      return errPara("config.hcclDeterministic=" +
-                     std::to_string(c.hcclDeterministic) +
-                     ": expected 0 (false), 1 (true) or 2 (strict)");
+      return errPara(
+          "config.hcclDeterministic=" + std::to_string(c.hcclDeterministic) +
+          ": expected 0 (false), 1 (true) or 2 (strict)");
     cfg.deterministic = static_cast<Deterministic>(c.hcclDeterministic);
   }
   if (HAS(2, hcclCommName))
@@ -113,10 +111,10 @@ StatusOr<CommSettings> readCommConfig(Config base,
     out.udi = cString(c.hcclUdi, sizeof(c.hcclUdi));
   if (HAS(4, hcclOpExpansionMode) && c.hcclOpExpansionMode != 0 &&
       c.hcclOpExpansionMode != 1)
-    warn.push_back("config.hcclOpExpansionMode=" +
-                   std::to_string(c.hcclOpExpansionMode) +
-                   ": the host runtime always expands on the host CPU (mode "
-                   "1); the setting has no effect");
+    warn.push_back(
+        "config.hcclOpExpansionMode=" + std::to_string(c.hcclOpExpansionMode) +
+        ": the host runtime always expands on the host CPU (mode "
+        "1); the setting has no effect");
   if (HAS(5, hcclRdmaTrafficClass) &&
       c.hcclRdmaTrafficClass != HCCL_COMM_TRAFFIC_CLASS_CONFIG_NOT_SET) {
     if (c.hcclRdmaTrafficClass <= 255 && c.hcclRdmaTrafficClass % 4 == 0)
@@ -139,11 +137,11 @@ StatusOr<CommSettings> readCommConfig(Config base,
   }
   if (HAS(6, hcclWorldRankID) && HAS(6, hcclJobID) &&
       (c.hcclWorldRankID != 0 || c.hcclJobID != 0))
-    warn.push_back("config.hcclWorldRankID=" +
-                   std::to_string(c.hcclWorldRankID) +
-                   ", hcclJobID=" + std::to_string(c.hcclJobID) +
-                   ": NSLB-DP network load-balancing hints, no effect on the "
-                   "host runtime");
+    warn.push_back(
+        "config.hcclWorldRankID=" + std::to_string(c.hcclWorldRankID) +
+        ", hcclJobID=" + std::to_string(c.hcclJobID) +
+        ": NSLB-DP network load-balancing hints, no effect on the "
+        "host runtime");
   if (HAS(7, aclGraphZeroCopyEnable)) {
     if (c.aclGraphZeroCopyEnable > 1)
       return errPara("config.aclGraphZeroCopyEnable=" +
@@ -158,10 +156,10 @@ StatusOr<CommSettings> readCommConfig(Config base,
     if (c.hcclExecTimeOut >= 0)
       cfg.execTimeoutSec = static_cast<uint64_t>(c.hcclExecTimeOut);
     else // HCCL warns and keeps the environment's value
-      warn.push_back("config.hcclExecTimeOut=" +
-                     std::to_string(c.hcclExecTimeOut) +
-                     ": expected 0..2147483647 s; HCCL_EXEC_TIMEOUT (" +
-                     std::to_string(cfg.execTimeoutSec) + " s) applies");
+      warn.push_back(
+          "config.hcclExecTimeOut=" + std::to_string(c.hcclExecTimeOut) +
+          ": expected 0..2147483647 s; HCCL_EXEC_TIMEOUT (" +
+          std::to_string(cfg.execTimeoutSec) + " s) applies");
   }
   if (HAS(8, hcclAlgo) && c.hcclAlgo[0] != '\0') {
     std::string algo = cString(c.hcclAlgo, sizeof(c.hcclAlgo));
@@ -220,7 +218,8 @@ HcclResult HcclSetConfig(HcclConfig config, union HcclConfigValue configValue) {
   });
 }
 
-HcclResult HcclGetConfig(HcclConfig config, union HcclConfigValue *configValue) {
+HcclResult HcclGetConfig(HcclConfig config,
+                         union HcclConfigValue *configValue) {
   const char *fn = "HcclGetConfig";
   return guarded(fn, [&]() -> HcclResult {
     if (configValue == nullptr)

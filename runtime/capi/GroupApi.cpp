@@ -33,9 +33,8 @@ thread_local GroupState tlsGroup;
 
 HcclResult issueBatch(const char *fn, Communicator *c, HostStream *s,
                       std::vector<Communicator::P2pOp> ops) {
-  return dispatch(fn, c, s, [c, ops = std::move(ops)] {
-    return c->batchSendRecv(ops);
-  });
+  return dispatch(fn, c, s,
+                  [c, ops = std::move(ops)] { return c->batchSendRecv(ops); });
 }
 
 } // namespace
@@ -66,8 +65,8 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem *sendRecvInfo, uint32_t itemNum,
       return report(fn, errPara("itemNum " + std::to_string(itemNum) +
                                 " is outside 1.." + std::to_string(2 * p) +
                                 " (one send and one receive per rank)"));
-    std::vector<const HcclSendRecvItem *> sendTo(p, nullptr), recvFrom(p,
-                                                                   nullptr);
+    std::vector<const HcclSendRecvItem *> sendTo(p, nullptr),
+        recvFrom(p, nullptr);
     std::vector<Communicator::P2pOp> ops;
     for (uint32_t i = 0; i < itemNum; ++i) {
       const HcclSendRecvItem &it = sendRecvInfo[i];
@@ -77,8 +76,8 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem *sendRecvInfo, uint32_t itemNum,
                                   std::to_string(it.sendRecvType) +
                                   " is neither HCCL_SEND nor HCCL_RECV"));
       API_TRY(fn, checkDataType(it.dataType).withContext(at));
-      API_TRY(fn, checkBytes(it.count, it.dataType, 1,
-                             (at + ": count").c_str()));
+      API_TRY(fn,
+              checkBytes(it.count, it.dataType, 1, (at + ": count").c_str()));
       API_TRY(fn, needPtr(it.buf, (at + ": buf").c_str(), it.count));
       if (it.remoteRank >= p)
         return report(fn, errPara(at + ": remoteRank " +

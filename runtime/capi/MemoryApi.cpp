@@ -135,8 +135,8 @@ HcclResult HcclCommActivateCommMemory(HcclComm comm, void *virPtr, size_t size,
     if (Status st = resolveComm(comm, &c); !st.isOk())
       return report(fn, st);
     if (virPtr == nullptr || handle == nullptr)
-      return report(fn, Status(HCCL_E_PTR, virPtr ? "handle is NULL"
-                                                  : "virPtr is NULL"));
+      return report(
+          fn, Status(HCCL_E_PTR, virPtr ? "handle is NULL" : "virPtr is NULL"));
     if (size == 0)
       return report(fn, errPara("size is 0"));
     if (offset != 0 || flags != 0)
@@ -155,7 +155,8 @@ HcclResult HcclCommActivateCommMemory(HcclComm comm, void *virPtr, size_t size,
             return;
           }
         r.active.push_back(
-            {addr, size, c->registerMemory(virPtr, static_cast<uint64_t>(size))});
+            {addr, size,
+             c->registerMemory(virPtr, static_cast<uint64_t>(size))});
         st = Status::ok();
         return;
       }

@@ -50,9 +50,9 @@ Status readTable(const void *arr, size_t p, HcclDataType t, const char *name,
   auto *v = static_cast<const uint64_t *>(arr);
   out.assign(v, v + p);
   for (size_t j = 0; j < p; ++j)
-    HCCL_RT_TRY(checkBytes(out[j], t, 2,
-                           (std::string(name) + "[" + std::to_string(j) + "]")
-                               .c_str()));
+    HCCL_RT_TRY(checkBytes(
+        out[j], t, 2,
+        (std::string(name) + "[" + std::to_string(j) + "]").c_str()));
   return Status::ok();
 }
 
@@ -112,8 +112,8 @@ HcclResult HcclAllGatherV(void *sendBuf, uint64_t sendCount, void *recvBuf,
     API_TRY(fn, readTable(recvDispls, p, dataType, "recvDispls", t.rd));
     API_TRY(fn, checkBytes(sendCount, dataType, 1, "sendCount"));
     if (t.rc[me] != sendCount)
-      return report(fn, errPara("recvCounts[" + std::to_string(me) + "] = " +
-                                std::to_string(t.rc[me]) +
+      return report(fn, errPara("recvCounts[" + std::to_string(me) +
+                                "] = " + std::to_string(t.rc[me]) +
                                 " differs from this rank's sendCount " +
                                 std::to_string(sendCount)));
     uint64_t extent = 0, total = 0;
@@ -157,8 +157,8 @@ HcclResult HcclReduceScatterV(void *sendBuf, const void *sendCounts,
     API_TRY(fn, readTable(sendCounts, p, dataType, "sendCounts", t.sc));
     API_TRY(fn, readTable(sendDispls, p, dataType, "sendDispls", t.sd));
     if (t.sc[me] != recvCount)
-      return report(fn, errPara("sendCounts[" + std::to_string(me) + "] = " +
-                                std::to_string(t.sc[me]) +
+      return report(fn, errPara("sendCounts[" + std::to_string(me) +
+                                "] = " + std::to_string(t.sc[me]) +
                                 " differs from recvCount " +
                                 std::to_string(recvCount)));
     API_TRY(fn, checkBytes(recvCount, dataType, p, "recvCount"));
@@ -188,8 +188,8 @@ HcclResult HcclReduceScatterV(void *sendBuf, const void *sendCounts,
     Communicator *c = x.comm;
     return dispatch(fn, c, x.stream, [=]() -> Status {
       std::vector<char> blocks(static_cast<size_t>(recvCount) * es * p);
-      HCCL_RT_TRY(c->allToAllV(sendBuf, t.sc.data(), t.sd.data(),
-                               blocks.data(), t.rc.data(), t.rd.data(), dt));
+      HCCL_RT_TRY(c->allToAllV(sendBuf, t.sc.data(), t.sd.data(), blocks.data(),
+                               t.rc.data(), t.rd.data(), dt));
       if (recvCount == 0)
         return Status::ok();
       std::vector<const void *> srcs(p);
@@ -226,14 +226,14 @@ HcclResult HcclAlltoAllVC(const void *sendBuf, const void *sendCountMatrix,
     for (size_t j = 0; j < p; ++j) {
       uint64_t s = m[me * p + j], r = m[j * p + me];
       std::string at = "sendCountMatrix[";
-      API_TRY(fn, checkBytes(s, sendType, 2,
-                             (at + std::to_string(me) + "][" +
-                              std::to_string(j) + "]")
-                                 .c_str()));
-      API_TRY(fn, checkBytes(r, sendType, 2,
-                             (at + std::to_string(j) + "][" +
-                              std::to_string(me) + "]")
-                                 .c_str()));
+      API_TRY(fn, checkBytes(
+                      s, sendType, 2,
+                      (at + std::to_string(me) + "][" + std::to_string(j) + "]")
+                          .c_str()));
+      API_TRY(fn, checkBytes(
+                      r, sendType, 2,
+                      (at + std::to_string(j) + "][" + std::to_string(me) + "]")
+                          .c_str()));
       t.sc[j] = s;
       t.sd[j] = sendTotal;
       t.rc[j] = r;

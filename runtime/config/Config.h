@@ -93,8 +93,8 @@ struct Config {
 /// Reads and validates every variable through `getenv`. On any invalid
 /// value, the error lists each offending variable ("HCCL_BUFFSIZE=abc:
 /// expected an integer >= 1 (MB), default 200"), joined by "; ".
-sched::Result<Config> loadConfig(
-    const std::function<const char *(const char *)> &getenv = ::getenv);
+sched::Result<Config>
+loadConfig(const std::function<const char *(const char *)> &getenv = ::getenv);
 
 /// Parses an HCCL_ALGO value as HCCL accepts it (HcclAlgo.cpp) into
 /// c.algo / c.algoSpec: parts without an equivalent here are dropped with a

@@ -9,8 +9,8 @@
 // algorithm names, syntax errors) stay errors.
 //
 //===----------------------------------------------------------------------===//
-#include "config/Config.h"
 #include "EnvParse.h"
+#include "config/Config.h"
 
 namespace hccl::rt {
 namespace {
@@ -41,8 +41,8 @@ std::string trimmed(std::string_view s) {
 /// these calls run as other collectives (docs/compatibility.md).
 bool isHcclOnlyOp(const std::string &op) {
   static const char *const kOps[] = {
-      "scatter", "alltoallvc", "allgatherv", "reducescatterv", "send",
-      "recv",    "batchsendrecv", "gather"};
+      "scatter", "alltoallvc", "allgatherv",    "reducescatterv",
+      "send",    "recv",       "batchsendrecv", "gather"};
   for (const char *o : kOps)
     if (op == o)
       return true;
@@ -122,9 +122,8 @@ std::string setHcclAlgo(std::string_view value, const std::string &source,
     return ""; // nothing left: the automatic choice, with the warnings above
   sched::Result<sched::HcclAlgoSpec> spec = sched::parseHcclAlgo(filtered);
   if (!spec)
-    return spec.message() +
-           " (syntax: level0:NA;level1:H-D_R or "
-           "allreduce=level0:NA;level1:ring/allgather=...)";
+    return spec.message() + " (syntax: level0:NA;level1:H-D_R or "
+                            "allreduce=level0:NA;level1:ring/allgather=...)";
   c.algo = filtered;
   c.algoSpec = spec.take();
   return "";

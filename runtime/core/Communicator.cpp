@@ -120,8 +120,7 @@ Status Communicator::init(CommInit &in) {
     Deadline attempt =
         in.connectAttemptMs > 0 ? Deadline::afterMs(in.connectAttemptMs) : dl;
     auto t = rendezvousJoin(in.root, uid_, in.rootKey, size_, rank_,
-                            me.encode(), dl,
-                            timeoutName(cfg_), &attempt);
+                            me.encode(), dl, timeoutName(cfg_), &attempt);
     if (!t)
       return t.status();
     table = t.take();
@@ -235,9 +234,9 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos,
   // Links that do not share memory negotiate verbs (RoCE) or TCP on their
   // bootstrap socket (addSocketPair); open the RDMA device first.
   if (socketLinksTryVerbs(cfg_.transport)) {
-    auto v = VerbsTransport::openOrFallback(
-        cfg_, verbsRequired(cfg_.transport), &seg_->header()->bell, rank_,
-        onFailure, noVerbs_);
+    auto v = VerbsTransport::openOrFallback(cfg_, verbsRequired(cfg_.transport),
+                                            &seg_->header()->bell, rank_,
+                                            onFailure, noVerbs_);
     if (!v)
       return v.status();
     verbs_ = v.take();

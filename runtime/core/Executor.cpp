@@ -11,9 +11,9 @@
 //
 // Waiting (core/WaitPolicy.h): spin briefly (only when this host is not
 // oversubscribed), yield, then sleep on the communicator's doorbell, which
-// peers and the TCP thread ring. While idle, the executor checks the abort record, its peers' health
-// (dead process, closed connection, mismatched call waiting) and the
-// HCCL_EXEC_TIMEOUT deadline.
+// peers and the TCP thread ring. While idle, the executor checks the abort
+// record, its peers' health (dead process, closed connection, mismatched call
+// waiting) and the HCCL_EXEC_TIMEOUT deadline.
 //
 //===----------------------------------------------------------------------===//
 #include "common/Futex.h"

@@ -34,8 +34,7 @@ buildChild(const std::vector<int> &members, int myIndex, const Uid &uid,
   // chooses as the compiler does for that group.
   in.rankTable = parentPolicy.topology();
   for (int m : members)
-    in.topologyRanks.push_back(
-        parentPolicy.ranks()[static_cast<size_t>(m)]);
+    in.topologyRanks.push_back(parentPolicy.ranks()[static_cast<size_t>(m)]);
   const RankInfo &root = parentInfos[static_cast<size_t>(members[0])];
   auto addr = SockAddr::parse(root.ip, root.port);
   if (!addr)

@@ -166,11 +166,11 @@ inline float halfToFloat(uint16_t h) {
   // Normal: rebias the exponent (127 - 15 = 112).
   uint32_t normal = (em << 13) + (112u << 23);
   // Subnormal: mant * 2^-24 is exact in float, and needs no denormal support.
-  uint32_t sub = floatBits(static_cast<float>(static_cast<int32_t>(em)) *
-                           0x1p-24f);
+  uint32_t sub =
+      floatBits(static_cast<float>(static_cast<int32_t>(em)) * 0x1p-24f);
   uint32_t mant = em & 0x3ffu;
-  uint32_t special = 0x7f800000u | (mant << 13) |
-                     (static_cast<uint32_t>(mant != 0) << 22);
+  uint32_t special =
+      0x7f800000u | (mant << 13) | (static_cast<uint32_t>(mant != 0) << 22);
   uint32_t bits = selectBits(em < 0x400u, sub, normal);
   bits = selectBits(em >= 0x7c00u, special, bits);
   return bitsFloat(bits | sign);
@@ -184,8 +184,9 @@ inline uint16_t floatToHalf(float x) {
   uint32_t a = f & 0x7fffffffu;
   // Normal results: drop 13 mantissa bits, rounding to nearest even; a carry
   // into the exponent is the correct result, up to infinity at 65520.
-  uint32_t normal = (a + (static_cast<uint32_t>(-112) << 23) + 0xfffu +
-                     ((a >> 13) & 1u)) >> 13;
+  uint32_t normal =
+      (a + (static_cast<uint32_t>(-112) << 23) + 0xfffu + ((a >> 13) & 1u)) >>
+      13;
   // Subnormal results (|x| < 2^-14): adding 0.5 puts the half ulp (2^-24) at
   // the float ulp of [0.5, 1), so the FPU's rounding (RNE) does the work.
   uint32_t sub = floatBits(bitsFloat(a) + 0.5f) - 0x3f000000u;

@@ -48,8 +48,8 @@ struct HalfConvF16c {
   static void fromFloat(const float *src, uint16_t *dst, size_t m) {
     size_t i = 0;
     for (; i + 8 <= m; i += 8) {
-      __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i),
-                                  _MM_FROUND_TO_NEAREST_INT);
+      __m128i h =
+          _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT);
       _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), h);
     }
     for (; i < m; ++i)

@@ -29,12 +29,10 @@ namespace {
 // hccl.h (operators).
 PROTO(HcclAllReduce, HcclResult (*)(void *, void *, uint64_t, HcclDataType,
                                     HcclReduceOp, HcclComm, aclrtStream))
-PROTO(HcclBroadcast,
-      HcclResult (*)(void *, uint64_t, HcclDataType, uint32_t, HcclComm,
-                     aclrtStream))
-PROTO(HcclReduceScatter,
-      HcclResult (*)(void *, void *, uint64_t, HcclDataType, HcclReduceOp,
-                     HcclComm, aclrtStream))
+PROTO(HcclBroadcast, HcclResult (*)(void *, uint64_t, HcclDataType, uint32_t,
+                                    HcclComm, aclrtStream))
+PROTO(HcclReduceScatter, HcclResult (*)(void *, void *, uint64_t, HcclDataType,
+                                        HcclReduceOp, HcclComm, aclrtStream))
 PROTO(HcclReduceScatterV,
       HcclResult (*)(void *, const void *, const void *, void *, uint64_t,
                      HcclDataType, HcclReduceOp, HcclComm, aclrtStream))
@@ -59,9 +57,8 @@ PROTO(HcclAlltoAllV,
 PROTO(HcclAlltoAll,
       HcclResult (*)(const void *, uint64_t, HcclDataType, const void *,
                      uint64_t, HcclDataType, HcclComm, aclrtStream))
-PROTO(HcclReduce,
-      HcclResult (*)(void *, void *, uint64_t, HcclDataType, HcclReduceOp,
-                     uint32_t, HcclComm, aclrtStream))
+PROTO(HcclReduce, HcclResult (*)(void *, void *, uint64_t, HcclDataType,
+                                 HcclReduceOp, uint32_t, HcclComm, aclrtStream))
 PROTO(HcclBatchSendRecv,
       HcclResult (*)(HcclSendRecvItem *, uint32_t, HcclComm, aclrtStream))
 // hccl_comm.h (communicator management).
@@ -109,47 +106,75 @@ PROTO(HcclGroupStart, HcclResult (*)())
 PROTO(HcclGroupEnd, HcclResult (*)())
 PROTO(HcclGroupStatusGet, HcclResult (*)(bool *))
 PROTO(HcclCommSymWinRegister,
-      HcclResult (*)(HcclComm, void *, uint64_t, HcclCommSymWindow *,
-                     uint32_t))
+      HcclResult (*)(HcclComm, void *, uint64_t, HcclCommSymWindow *, uint32_t))
 PROTO(HcclCommSymWinDeregister, HcclResult (*)(HcclCommSymWindow))
-PROTO(HcclCommSymWinGet, HcclResult (*)(HcclComm, void *, size_t,
-                                        HcclCommSymWindow *, size_t *))
+PROTO(HcclCommSymWinGet,
+      HcclResult (*)(HcclComm, void *, size_t, HcclCommSymWindow *, size_t *))
 PROTO(HcclConfigGetInfo,
       HcclResult (*)(HcclComm, HcclConfigType, uint32_t, void *))
 
 /// The calls above, by name (the inline HcclCommConfigInit is no symbol).
-const char *const kHcclCalls[] = {
-    "HcclAllReduce", "HcclBroadcast", "HcclReduceScatter",
-    "HcclReduceScatterV", "HcclScatter", "HcclAllGather", "HcclAllGatherV",
-    "HcclSend", "HcclRecv", "HcclAlltoAllVC", "HcclAlltoAllV", "HcclAlltoAll",
-    "HcclReduce", "HcclBatchSendRecv", "HcclCommInitClusterInfo",
-    "HcclCommInitClusterInfoConfig", "HcclCreateSubCommConfig",
-    "HcclGetRootInfo", "HcclCommInitRootInfo", "HcclCommInitRootInfoConfig",
-    "HcclSetConfig", "HcclGetConfig", "HcclGetCommName",
-    "HcclCommGetHandleWithName", "HcclGetRankSize", "HcclGetRankId",
-    "HcclBarrier", "HcclCommDestroy", "HcclCommInitAll",
-    "HcclGetCommAsyncError", "HcclGetErrorString",
-    "HcclGetCommConfigCapability", "HcclCommSuspend",
-    "HcclCommRegCommStateCallback", "HcclCommResume", "HcclCommGetStatus",
-    "HcclCommSetMemoryRange", "HcclCommUnsetMemoryRange",
-    "HcclCommActivateCommMemory", "HcclCommDeactivateCommMemory",
-    "HcclCommWorkingDevNicSet", "HcclGroupStart", "HcclGroupEnd",
-    "HcclGroupStatusGet", "HcclCommSymWinRegister",
-    "HcclCommSymWinDeregister", "HcclCommSymWinGet", "HcclConfigGetInfo"};
+const char *const kHcclCalls[] = {"HcclAllReduce",
+                                  "HcclBroadcast",
+                                  "HcclReduceScatter",
+                                  "HcclReduceScatterV",
+                                  "HcclScatter",
+                                  "HcclAllGather",
+                                  "HcclAllGatherV",
+                                  "HcclSend",
+                                  "HcclRecv",
+                                  "HcclAlltoAllVC",
+                                  "HcclAlltoAllV",
+                                  "HcclAlltoAll",
+                                  "HcclReduce",
+                                  "HcclBatchSendRecv",
+                                  "HcclCommInitClusterInfo",
+                                  "HcclCommInitClusterInfoConfig",
+                                  "HcclCreateSubCommConfig",
+                                  "HcclGetRootInfo",
+                                  "HcclCommInitRootInfo",
+                                  "HcclCommInitRootInfoConfig",
+                                  "HcclSetConfig",
+                                  "HcclGetConfig",
+                                  "HcclGetCommName",
+                                  "HcclCommGetHandleWithName",
+                                  "HcclGetRankSize",
+                                  "HcclGetRankId",
+                                  "HcclBarrier",
+                                  "HcclCommDestroy",
+                                  "HcclCommInitAll",
+                                  "HcclGetCommAsyncError",
+                                  "HcclGetErrorString",
+                                  "HcclGetCommConfigCapability",
+                                  "HcclCommSuspend",
+                                  "HcclCommRegCommStateCallback",
+                                  "HcclCommResume",
+                                  "HcclCommGetStatus",
+                                  "HcclCommSetMemoryRange",
+                                  "HcclCommUnsetMemoryRange",
+                                  "HcclCommActivateCommMemory",
+                                  "HcclCommDeactivateCommMemory",
+                                  "HcclCommWorkingDevNicSet",
+                                  "HcclGroupStart",
+                                  "HcclGroupEnd",
+                                  "HcclGroupStatusGet",
+                                  "HcclCommSymWinRegister",
+                                  "HcclCommSymWinDeregister",
+                                  "HcclCommSymWinGet",
+                                  "HcclConfigGetInfo"};
 
 // The ACL stand-in's calls (ACL's prototypes).
 PROTO(aclInit, aclError (*)(const char *))
 PROTO(aclrtSetDevice, aclError (*)(int32_t))
 PROTO(aclrtCreateStream, aclError (*)(aclrtStream *))
 PROTO(aclrtMalloc, aclError (*)(void **, size_t, aclrtMemMallocPolicy))
-PROTO(aclrtMemcpy, aclError (*)(void *, size_t, const void *, size_t,
-                                aclrtMemcpyKind))
+PROTO(aclrtMemcpy,
+      aclError (*)(void *, size_t, const void *, size_t, aclrtMemcpyKind))
 PROTO(aclrtEventElapsedTime, aclError (*)(float *, aclrtEvent, aclrtEvent))
 PROTO(aclrtReserveMemAddress,
       aclError (*)(void **, size_t, size_t, void *, uint64_t))
 PROTO(aclrtMallocPhysical, aclError (*)(aclrtDrvMemHandle *, size_t,
-                                        const aclrtPhysicalMemProp *,
-                                        uint64_t))
+                                        const aclrtPhysicalMemProp *, uint64_t))
 PROTO(aclrtMapMem,
       aclError (*)(void *, size_t, size_t, aclrtDrvMemHandle, uint64_t))
 

@@ -248,8 +248,8 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
       a.host[i] = r * 100 + (int32_t)i;
     if (bufPut(&a))
       return 1;
-    HCCL_OK(HcclAllGatherV(a.dev, rank + 1, b.dev, rc, rd,
-                           HCCL_DATA_TYPE_INT32, comm, s));
+    HCCL_OK(HcclAllGatherV(a.dev, rank + 1, b.dev, rc, rd, HCCL_DATA_TYPE_INT32,
+                           comm, s));
     ACL_OK(aclrtSynchronizeStream(s));
     if (bufGet(&b))
       return 1;

@@ -18,8 +18,9 @@ static void writeTable(const char *path, const char *version, int n) {
   if (!f)
     return;
   if (strcmp(version, "2.0") == 0) {
-    fprintf(f, "{\"status\":\"completed\",\"version\":\"2.0\",\"rank_count\":%d,"
-               "\"rank_list\":[",
+    fprintf(f,
+            "{\"status\":\"completed\",\"version\":\"2.0\",\"rank_count\":%d,"
+            "\"rank_list\":[",
             n);
     for (r = 0; r < n; ++r)
       fprintf(f,
@@ -32,9 +33,10 @@ static void writeTable(const char *path, const char *version, int n) {
     fprintf(f, "]}");
   } else {
     int v12 = strcmp(version, "1.2") == 0;
-    fprintf(f, "{\"status\":\"completed\",\"version\":\"%s\","
-               "\"server_count\":\"1\",\"server_list\":[{\"server_id\":"
-               "\"node_0\",%s\"device\":[",
+    fprintf(f,
+            "{\"status\":\"completed\",\"version\":\"%s\","
+            "\"server_count\":\"1\",\"server_list\":[{\"server_id\":"
+            "\"node_0\",%s\"device\":[",
             version, v12 ? "\"host_ip\":\"127.0.0.1\"," : "");
     for (r = 0; r < n; ++r)
       fprintf(f,

@@ -40,7 +40,8 @@ static int optMain(int argc, char **argv) {
   mlir::comm::registerCommPasses();
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "hccl-mlir optimizer driver\n", registry);
-  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
   if (config.shouldShowDialects()) {
     llvm::outs() << "Available Dialects: ";
     llvm::interleave(registry.getDialectNames(), llvm::outs(), ",");
@@ -66,8 +67,8 @@ static int optMain(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return 1;
   }
-  if (failed(mlir::MlirOptMain(output->os(), std::move(file), registry,
-                               config)))
+  if (failed(
+          mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
     return 1;
   output->keep();
   return 0;

@@ -90,9 +90,11 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       int *dst = a == "-p" ? &o.ranks : a == "-n" ? &o.iters : &o.warmup;
       int lo = a == "-w" ? 0 : 1;
       if (!v || !parseInt(v, lo, a == "-p" ? 1024 : 1000000, *dst))
-        return err(a + " needs an integer " + (a == "-p" ? "in 1..1024" :
-                   a == "-n" ? ">= 1" : ">= 0") + ", found '" +
-                   (v ? v : "") + "'");
+        return err(a + " needs an integer " +
+                   (a == "-p"   ? "in 1..1024"
+                    : a == "-n" ? ">= 1"
+                                : ">= 0") +
+                   ", found '" + (v ? v : "") + "'");
     } else if (a == "--streams") {
       const char *v = value("--streams");
       if (!v || !parseInt(v, 1, 64, o.streams))

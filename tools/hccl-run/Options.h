@@ -8,15 +8,15 @@
 namespace hcclrun {
 
 struct Options {
-  std::string plan;        ///< the scheduled plan
-  std::string baseline;    ///< --compare: the unscheduled plan
-  std::string trace;       ///< --trace FILE: Chrome trace of what ran
-  int ranks = 0;           ///< -p: local ranks to launch (0 = the plan's)
-  int iters = 5;           ///< -n
-  int warmup = 1;          ///< -w
-  double timeScale = 1.0;  ///< --time-scale: compute cost multiplier
-  bool check = true;       ///< -c 0|1
-  int streams = 1;         ///< --streams: communication streams
+  std::string plan;       ///< the scheduled plan
+  std::string baseline;   ///< --compare: the unscheduled plan
+  std::string trace;      ///< --trace FILE: Chrome trace of what ran
+  int ranks = 0;          ///< -p: local ranks to launch (0 = the plan's)
+  int iters = 5;          ///< -n
+  int warmup = 1;         ///< -w
+  double timeScale = 1.0; ///< --time-scale: compute cost multiplier
+  bool check = true;      ///< -c 0|1
+  int streams = 1;        ///< --streams: communication streams
   unsigned long long maxBufferMiB = 1024; ///< --max-buffer-mib
   bool help = false;
 };

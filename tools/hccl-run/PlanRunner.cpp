@@ -49,13 +49,20 @@ double usSince(Clock::time_point t0, Clock::time_point t) {
 
 std::optional<Op> opOf(sched::Collective c) {
   switch (c) {
-  case sched::Collective::AllReduce: return Op::AllReduce;
-  case sched::Collective::AllGather: return Op::AllGather;
-  case sched::Collective::ReduceScatter: return Op::ReduceScatter;
-  case sched::Collective::Broadcast: return Op::Broadcast;
-  case sched::Collective::Reduce: return Op::Reduce;
-  case sched::Collective::AllToAll: return Op::AllToAll;
-  default: return std::nullopt;
+  case sched::Collective::AllReduce:
+    return Op::AllReduce;
+  case sched::Collective::AllGather:
+    return Op::AllGather;
+  case sched::Collective::ReduceScatter:
+    return Op::ReduceScatter;
+  case sched::Collective::Broadcast:
+    return Op::Broadcast;
+  case sched::Collective::Reduce:
+    return Op::Reduce;
+  case sched::Collective::AllToAll:
+    return Op::AllToAll;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -75,7 +82,7 @@ uint64_t dataBytes(sched::Collective c, int64_t n, int64_t p, size_t elem) {
 struct Instance {
   int64_t id = 0;
   const sched::PlanProgram *program = nullptr;
-  bool member = false;      ///< this rank is in the program's group
+  bool member = false; ///< this rank is in the program's group
   uint32_t groupRank = 0;
   hccltest::RankContext ctx{};
   hccltest::Layout layout;
@@ -96,9 +103,7 @@ struct Figures {
   double iterationUs = 0, computeUs = 0, commUs = 0, exposedUs = 0;
 };
 
-void hostDone(void *arg) {
-  static_cast<Instance *>(arg)->done = Clock::now();
-}
+void hostDone(void *arg) { static_cast<Instance *>(arg)->done = Clock::now(); }
 
 /// Busy time of a set of intervals (their union).
 double unionUs(std::vector<std::pair<double, double>> iv) {
@@ -197,8 +202,8 @@ public:
         continue;
       if (shared_) {
         // In plan order, one at a time: fill, run, check.
-        hccltest::fillBuffers(inst->ctx, inst->layout, *inst->gen,
-                              inst->send, inst->recv);
+        hccltest::fillBuffers(inst->ctx, inst->layout, *inst->gen, inst->send,
+                              inst->recv);
         if (HcclRunPlanCollective(comm_, handle_, inst->program->id.c_str(),
                                   inst->send, inst->recv,
                                   nullptr) != HCCL_SUCCESS)
@@ -206,8 +211,8 @@ public:
                              inst->program->id +
                              ") failed: " + HcclGetLastErrorMessage());
       }
-      hccltest::Mismatches m = hccltest::verifyBuffers(
-          inst->ctx, inst->layout, *inst->gen, inst->recv);
+      hccltest::Mismatches m = hccltest::verifyBuffers(inst->ctx, inst->layout,
+                                                       *inst->gen, inst->recv);
       local += m.count;
       if (m.count && first.empty() && !m.first.empty())
         first = "rank " + std::to_string(rank_) + ", program " +
@@ -296,13 +301,12 @@ private:
                          "': " + HcclGetLastErrorMessage());
     if (info.inputBytes != inst.layout.sendElems * elem ||
         info.outputBytes != inst.layout.recvElems * elem)
-      return fail(2, "program '" + inst.program->id +
-                         "' has buffers of " +
+      return fail(2, "program '" + inst.program->id + "' has buffers of " +
                          std::to_string(info.inputBytes) + " / " +
                          std::to_string(info.outputBytes) +
                          " bytes; its collective needs " +
-                         std::to_string(inst.layout.sendElems * elem) +
-                         " / " + std::to_string(inst.layout.recvElems * elem));
+                         std::to_string(inst.layout.sendElems * elem) + " / " +
+                         std::to_string(inst.layout.recvElems * elem));
     inst.sendBytes = std::max<uint64_t>(info.inputBytes, 1);
     inst.recvBytes = std::max<uint64_t>(info.outputBytes, 1);
     // Started collectives share the communication streams round-robin.
@@ -342,7 +346,8 @@ private:
                      "hccl-run: %s: %llu MiB of buffers per rank exceed "
                      "--max-buffer-mib %llu: the collectives share one "
                      "buffer pair and are checked one by one after timing\n",
-                     path_.c_str(), static_cast<unsigned long long>(total >> 20),
+                     path_.c_str(),
+                     static_cast<unsigned long long>(total >> 20),
                      static_cast<unsigned long long>(opts_.maxBufferMiB));
       if (HcclMemAlloc(&sharedSend_, maxSend) != HCCL_SUCCESS ||
           HcclMemAlloc(&sharedRecv_, maxRecv) != HCCL_SUCCESS)
@@ -360,8 +365,8 @@ private:
       if (HcclMemAlloc(&inst->send, inst->sendBytes) != HCCL_SUCCESS ||
           HcclMemAlloc(&inst->recv, inst->recvBytes) != HCCL_SUCCESS)
         return fail(1, std::string("cannot allocate buffers for program '") +
-                           inst->program->id + "': " +
-                           HcclGetLastErrorMessage() +
+                           inst->program->id +
+                           "': " + HcclGetLastErrorMessage() +
                            " (--max-buffer-mib lowers the limit above which "
                            "collectives share buffers)");
       hccltest::fillBuffers(inst->ctx, inst->layout, *inst->gen, inst->send,
@@ -384,8 +389,8 @@ private:
             s + std::chrono::duration_cast<Clock::duration>(us));
         Clock::time_point e = Clock::now();
         compute += usSince(s, e);
-        events.push_back({it.name, "compute", usSince(t0, s), usSince(s, e),
-                          0});
+        events.push_back(
+            {it.name, "compute", usSince(t0, s), usSince(s, e), 0});
         break;
       }
       case sched::PlanItemKind::Start: {
@@ -399,8 +404,8 @@ private:
             HcclStreamLaunchHostFunc(inst.stream, hostDone, &inst) !=
                 HCCL_SUCCESS)
           return fail(1, "collective " + std::to_string(it.id) + " (" +
-                             inst.program->id + ") failed to start: " +
-                             HcclGetLastErrorMessage());
+                             inst.program->id +
+                             ") failed to start: " + HcclGetLastErrorMessage());
         break;
       }
       case sched::PlanItemKind::Wait: {
@@ -560,7 +565,9 @@ void printRow(const char *label, const Summary &s) {
   std::printf("%-10s | %-12.3f | %-10.3f | %-10.3f | %-15.3f | %-11zu | %s\n",
               label, s.f.iterationUs / 1e3, s.f.computeUs / 1e3,
               s.f.commUs / 1e3, s.f.exposedUs / 1e3, s.collectives,
-              !s.checked ? "NULL" : s.mismatches ? "failed" : "success");
+              !s.checked     ? "NULL"
+              : s.mismatches ? "failed"
+                             : "success");
 }
 
 /// out.json -> out.baseline.json (the baseline's trace beside the plan's).
@@ -659,15 +666,14 @@ int runRank(const Options &opts) {
                 "compute x%g; medians of the slowest rank\n",
                 opts.plan.c_str(), size, opts.iters, opts.warmup,
                 opts.timeScale);
-    std::printf("%-10s | %-12s | %-10s | %-10s | %-15s | %-11s | %s\n",
-                "plan", "iteration_ms", "compute_ms", "comm_ms",
-                "exposed_comm_ms", "collectives", "check_result");
+    std::printf("%-10s | %-12s | %-10s | %-10s | %-15s | %-11s | %s\n", "plan",
+                "iteration_ms", "compute_ms", "comm_ms", "exposed_comm_ms",
+                "collectives", "check_result");
     for (auto &[label, s] : rows)
       printRow(label.c_str(), s);
     if (rows.size() == 2 && rows[1].second.f.iterationUs > 0)
       std::printf("speedup (baseline / scheduled iteration): %.3fx\n",
-                  rows[0].second.f.iterationUs /
-                      rows[1].second.f.iterationUs);
+                  rows[0].second.f.iterationUs / rows[1].second.f.iterationUs);
     if (!opts.trace.empty() && status == 0)
       for (auto &[path, events] : traces)
         std::printf("trace: %s\n", path.c_str());

@@ -84,8 +84,9 @@ std::string prepareMpiRendezvous() {
 int launchLocal(int nRanks, const std::function<int()> &body) {
   int port = freeLoopbackPort();
   if (port < 0) {
-    std::fprintf(stderr, "hccl-test: cannot find a free port on 127.0.0.1: "
-                         "%s\n",
+    std::fprintf(stderr,
+                 "hccl-test: cannot find a free port on 127.0.0.1: "
+                 "%s\n",
                  std::strerror(errno));
     return 1;
   }
@@ -128,7 +129,7 @@ int launchLocal(int nRanks, const std::function<int()> &body) {
     pids[r] = pid;
   }
 
-  struct sigaction sa {};
+  struct sigaction sa{};
   sa.sa_handler = onStopSignal;
   struct sigaction oldInt, oldTerm;
   ::sigaction(SIGINT, &sa, &oldInt);
@@ -154,8 +155,9 @@ int launchLocal(int nRanks, const std::function<int()> &body) {
       } else if (WIFSIGNALED(status)) {
         rc = 1;
         if (!killed)
-          std::fprintf(stderr, "hccl-test: rank %d was killed by signal %d "
-                               "(%s)\n",
+          std::fprintf(stderr,
+                       "hccl-test: rank %d was killed by signal %d "
+                       "(%s)\n",
                        r, WTERMSIG(status), strsignal(WTERMSIG(status)));
       }
       if (rc != 0 && result == 0)
@@ -168,13 +170,14 @@ int launchLocal(int nRanks, const std::function<int()> &body) {
     }
     if (pid < 0 && errno != EINTR)
       break;
-    bool graceOver = result != 0 &&
-                     std::chrono::steady_clock::now() - firstFailure >
-                         std::chrono::seconds(kGraceSeconds);
+    bool graceOver =
+        result != 0 && std::chrono::steady_clock::now() - firstFailure >
+                           std::chrono::seconds(kGraceSeconds);
     if (!killed && (gStopSignal || graceOver)) {
       if (graceOver)
-        std::fprintf(stderr, "hccl-test: %d rank(s) still running %d s "
-                             "after a rank failed; killing them\n",
+        std::fprintf(stderr,
+                     "hccl-test: %d rank(s) still running %d s "
+                     "after a rank failed; killing them\n",
                      running, kGraceSeconds);
       for (pid_t p : pids)
         if (p > 0)

@@ -1,4 +1,5 @@
-//===- Layout.h - Buffer shapes and bandwidth factors per collective -*- C++ -*-=//
+//===- Layout.h - Buffer shapes and bandwidth factors per collective -*- C++
+//-*-=//
 //
 // For one collective, size and rank count: the count passed to the API, the
 // elements of the send and receive buffers, the bytes reported as data_size

@@ -18,14 +18,22 @@ struct OpNameEntry {
 };
 // Names as Huawei's binaries (all_reduce_test ...) and nccl-tests spell them.
 const OpNameEntry kOps[] = {
-    {"all_reduce", Op::AllReduce},         {"allreduce", Op::AllReduce},
-    {"all_gather", Op::AllGather},         {"allgather", Op::AllGather},
-    {"reduce_scatter", Op::ReduceScatter}, {"reducescatter", Op::ReduceScatter},
-    {"broadcast", Op::Broadcast},          {"reduce", Op::Reduce},
-    {"alltoall", Op::AllToAll},            {"all_to_all", Op::AllToAll},
-    {"alltoallv", Op::AllToAllV},          {"all_to_allv", Op::AllToAllV},
-    {"scatter", Op::Scatter},              {"all_gatherv", Op::AllGatherV},
-    {"allgatherv", Op::AllGatherV},        {"reduce_scatterv", Op::ReduceScatterV},
+    {"all_reduce", Op::AllReduce},
+    {"allreduce", Op::AllReduce},
+    {"all_gather", Op::AllGather},
+    {"allgather", Op::AllGather},
+    {"reduce_scatter", Op::ReduceScatter},
+    {"reducescatter", Op::ReduceScatter},
+    {"broadcast", Op::Broadcast},
+    {"reduce", Op::Reduce},
+    {"alltoall", Op::AllToAll},
+    {"all_to_all", Op::AllToAll},
+    {"alltoallv", Op::AllToAllV},
+    {"all_to_allv", Op::AllToAllV},
+    {"scatter", Op::Scatter},
+    {"all_gatherv", Op::AllGatherV},
+    {"allgatherv", Op::AllGatherV},
+    {"reduce_scatterv", Op::ReduceScatterV},
     {"reducescatterv", Op::ReduceScatterV},
 };
 const char *const kOpList = "all_reduce, all_gather, reduce_scatter, "
@@ -203,10 +211,10 @@ std::vector<uint64_t> Options::sizes(uint32_t p) const {
     if (align && s > kAlignLine)
       s = alignUp(s, uint64_t(p) * kAlignUnit);
     out.push_back(s);
-    uint64_t next = stepFactor > 1.0
-                        ? static_cast<uint64_t>(static_cast<double>(s) *
-                                                stepFactor)
-                        : s + step;
+    uint64_t next =
+        stepFactor > 1.0
+            ? static_cast<uint64_t>(static_cast<double>(s) * stepFactor)
+            : s + step;
     if (next <= s || out.size() > 10000)
       break; // no growth (hccl_test loops here), or overflow
     s = next;
@@ -237,7 +245,8 @@ std::string usage() {
          "  -c, --check 0|1         check each size's output, default 1\n"
          "  -p, --npus N            NPUs (ranks) per node; without a launcher "
          "hccl-test starts N local ranks, default 8\n"
-         "  -z, --zero_copy 0|1     buffers in an HcclCommSetMemoryRange range, "
+         "  -z, --zero_copy 0|1     buffers in an HcclCommSetMemoryRange "
+         "range, "
          "default 0\n"
          "  --csv FILE              also write the rows to FILE as CSV\n"
          "  --algo VALUE            HCCL_ALGO for this run (e.g. "
@@ -264,7 +273,8 @@ ParseResult parseOptions(int argc, const char *const *argv) {
   {
     std::string prog = argc > 0 && argv[0] ? argv[0] : "";
     size_t slash = prog.rfind('/');
-    std::string base = slash == std::string::npos ? prog : prog.substr(slash + 1);
+    std::string base =
+        slash == std::string::npos ? prog : prog.substr(slash + 1);
     std::optional<Op> byName =
         base.size() > 5 && base.compare(base.size() - 5, 5, "_test") == 0
             ? opFromName(base)
@@ -311,13 +321,12 @@ ParseResult parseOptions(int argc, const char *const *argv) {
     }
     static const struct {
       const char *shortName, *longName;
-    } kAliases[] = {{"-b", "--minbytes"},    {"-e", "--maxbytes"},
-                    {"-i", "--stepbytes"},   {"-f", "--stepfactor"},
-                    {"-n", "--iters"},       {"-w", "--warmup_iters"},
-                    {"-o", "--op"},          {"-r", "--root"},
-                    {"-d", "--datatype"},    {"-c", "--check"},
-                    {"-p", "--npus"},        {"-z", "--zero_copy"},
-                    {"-h", "--help"}};
+    } kAliases[] = {
+        {"-b", "--minbytes"},   {"-e", "--maxbytes"}, {"-i", "--stepbytes"},
+        {"-f", "--stepfactor"}, {"-n", "--iters"},    {"-w", "--warmup_iters"},
+        {"-o", "--op"},         {"-r", "--root"},     {"-d", "--datatype"},
+        {"-c", "--check"},      {"-p", "--npus"},     {"-z", "--zero_copy"},
+        {"-h", "--help"}};
     for (auto &a : kAliases)
       if (flag == a.longName)
         flag = a.shortName;
@@ -331,8 +340,8 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       (flag == "--sync" ? o.sync : o.useMalloc) = true;
       continue;
     }
-    static const char *const kValued[] = {"-b", "-e", "-i", "-f", "-n",
-                                          "-w", "-o", "-r", "-d", "-c",
+    static const char *const kValued[] = {"-b", "-e", "-i",    "-f",    "-n",
+                                          "-w", "-o", "-r",    "-d",    "-c",
                                           "-p", "-z", "--csv", "--algo"};
     bool known = false;
     for (const char *k : kValued)
@@ -373,8 +382,8 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       char *end = nullptr;
       errno = 0;
       double f = std::strtod(value.c_str(), &end);
-      if (value.empty() || *end != '\0' || errno == ERANGE ||
-          !(f > 1.0) || f > 1e6)
+      if (value.empty() || *end != '\0' || errno == ERANGE || !(f > 1.0) ||
+          f > 1e6)
         return fail(shown + ": expected a factor greater than 1.0 (may be "
                             "fractional, e.g. 1.5)");
       o.stepFactor = f;

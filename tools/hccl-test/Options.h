@@ -44,22 +44,22 @@ struct Options {
   Op op = Op::AllReduce;
   uint64_t minBytes = 64ull << 20; ///< -b
   uint64_t maxBytes = 64ull << 20; ///< -e
-  uint64_t stepBytes = 0;          ///< -i (hccl_test: (max-min)/10 if not given)
+  uint64_t stepBytes = 0; ///< -i (hccl_test: (max-min)/10 if not given)
   bool stepBytesGiven = false;
   double stepFactor = 1.0; ///< -f (> 1: multiply instead of add)
   int iters = 20;          ///< -n
   int warmupIters = 10;    ///< -w
-  HcclReduceOp reduceOp = HCCL_REDUCE_SUM;     ///< -o
+  HcclReduceOp reduceOp = HCCL_REDUCE_SUM; ///< -o
   bool reduceOpGiven = false;
   uint32_t root = 0;                           ///< -r
   HcclDataType dataType = HCCL_DATA_TYPE_FP32; ///< -d
   bool check = true;                           ///< -c
   int npus = 8;                                ///< -p
   bool npusGiven = false;
-  bool zeroCopy = false; ///< -z: buffers in an HcclCommSetMemoryRange range
-  std::string csvPath;  ///< --csv FILE
-  std::string algo;     ///< --algo VALUE (exported as HCCL_ALGO)
-  bool sync = false;    ///< --sync: NULL stream (blocking calls)
+  bool zeroCopy = false;  ///< -z: buffers in an HcclCommSetMemoryRange range
+  std::string csvPath;    ///< --csv FILE
+  std::string algo;       ///< --algo VALUE (exported as HCCL_ALGO)
+  bool sync = false;      ///< --sync: NULL stream (blocking calls)
   bool useMalloc = false; ///< --malloc: plain heap buffers, not HcclMemAlloc
   bool help = false;
   /// hccl_test's warnings for accepted combinations (printed by the root).

@@ -39,11 +39,10 @@ uint16_t encodeSmall(double v, int ebits, int mbits) {
   if (r < std::ldexp(1.0, 1 - bias))
     return static_cast<uint16_t>(sign | static_cast<uint32_t>(units));
   std::frexp(r, &e);
-  uint32_t m = static_cast<uint32_t>(std::ldexp(r, mbits - (e - 1))) -
-               (1u << mbits);
-  return static_cast<uint16_t>(sign |
-                               (static_cast<uint32_t>(e - 1 + bias) << mbits) |
-                               m);
+  uint32_t m =
+      static_cast<uint32_t>(std::ldexp(r, mbits - (e - 1))) - (1u << mbits);
+  return static_cast<uint16_t>(
+      sign | (static_cast<uint32_t>(e - 1 + bias) << mbits) | m);
 }
 
 double decodeSmall(uint16_t h, int ebits, int mbits) {
@@ -55,8 +54,8 @@ double decodeSmall(uint16_t h, int ebits, int mbits) {
     return m ? NAN : sign * INFINITY;
   if (e == 0)
     return sign * std::ldexp(m, 1 - bias - mbits);
-  return sign * std::ldexp(m + (1u << mbits), static_cast<int>(e) - bias -
-                                                  mbits);
+  return sign *
+         std::ldexp(m + (1u << mbits), static_cast<int>(e) - bias - mbits);
 }
 
 bool isSigned(HcclDataType t) {
@@ -136,7 +135,8 @@ Value DataGen::combine(const Value &a, const Value &b) const {
     bool aGreater = isSigned(type_) ? static_cast<int64_t>(a.bits) >
                                           static_cast<int64_t>(b.bits)
                                     : a.bits > b.bits;
-    bool takeA = op_ == HCCL_REDUCE_MAX ? aGreater : !aGreater && a.bits != b.bits;
+    bool takeA =
+        op_ == HCCL_REDUCE_MAX ? aGreater : !aGreater && a.bits != b.bits;
     r.bits = takeA ? a.bits : b.bits;
     break;
   }

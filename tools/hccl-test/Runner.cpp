@@ -39,8 +39,8 @@ private:
   bool ok(HcclResult r, const char *what) {
     if (r == HCCL_SUCCESS)
       return true;
-    std::fprintf(stderr, "hccl-test: rank %u: %s failed: %s: %s\n", rank_,
-                 what, HcclGetErrorString(r), HcclGetLastErrorMessage());
+    std::fprintf(stderr, "hccl-test: rank %u: %s failed: %s: %s\n", rank_, what,
+                 HcclGetErrorString(r), HcclGetLastErrorMessage());
     return false;
   }
   bool allocate(uint64_t bytes, void **ptr, void **handle);
@@ -66,8 +66,8 @@ bool RankRun::allocate(uint64_t bytes, void **ptr, void **handle) {
   if (opts_.useMalloc) {
     *ptr = std::malloc(bytes);
     if (!*ptr) {
-      std::fprintf(stderr, "hccl-test: rank %u: out of memory (%" PRIu64
-                           " bytes)\n",
+      std::fprintf(stderr,
+                   "hccl-test: rank %u: out of memory (%" PRIu64 " bytes)\n",
                    rank_, bytes);
       return false;
     }
@@ -84,13 +84,16 @@ bool RankRun::allocate(uint64_t bytes, void **ptr, void **handle) {
 // space and the "physical memory" is made accessible in place.
 bool RankRun::allocateZeroCopy(uint64_t sendBytes, uint64_t recvBytes) {
   const uint64_t gran = 2u << 20; // hccl_test's physical granularity
-  auto round = [&](uint64_t b) { return (std::max<uint64_t>(b, 1) + gran - 1) / gran * gran; };
+  auto round = [&](uint64_t b) {
+    return (std::max<uint64_t>(b, 1) + gran - 1) / gran * gran;
+  };
   rangeBytes_ = round(sendBytes) + round(recvBytes);
   void *base = mmap(nullptr, rangeBytes_, PROT_NONE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (base == MAP_FAILED) {
-    std::fprintf(stderr, "hccl-test: rank %u: cannot reserve %" PRIu64
-                         " bytes for -z: %s\n",
+    std::fprintf(stderr,
+                 "hccl-test: rank %u: cannot reserve %" PRIu64
+                 " bytes for -z: %s\n",
                  rank_, rangeBytes_, std::strerror(errno));
     return false;
   }
@@ -121,8 +124,8 @@ void RankRun::release() {
     range_ = send_ = recv_ = nullptr;
     activated_ = false;
   }
-  for (auto [ptr, handle] : {std::pair{&send_, &sendHandle_},
-                             std::pair{&recv_, &recvHandle_}}) {
+  for (auto [ptr, handle] :
+       {std::pair{&send_, &sendHandle_}, std::pair{&recv_, &recvHandle_}}) {
     if (*handle)
       HcclCommDeregister(comm_, *handle);
     if (*ptr)
@@ -156,9 +159,9 @@ HcclResult RankRun::launch(const Layout &l, aclrtStream stream) {
   case Op::AllToAll:
     return HcclAlltoAll(send_, l.count, t, recv_, l.count, t, comm_, stream);
   case Op::AllToAllV:
-    return HcclAlltoAllV(send_, l.sendCounts.data(), l.sdispls.data(), t,
-                         recv_, l.recvCounts.data(), l.rdispls.data(), t,
-                         comm_, stream);
+    return HcclAlltoAllV(send_, l.sendCounts.data(), l.sdispls.data(), t, recv_,
+                         l.recvCounts.data(), l.rdispls.data(), t, comm_,
+                         stream);
   case Op::Scatter:
     return HcclScatter(send_, recv_, l.count, t, opts_.root, comm_, stream);
   case Op::AllGatherV:
@@ -166,8 +169,7 @@ HcclResult RankRun::launch(const Layout &l, aclrtStream stream) {
                           l.rdispls.data(), t, comm_, stream);
   case Op::ReduceScatterV:
     return HcclReduceScatterV(send_, l.sendCounts.data(), l.sdispls.data(),
-                              recv_, l.count, t, opts_.reduceOp, comm_,
-                              stream);
+                              recv_, l.count, t, opts_.reduceOp, comm_, stream);
   }
   return HCCL_E_PARA;
 }
@@ -201,22 +203,20 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
   if (s && !ok(HcclStreamSynchronize(s), "HcclStreamSynchronize"))
     return false;
   // -n 0 (hccl_test accepts it): nothing timed, reported as 0.
-  double seconds =
-      opts_.iters > 0 ? (nowSeconds() - t0) / opts_.iters : 0.0;
+  double seconds = opts_.iters > 0 ? (nowSeconds() - t0) / opts_.iters : 0.0;
 
   uint64_t wrong = 0;
   if (opts_.check) {
     Mismatches m = verifyBuffers(ctx, l, gen, recv_);
     wrong = m.count;
     for (const std::string &d : m.first)
-      std::fprintf(stderr,
-                   "hccl-test: rank %u: %s %" PRIu64 " bytes %s: %s\n", rank_,
-                   opName(opts_.op), l.dataBytes,
+      std::fprintf(stderr, "hccl-test: rank %u: %s %" PRIu64 " bytes %s: %s\n",
+                   rank_, opName(opts_.op), l.dataBytes,
                    dataTypeName(opts_.dataType), d.c_str());
     if (m.count > m.first.size())
-      std::fprintf(stderr, "hccl-test: rank %u: ... %" PRIu64
-                           " wrong elements in all\n",
-                   rank_, m.count);
+      std::fprintf(
+          stderr, "hccl-test: rank %u: ... %" PRIu64 " wrong elements in all\n",
+          rank_, m.count);
   }
   // The job's time is the slowest rank's; any rank's error fails the row.
   double stats[2] = {seconds, static_cast<double>(wrong)};
@@ -244,8 +244,7 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     if (csv)
       std::fprintf(csv, "%s,%s,%s,%u,%llu,%llu,%.3f,%.6f,%.6f,%s\n",
                    opName(opts_.op), dataTypeName(opts_.dataType),
-                   isReductionOp(opts_.op) ? reduceOpName(opts_.reduceOp)
-                                           : "",
+                   isReductionOp(opts_.op) ? reduceOpName(opts_.reduceOp) : "",
                    nRanks_, static_cast<unsigned long long>(sizeBytes),
                    static_cast<unsigned long long>(l.count), us, algbw, busbw,
                    check);
@@ -319,9 +318,9 @@ int RankRun::run() {
                  : opts_.useMalloc ? "malloc"
                                    : "HcclMemAlloc",
                  opts_.sync ? "blocking calls" : "host stream");
-    std::printf("%-15s | %-12s | %-18s | %s | %s\n", "data_size(Bytes):",
-                "aveg_time(us):", "alg_bandwidth(GB/s):", "check_result:",
-                "bus_bandwidth(GB/s):");
+    std::printf("%-15s | %-12s | %-18s | %s | %s\n",
+                "data_size(Bytes):", "aveg_time(us):", "alg_bandwidth(GB/s):",
+                "check_result:", "bus_bandwidth(GB/s):");
     std::fflush(stdout);
   }
   int seq = 0;

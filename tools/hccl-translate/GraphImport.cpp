@@ -22,18 +22,30 @@ static constexpr llvm::StringLiteral kOutputsAttr = "comm.outputs";
 static Type elementType(MLIRContext *ctx, sched::DataType t) {
   using D = sched::DataType;
   switch (t) {
-  case D::Fp16: return Float16Type::get(ctx);
-  case D::Bf16: return BFloat16Type::get(ctx);
-  case D::Fp32: return Float32Type::get(ctx);
-  case D::Fp64: return Float64Type::get(ctx);
-  case D::Int8: return IntegerType::get(ctx, 8);
-  case D::Int16: return IntegerType::get(ctx, 16);
-  case D::Int32: return IntegerType::get(ctx, 32);
-  case D::Int64: return IntegerType::get(ctx, 64);
-  case D::Uint8: return IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  case D::Uint16: return IntegerType::get(ctx, 16, IntegerType::Unsigned);
-  case D::Uint32: return IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  case D::Uint64: return IntegerType::get(ctx, 64, IntegerType::Unsigned);
+  case D::Fp16:
+    return Float16Type::get(ctx);
+  case D::Bf16:
+    return BFloat16Type::get(ctx);
+  case D::Fp32:
+    return Float32Type::get(ctx);
+  case D::Fp64:
+    return Float64Type::get(ctx);
+  case D::Int8:
+    return IntegerType::get(ctx, 8);
+  case D::Int16:
+    return IntegerType::get(ctx, 16);
+  case D::Int32:
+    return IntegerType::get(ctx, 32);
+  case D::Int64:
+    return IntegerType::get(ctx, 64);
+  case D::Uint8:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case D::Uint16:
+    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  case D::Uint32:
+    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case D::Uint64:
+    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
   }
   return {};
 }
@@ -43,8 +55,7 @@ static RankedTensorType tensorType(MLIRContext *ctx, const graph::Tensor &t) {
 }
 
 OwningOpRef<ModuleOp> mlir::comm::importGraph(const graph::Graph &g,
-                                              MLIRContext *ctx,
-                                              Location loc) {
+                                              MLIRContext *ctx, Location loc) {
   ctx->loadDialect<CommDialect, func::FuncDialect>();
   OpBuilder b(ctx);
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
@@ -74,8 +85,7 @@ OwningOpRef<ModuleOp> mlir::comm::importGraph(const graph::Graph &g,
   llvm::StringSet<> produced, consumed;
   for (const graph::Op &op : g.ops) {
     for (const std::string &in : op.inputs) {
-      if (g.inputs.empty() && !produced.contains(in) &&
-          !consumed.contains(in))
+      if (g.inputs.empty() && !produced.contains(in) && !consumed.contains(in))
         inputs.push_back(in);
       consumed.insert(in);
     }
@@ -137,8 +147,7 @@ OwningOpRef<ModuleOp> mlir::comm::importGraph(const graph::Graph &g,
       break;
     case graph::OpKind::ReduceScatter:
       created = b.create<ReduceScatterOp>(opLoc, outs[0], kind, ins[0], group,
-                                          b.getI64IntegerAttr(op.dim),
-                                          nullptr);
+                                          b.getI64IntegerAttr(op.dim), nullptr);
       break;
     case graph::OpKind::Broadcast:
       created = b.create<BroadcastOp>(opLoc, outs[0], ins[0], group,
@@ -250,39 +259,40 @@ struct Exporter {
       if (auto k = coll.getReductionKind())
         gop.reduction = toSchedule(*k);
       LogicalResult r = llvm::TypeSwitch<Operation *, LogicalResult>(op)
-          .Case([&](AllReduceOp) {
-            gop.kind = graph::OpKind::AllReduce;
-            return success();
-          })
-          .Case([&](AllGatherOp o) {
-            gop.kind = graph::OpKind::AllGather;
-            gop.dim = o.getDimAttr().getInt();
-            return success();
-          })
-          .Case([&](ReduceScatterOp o) {
-            gop.kind = graph::OpKind::ReduceScatter;
-            gop.dim = o.getDimAttr().getInt();
-            return success();
-          })
-          .Case([&](BroadcastOp o) {
-            gop.kind = graph::OpKind::Broadcast;
-            gop.root = o.getRootAttr().getInt();
-            return success();
-          })
-          .Case([&](comm::ReduceOp o) {
-            gop.kind = graph::OpKind::Reduce;
-            gop.root = o.getRootAttr().getInt();
-            return success();
-          })
-          .Case([&](AllToAllOp o) {
-            gop.kind = graph::OpKind::AllToAll;
-            gop.splitDim = o.getSplitDimAttr().getInt();
-            gop.concatDim = o.getConcatDimAttr().getInt();
-            return success();
-          })
-          .Default([&](Operation *o) {
-            return o->emitOpError() << "has no graph-format equivalent";
-          });
+                            .Case([&](AllReduceOp) {
+                              gop.kind = graph::OpKind::AllReduce;
+                              return success();
+                            })
+                            .Case([&](AllGatherOp o) {
+                              gop.kind = graph::OpKind::AllGather;
+                              gop.dim = o.getDimAttr().getInt();
+                              return success();
+                            })
+                            .Case([&](ReduceScatterOp o) {
+                              gop.kind = graph::OpKind::ReduceScatter;
+                              gop.dim = o.getDimAttr().getInt();
+                              return success();
+                            })
+                            .Case([&](BroadcastOp o) {
+                              gop.kind = graph::OpKind::Broadcast;
+                              gop.root = o.getRootAttr().getInt();
+                              return success();
+                            })
+                            .Case([&](comm::ReduceOp o) {
+                              gop.kind = graph::OpKind::Reduce;
+                              gop.root = o.getRootAttr().getInt();
+                              return success();
+                            })
+                            .Case([&](AllToAllOp o) {
+                              gop.kind = graph::OpKind::AllToAll;
+                              gop.splitDim = o.getSplitDimAttr().getInt();
+                              gop.concatDim = o.getConcatDimAttr().getInt();
+                              return success();
+                            })
+                            .Default([&](Operation *o) {
+                              return o->emitOpError()
+                                     << "has no graph-format equivalent";
+                            });
       if (failed(r))
         return failure();
       if (gop.name.empty())
@@ -370,8 +380,8 @@ FailureOr<graph::Graph> mlir::comm::exportGraph(ModuleOp module,
     std::string n;
     if (auto s = fn.getArgAttrOfType<StringAttr>(i, kNameAttr))
       n = s.str();
-    if (failed(ex.addTensor(arg, n.empty() ? "arg" + std::to_string(i) : n,
-                            fn)))
+    if (failed(
+            ex.addTensor(arg, n.empty() ? "arg" + std::to_string(i) : n, fn)))
       return failure();
     ex.g.inputs.push_back(ex.names[arg]);
   }

@@ -14,8 +14,8 @@ namespace mlir::comm {
 /// locations, `comm.name` argument attributes and `comm.outputs` result
 /// names. Errors (e.g. a rank table the topology attribute cannot express)
 /// are emitted at `loc`.
-OwningOpRef<ModuleOp> importGraph(const hccl::graph::Graph &g,
-                                  MLIRContext *ctx, Location loc);
+OwningOpRef<ModuleOp> importGraph(const hccl::graph::Graph &g, MLIRContext *ctx,
+                                  Location loc);
 
 /// The inverse: the function holding collectives (or `function`) as a
 /// graph. Lowered schedules cannot be exported; start/wait pairs export

@@ -54,10 +54,11 @@ struct PlanBuilder {
   std::map<std::string, int> usesOfProgram;
 
   LogicalResult addProgram(ScheduleOp s, std::string &idOut) {
-    auto prog = tables.lookupNearestSymbolFrom<ProgramOp>(s, s.getProgramAttr());
+    auto prog =
+        tables.lookupNearestSymbolFrom<ProgramOp>(s, s.getProgramAttr());
     if (!prog)
-      return s.emitOpError() << "references unknown program "
-                             << s.getProgramAttr();
+      return s.emitOpError()
+             << "references unknown program " << s.getProgramAttr();
     std::string pname = prog.getSymName().str();
     std::string gname = s.getGroupAttr().getValue().str();
     auto key = std::make_pair(pname, gname);
@@ -118,9 +119,9 @@ struct PlanBuilder {
         if (!s)
           return start.emitOpError()
                  << "starts an unlowered '"
-                 << (start.getCollective() ? start.getCollective()->getName()
-                                                 .getStringRef()
-                                           : StringRef("?"))
+                 << (start.getCollective()
+                         ? start.getCollective()->getName().getStringRef()
+                         : StringRef("?"))
                  << "': run comm-lower-schedule before exporting a plan";
         std::string pid;
         if (failed(addProgram(s, pid)))

@@ -180,8 +180,8 @@ parseChecked(const std::shared_ptr<llvm::SourceMgr> &sm, MLIRContext *ctx) {
 /// A translation out of MLIR: `fn` gets the parsed, verified module.
 static TranslateFunction
 fromMLIR(std::function<LogicalResult(ModuleOp, llvm::raw_ostream &)> fn) {
-  return [fn](const std::shared_ptr<llvm::SourceMgr> &sm,
-              llvm::raw_ostream &os, MLIRContext *ctx) -> LogicalResult {
+  return [fn](const std::shared_ptr<llvm::SourceMgr> &sm, llvm::raw_ostream &os,
+              MLIRContext *ctx) -> LogicalResult {
     OwningOpRef<Operation *> op = parseChecked(sm, ctx);
     if (!op)
       return failure();
@@ -219,8 +219,8 @@ static int translateMain(int argc, char **argv) {
         if (failed(hccl::tools::checkNesting(sm, ctx)))
           return nullptr;
         const llvm::MemoryBuffer *buf = sm.getMemoryBuffer(sm.getMainFileID());
-        Location loc = FileLineColLoc::get(
-            ctx, buf->getBufferIdentifier(), 1, 1);
+        Location loc =
+            FileLineColLoc::get(ctx, buf->getBufferIdentifier(), 1, 1);
         auto g = hccl::graph::parseGraph(buf->getBuffer().str());
         if (!g) {
           emitError(loc) << "invalid graph: " << g.message();

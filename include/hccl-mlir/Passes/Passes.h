@@ -62,10 +62,9 @@ struct HcclPipelineOptions : public PassPipelineOptions<HcclPipelineOptions> {
       *this, "memory-cap",
       llvm::cl::desc("comm-overlap-schedule memory cap ('' = no cap)"),
       llvm::cl::init("")};
-  Option<int64_t> slices{
-      *this, "slices",
-      llvm::cl::desc("comm-select-algorithm slices per op"),
-      llvm::cl::init(1)};
+  Option<int64_t> slices{*this, "slices",
+                         llvm::cl::desc("comm-select-algorithm slices per op"),
+                         llvm::cl::init(1)};
   Option<double> peakTflops{
       *this, "peak-tflops",
       llvm::cl::desc("Device peak for compute estimates (TFLOPS)"),
@@ -74,8 +73,7 @@ struct HcclPipelineOptions : public PassPipelineOptions<HcclPipelineOptions> {
       *this, "memory-gbps",
       llvm::cl::desc("Device memory bandwidth for compute estimates (GB/s)"),
       llvm::cl::init(1600.0)};
-  Option<bool> lower{*this, "lower",
-                     llvm::cl::desc("Lower to step schedules"),
+  Option<bool> lower{*this, "lower", llvm::cl::desc("Lower to step schedules"),
                      llvm::cl::init(true)};
   Option<bool> verify{*this, "verify",
                       llvm::cl::desc("Verify the lowered schedules"),

@@ -1,4 +1,5 @@
-//===- Graph.h - Exported training graphs (docs/graph-format.md) -*- C++ -*-===//
+//===- Graph.h - Exported training graphs (docs/graph-format.md) -*- C++
+//-*-===//
 //
 // The JSON graph format our PyTorch exporter writes and hccl-translate
 // imports: tensors, compute ops with predicted device time (or FLOPs and

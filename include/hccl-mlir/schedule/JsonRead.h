@@ -53,8 +53,8 @@ Status number(const Json &v, const std::string &path, double lo, bool strict,
               double &out);
 Status string(const Json &v, const std::string &path, std::string &out);
 /// An array of integers in lo..hi.
-Status intArray(const Json &v, const std::string &path, int64_t lo,
-                int64_t hi, std::vector<int64_t> &out);
+Status intArray(const Json &v, const std::string &path, int64_t lo, int64_t hi,
+                std::vector<int64_t> &out);
 /// An array of strings.
 Status stringArray(const Json &v, const std::string &path,
                    std::vector<std::string> &out);

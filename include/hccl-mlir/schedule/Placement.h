@@ -1,4 +1,5 @@
-//===- Placement.h - Where a communicator group lies on a topology -*- C++ -*-===//
+//===- Placement.h - Where a communicator group lies on a topology -*- C++
+//-*-===//
 //
 // The compiler (a comm.group on the module's topology) and the runtime (a
 // communicator's ranks on its rank table or hosts) place groups with these
@@ -44,8 +45,9 @@ struct GroupPlacement {
 /// communicator, all of the same size; a runtime communicator is one
 /// subgroup). Errors name an empty or ragged group or a rank outside the
 /// topology.
-Result<GroupPlacement> placeGroup(const Topology &topo,
-                                  const std::vector<std::vector<int64_t>> &subgroups);
+Result<GroupPlacement>
+placeGroup(const Topology &topo,
+           const std::vector<std::vector<int64_t>> &subgroups);
 
 /// p ranks numbered server-major, m per server (hccl-plan's
 /// --ranks-per-server): a group that fills servers of m ranks, or a part of

@@ -6,12 +6,13 @@
 // the runtime both choose through it.
 //
 // HCCL_ALGO syntax: `level0:NA;level1:H-D_R` (all collectives) or per
-// collective `allreduce=level0:NA;level1:ring/allgather=level0:NA;level1:H-D_R`.
-// level0 is intra-server, level1 inter-server. HCCL names map to ours:
-// ring->ring, H-D_R->rhd, NHR->rhd (HCCL's NHR is a non-uniform hierarchical
-// ring with log steps; our closest is RHD with the fold), NB->rd,
-// pipeline->hierarchical with ring levels, pairwise->pairwise,
-// fullmesh->mesh, NA->automatic; our canonical names are accepted too.
+// collective
+// `allreduce=level0:NA;level1:ring/allgather=level0:NA;level1:H-D_R`. level0 is
+// intra-server, level1 inter-server. HCCL names map to ours: ring->ring,
+// H-D_R->rhd, NHR->rhd (HCCL's NHR is a non-uniform hierarchical ring with log
+// steps; our closest is RHD with the fold), NB->rd, pipeline->hierarchical with
+// ring levels, pairwise->pairwise, fullmesh->mesh, NA->automatic; our canonical
+// names are accepted too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_MLIR_SCHEDULE_SELECT_H

@@ -71,7 +71,9 @@ public:
     return p;
   }
   /// Memory held (blocks of nodes and of map headers).
-  size_t bytes() const { return (blocks_.size() + stateBlocks_.size()) * kBlock; }
+  size_t bytes() const {
+    return (blocks_.size() + stateBlocks_.size()) * kBlock;
+  }
   void deallocate(void *p, size_t bytes) {
     if (bytes > nodeSize_) {
       ::operator delete(p);

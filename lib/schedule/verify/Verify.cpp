@@ -151,7 +151,7 @@ private:
   std::unordered_map<uint64_t, int64_t> leafRank_;
   uint64_t totalWeight_ = 0;
   bool simulate_ = true;
-  bool dropped_ = false;      // simulation started, then over its budget
+  bool dropped_ = false;     // simulation started, then over its budget
   std::string notSimulated_; // why the contents are not simulated
   /// Stops simulating contents (time or memory over budget).
   void dropSimulation(const std::string &why);
@@ -210,7 +210,8 @@ Status Verifier::setup() {
   } else if (simWork > static_cast<double>(O.maxSimulatedOps)) {
     simulate_ = false;
     notSimulated_ =
-        "about " + std::to_string(static_cast<int64_t>(std::min(simWork, 9e18))) +
+        "about " +
+        std::to_string(static_cast<int64_t>(std::min(simWork, 9e18))) +
         " op instances x modes to simulate, beyond the budget of " +
         std::to_string(O.maxSimulatedOps) + " (--max-simulated-ops)";
   }

@@ -353,7 +353,7 @@ bool TcpPair::writeSome(Status &failure, bool &completed) {
       iov[n].iov_len = op.bytes - pdone;
       ++n;
     }
-    struct msghdr mh {};
+    struct msghdr mh{};
     mh.msg_iov = iov;
     mh.msg_iovlen = static_cast<size_t>(n);
     ssize_t w = ::sendmsg(fd_.get(), &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -579,7 +579,7 @@ StatusOr<std::unique_ptr<TcpEngine>> TcpEngine::create(Doorbell *bell,
   e->evfd_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (!e->evfd_.valid())
     return errSyscall("eventfd", errno);
-  struct epoll_event ev {};
+  struct epoll_event ev{};
   ev.events = EPOLLIN;
   ev.data.ptr = nullptr;
   if (::epoll_ctl(e->epfd_.get(), EPOLL_CTL_ADD, e->evfd_.get(), &ev) != 0)
@@ -597,7 +597,7 @@ Status TcpEngine::add(TcpPair *pair) {
     std::lock_guard<std::mutex> g(mu_);
     pairs_.push_back(pair);
   }
-  struct epoll_event ev {};
+  struct epoll_event ev{};
   ev.events = EPOLLIN | EPOLLRDHUP;
   ev.data.ptr = pair;
   if (::epoll_ctl(epfd_.get(), EPOLL_CTL_ADD, pair->fd(), &ev) != 0)
@@ -654,7 +654,7 @@ void TcpEngine::run() {
   auto setInterest = [&](TcpPair *p, uint32_t have, uint32_t want) {
     if (want == have)
       return;
-    struct epoll_event ev {};
+    struct epoll_event ev{};
     ev.events = want;
     ev.data.ptr = p;
     int op = want == 0   ? EPOLL_CTL_DEL

@@ -123,7 +123,7 @@ private:
   size_t hdrGot_ = 0;
   bool hdrReady_ = false;
   bool wakeExecutor_ = false; ///< a header-only message completed
-  std::string ctrlIn_; ///< ABORT text being read
+  std::string ctrlIn_;        ///< ABORT text being read
   size_t payloadGot_ = 0;
   RecvOp *cur_ = nullptr;
 

@@ -93,8 +93,8 @@ std::string opText(const Coll &c, int64_t n, int64_t p, const char *et,
     return r + " = comm.all_gather " + x + g + " dim 0 : " + t(n) + " -> " +
            t(n * p);
   case sched::Collective::ReduceScatter:
-    return r + " = comm.reduce_scatter sum " + x + g + " dim 0 : " +
-           t(n * p) + " -> " + t(n);
+    return r + " = comm.reduce_scatter sum " + x + g + " dim 0 : " + t(n * p) +
+           " -> " + t(n);
   case sched::Collective::Broadcast:
     return r + " = comm.broadcast " + x + g + " root 0 : " + t(n);
   case sched::Collective::Reduce:
@@ -146,8 +146,8 @@ std::vector<TopoCase> topologies() {
     out.push_back({p, *sched::Topology::preset(p)});
   // What a runtime communicator of 4 hosts x 2 processes builds without a
   // rank table.
-  out.push_back({"hosts 4x2", *sched::Topology::hosts({0, 0, 1, 1, 2, 2, 3,
-                                                       3})});
+  out.push_back(
+      {"hosts 4x2", *sched::Topology::hosts({0, 0, 1, 1, 2, 2, 3, 3})});
   return out;
 }
 
@@ -157,8 +157,7 @@ TEST(PolicyAgreement, CompilerAndRuntimeChooseTheSameAlgorithm) {
   int compared = 0, hierarchical = 0, flatAcross = 0;
   for (const TopoCase &tc : topologies()) {
     const sched::Topology &topo = tc.topo;
-    for (const Group &group :
-         groupsFor(topo.servers, topo.devicesPerServer)) {
+    for (const Group &group : groupsFor(topo.servers, topo.devicesPerServer)) {
       int64_t p = static_cast<int64_t>(group[0].size());
       // The compiler: one module per topology and group, every collective,
       // size and type on it, through comm-select-algorithm.
@@ -210,8 +209,8 @@ TEST(PolicyAgreement, CompilerAndRuntimeChooseTheSameAlgorithm) {
       // The runtime: a communicator per subgroup, as HcclCommInitRootInfo,
       // a rank table or HcclCreateSubCommConfig would build it.
       for (const std::vector<int64_t> &members : group) {
-        auto policy =
-            hccl::rt::AlgorithmPolicy::create(topo, members, hccl::rt::Config{});
+        auto policy = hccl::rt::AlgorithmPolicy::create(topo, members,
+                                                        hccl::rt::Config{});
         ASSERT_TRUE(policy.isOk()) << policy.status().message();
         for (size_t i = 0; i < items.size(); ++i) {
           const Item &it = items[i];
@@ -220,9 +219,9 @@ TEST(PolicyAgreement, CompilerAndRuntimeChooseTheSameAlgorithm) {
                                    it.elemBytes);
           ASSERT_TRUE(rt.isOk()) << rt.status().message();
           ASSERT_TRUE(chosen[i]);
-          std::string want = choiceText(chosen[i].getKind(),
-                                        chosen[i].getLevel0(),
-                                        chosen[i].getLevel1());
+          std::string want =
+              choiceText(chosen[i].getKind(), chosen[i].getLevel0(),
+                         chosen[i].getLevel1());
           std::string got = choiceText(rt->algorithm, rt->level0, rt->level1);
           EXPECT_EQ(got, want)
               << tc.name << " group " << groupText(group) << " "

@@ -78,16 +78,14 @@ INSTANTIATE_TEST_SUITE_P(
     All, GraphErrors,
     ::testing::Values(
         BadCase{"malformed", "{\"format\": ", "malformed JSON"},
-        BadCase{"not an object", "[1, 2]",
-                "expected a JSON object at the top"},
+        BadCase{"not an object", "[1, 2]", "expected a JSON object at the top"},
         BadCase{"format", R"({"format": "onnx", "version": 1})",
                 "format: expected \"hccl-mlir.graph\", found \"onnx\""},
         BadCase{"version",
                 R"({"format": "hccl-mlir.graph", "version": 2, "name": "g",
                     "groups": [], "tensors": [], "ops": []})",
                 "version: unsupported version 2 (this reader understands 1)"},
-        BadCase{"unknown top key",
-                base(kOps, kTensors, R"(, "extra": 1)"),
+        BadCase{"unknown top key", base(kOps, kTensors, R"(, "extra": 1)"),
                 "extra: unknown key (expected format, version, name, "
                 "topology, groups, tensors, ops, inputs, outputs)"},
         BadCase{"dtype",
@@ -113,19 +111,23 @@ INSTANTIATE_TEST_SUITE_P(
                      R"({"name": "x", "shape": [2], "dtype": "fp32"})"),
                 "ops[0] (c): a compute op needs 'time_us', or 'flops' and/or "
                 "'bytes' to estimate it"},
-        BadCase{"produced twice",
-                base(R"({"op": "compute", "name": "c", "time_us": 1, "inputs": [], "outputs": ["x"]},
+        BadCase{
+            "produced twice",
+            base(
+                R"({"op": "compute", "name": "c", "time_us": 1, "inputs": [], "outputs": ["x"]},
                        {"op": "compute", "name": "d", "time_us": 1, "inputs": [], "outputs": ["x"]})",
-                     R"({"name": "x", "shape": [2], "dtype": "fp32"})"),
-                "ops[1] (d): tensor 'x' is already produced by ops[0]"},
-        BadCase{"cycle",
-                base(R"({"op": "compute", "name": "c", "time_us": 1, "inputs": ["y"], "outputs": ["x"]},
+                R"({"name": "x", "shape": [2], "dtype": "fp32"})"),
+            "ops[1] (d): tensor 'x' is already produced by ops[0]"},
+        BadCase{
+            "cycle",
+            base(
+                R"({"op": "compute", "name": "c", "time_us": 1, "inputs": ["y"], "outputs": ["x"]},
                        {"op": "compute", "name": "d", "time_us": 1, "inputs": ["x"], "outputs": ["y"]})",
-                     R"({"name": "x", "shape": [2], "dtype": "fp32"},
+                R"({"name": "x", "shape": [2], "dtype": "fp32"},
                         {"name": "y", "shape": [2], "dtype": "fp32"})"),
-                "ops[0] (c).inputs[0]: tensor 'y' is produced by ops[1] (d), "
-                "which does not run before this op: the graph has a cycle or "
-                "is not in execution order"},
+            "ops[0] (c).inputs[0]: tensor 'y' is produced by ops[1] (d), "
+            "which does not run before this op: the graph has a cycle or "
+            "is not in execution order"},
         BadCase{"all_reduce shape",
                 base(R"({"op": "all_reduce", "name": "ar", "group": "dp",
                          "inputs": ["x"], "outputs": ["y"]})",
@@ -133,25 +135,29 @@ INSTANTIATE_TEST_SUITE_P(
                         {"name": "y", "shape": [3], "dtype": "fp32"})"),
                 "ops[0] (ar).outputs[0]: expected the shape and dtype of "
                 "input 'x' ([2] fp32), found [3] fp32"},
-        BadCase{"scatter not divisible",
-                base(R"({"op": "reduce_scatter", "name": "rs", "group": "dp", "dim": 0,
+        BadCase{
+            "scatter not divisible",
+            base(
+                R"({"op": "reduce_scatter", "name": "rs", "group": "dp", "dim": 0,
                          "inputs": ["x"], "outputs": ["y"]})",
-                     R"({"name": "x", "shape": [6], "dtype": "fp32"},
+                R"({"name": "x", "shape": [6], "dtype": "fp32"},
                         {"name": "y", "shape": [2], "dtype": "fp32"})"),
-                "ops[0] (rs): input dim 0 (6) is not a multiple of the group "
-                "size 4"},
-        BadCase{"root outside",
-                base(R"({"op": "broadcast", "name": "b", "group": "tp", "root": 2,
+            "ops[0] (rs): input dim 0 (6) is not a multiple of the group "
+            "size 4"},
+        BadCase{
+            "root outside",
+            base(R"({"op": "broadcast", "name": "b", "group": "tp", "root": 2,
                          "inputs": ["x"], "outputs": ["y"]})",
-                     R"({"name": "x", "shape": [2], "dtype": "fp32"},
+                 R"({"name": "x", "shape": [2], "dtype": "fp32"},
                         {"name": "y", "shape": [2], "dtype": "fp32"})"),
-                "ops[0] (b).root: 2 is outside the group (0..1)"},
-        BadCase{"field of another kind",
-                base(R"({"op": "all_reduce", "name": "ar", "group": "dp", "dim": 0,
+            "ops[0] (b).root: 2 is outside the group (0..1)"},
+        BadCase{
+            "field of another kind",
+            base(R"({"op": "all_reduce", "name": "ar", "group": "dp", "dim": 0,
                          "inputs": ["x"], "outputs": ["y"]})",
-                     R"({"name": "x", "shape": [2], "dtype": "fp32"},
+                 R"({"name": "x", "shape": [2], "dtype": "fp32"},
                         {"name": "y", "shape": [2], "dtype": "fp32"})"),
-                "ops[0] (ar).dim: not a field of all_reduce"},
+            "ops[0] (ar).dim: not a field of all_reduce"},
         BadCase{"group rank outside topology",
                 R"({"format": "hccl-mlir.graph", "version": 1, "name": "g",
                     "topology": "910b-8", "groups": [{"name": "w", "ranks": [7, 8]}],

@@ -35,8 +35,9 @@ TEST(ConfigHcclValues, NhrV1RunsAsNhr) {
   auto nhr = cfgtest::load({{"HCCL_ALGO", "level0:NA;level1:NHR"}});
   ASSERT_TRUE(v1.isOk()) << v1.message();
   ASSERT_TRUE(nhr.isOk()) << nhr.message();
-  EXPECT_EQ(v1->algoSpec->forCollective(Collective::AllReduce).level1.algorithm,
-            nhr->algoSpec->forCollective(Collective::AllReduce).level1.algorithm);
+  EXPECT_EQ(
+      v1->algoSpec->forCollective(Collective::AllReduce).level1.algorithm,
+      nhr->algoSpec->forCollective(Collective::AllReduce).level1.algorithm);
   EXPECT_TRUE(anyWarning(*v1, "NHR_V1 runs as NHR"));
 }
 

@@ -25,8 +25,8 @@ struct IntVar {
 
 std::vector<IntVar> intVars() {
   return {
-      {"HCCL_BUFFSIZE", 1, 1u << 20, [](const Config &c) { return c.buffSizeMB; },
-       200, ">= 1 (MB)"},
+      {"HCCL_BUFFSIZE", 1, 1u << 20,
+       [](const Config &c) { return c.buffSizeMB; }, 200, ">= 1 (MB)"},
       {"HCCL_CONNECT_TIMEOUT", 120, 7200,
        [](const Config &c) { return c.connectTimeoutMs / 1000; }, 120,
        "120..7200"},
@@ -34,14 +34,12 @@ std::vector<IntVar> intVars() {
        [](const Config &c) { return c.connectTimeoutMs; }, 120000,
        "1..7200000"},
       {"HCCL_EXEC_TIMEOUT", 0, 2147483647,
-       [](const Config &c) { return c.execTimeoutSec; }, 1836,
-       "0..2147483647"},
+       [](const Config &c) { return c.execTimeoutSec; }, 1836, "0..2147483647"},
       {"HCCL_IF_BASE_PORT", 1024, 65520,
        [](const Config &c) { return uint64_t(c.ifBasePort); }, 60000,
        "1024..65520"},
       {"HCCL_RDMA_SL", 0, 7,
-       [](const Config &c) { return uint64_t(c.rdmaServiceLevel); }, 4,
-       "0..7"},
+       [](const Config &c) { return uint64_t(c.rdmaServiceLevel); }, 4, "0..7"},
       {"HCCL_RDMA_TIMEOUT", 5, 24, // HCCL's widest range
        [](const Config &c) { return uint64_t(c.rdmaTimeout); }, 20, "5..24"},
       {"HCCL_RDMA_RETRY_CNT", 1, 7,

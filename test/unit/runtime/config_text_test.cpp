@@ -29,8 +29,8 @@ void expectError(const char *name, const std::string &value,
 
 TEST(ConfigDeterministic, KeywordsAreCaseInsensitive) {
   const std::pair<const char *, Deterministic> cases[] = {
-      {"false", Deterministic::False}, {"FALSE", Deterministic::False},
-      {"true", Deterministic::True},   {"True", Deterministic::True},
+      {"false", Deterministic::False},   {"FALSE", Deterministic::False},
+      {"true", Deterministic::True},     {"True", Deterministic::True},
       {"strict", Deterministic::Strict}, {"STRICT", Deterministic::Strict}};
   for (auto &[text, want] : cases) {
     auto r = cfgtest::load({{"HCCL_DETERMINISTIC", text}});
@@ -44,8 +44,10 @@ TEST(ConfigDeterministic, KeywordsAreCaseInsensitive) {
 
 TEST(ConfigLogLevel, Names) {
   const std::pair<const char *, LogLevel> cases[] = {
-      {"error", LogLevel::Error}, {"warn", LogLevel::Warn},
-      {"warning", LogLevel::Warn}, {"INFO", LogLevel::Info},
+      {"error", LogLevel::Error},
+      {"warn", LogLevel::Warn},
+      {"warning", LogLevel::Warn},
+      {"INFO", LogLevel::Info},
       {"debug", LogLevel::Debug}};
   for (auto &[text, want] : cases) {
     auto r = cfgtest::load({{"HCCL_LOG_LEVEL", text}});
@@ -59,8 +61,10 @@ TEST(ConfigLogLevel, Names) {
 
 TEST(ConfigTransport, Names) {
   const std::pair<const char *, TransportKind> cases[] = {
-      {"auto", TransportKind::Auto}, {"shm", TransportKind::Shm},
-      {"TCP", TransportKind::Tcp}, {"verbs", TransportKind::Verbs}};
+      {"auto", TransportKind::Auto},
+      {"shm", TransportKind::Shm},
+      {"TCP", TransportKind::Tcp},
+      {"verbs", TransportKind::Verbs}};
   for (auto &[text, want] : cases) {
     auto r = cfgtest::load({{"HCCL_TRANSPORT", text}});
     ASSERT_TRUE(r.isOk()) << r.message();
@@ -77,8 +81,7 @@ TEST(ConfigWhitelist, ZeroOrOne) {
   // Enabled without a file: an error, not a whitelist silently not applied.
   auto noFile = cfgtest::load({{"HCCL_WHITELIST_DISABLE", "0"}});
   ASSERT_FALSE(noFile);
-  EXPECT_NE(noFile.message().find("set HCCL_WHITELIST_FILE"),
-            std::string::npos)
+  EXPECT_NE(noFile.message().find("set HCCL_WHITELIST_FILE"), std::string::npos)
       << noFile.message();
   auto on = cfgtest::load({{"HCCL_WHITELIST_DISABLE", "0"},
                            {"HCCL_WHITELIST_FILE", "/etc/hccl/whitelist"}});
@@ -86,8 +89,8 @@ TEST(ConfigWhitelist, ZeroOrOne) {
   EXPECT_FALSE(on->whitelistDisable);
   EXPECT_EQ(on->whitelistFile, "/etc/hccl/whitelist");
   EXPECT_TRUE(on->warnings.empty());
-  EXPECT_TRUE(cfgtest::load({{"HCCL_WHITELIST_DISABLE", "1"}})
-                  ->whitelistDisable);
+  EXPECT_TRUE(
+      cfgtest::load({{"HCCL_WHITELIST_DISABLE", "1"}})->whitelistDisable);
   for (const char *bad : {"2", "true", "-1", "01"})
     expectError("HCCL_WHITELIST_DISABLE", bad, "0 or 1");
 }
@@ -120,8 +123,8 @@ TEST(ConfigIfIp, Ipv4AndIpv6Literals) {
     ASSERT_TRUE(r.isOk()) << good << ": " << r.message();
     EXPECT_EQ(r->ifIp, good);
   }
-  for (const char *bad : {"256.1.1.1", "localhost", "1.2.3", "1.2.3.4:80",
-                          " 1.2.3.4", "::g"})
+  for (const char *bad :
+       {"256.1.1.1", "localhost", "1.2.3", "1.2.3.4:80", " 1.2.3.4", "::g"})
     expectError("HCCL_IF_IP", bad, "IPv4 or IPv6 address");
 }
 
@@ -145,9 +148,8 @@ TEST(ConfigAlgo, ParsedWithTheScheduleParser) {
       {{"HCCL_ALGO", "allreduce=level0:NA;level1:ring/allgather=level0:NA;"
                      "level1:H-D_R"}});
   ASSERT_TRUE(perOp.isOk()) << perOp.message();
-  EXPECT_TRUE(perOp->algoSpec
-                  ->forCollective(hccl::sched::Collective::AllReduce)
-                  .set);
+  EXPECT_TRUE(
+      perOp->algoSpec->forCollective(hccl::sched::Collective::AllReduce).set);
   EXPECT_TRUE(cfgtest::load({})->algo.empty());
 }
 
@@ -176,10 +178,14 @@ TEST(ConfigErrors, ControlCharactersAndLongValuesAreEscaped) {
 }
 
 TEST(ConfigUnknown, ListsHcclVariablesTheRuntimeDoesNotRead) {
-  const char *envp[] = {"PATH=/usr/bin",          "HCCL_BUFSIZE=300",
-                        "HCCL_BUFFSIZE=300",      "HCCL_ROOT_INFO_FILE=/x",
-                        "HCCL_INTRA_PCIE_ENABLE=1", "HCCL_ALGO=",
-                        "XHCCL_FOO=1",            nullptr};
+  const char *envp[] = {"PATH=/usr/bin",
+                        "HCCL_BUFSIZE=300",
+                        "HCCL_BUFFSIZE=300",
+                        "HCCL_ROOT_INFO_FILE=/x",
+                        "HCCL_INTRA_PCIE_ENABLE=1",
+                        "HCCL_ALGO=",
+                        "XHCCL_FOO=1",
+                        nullptr};
   auto unknown = hccl::rt::unknownHcclVariables(envp);
   ASSERT_EQ(unknown.size(), 2u);
   EXPECT_EQ(unknown[0], "HCCL_BUFSIZE");

@@ -50,9 +50,9 @@ void exhaustive16(KernelIsa isa, DataType t, const reftest::SmallFloat &f) {
   std::mt19937_64 rng(99);
   for (int round = 0; round < 6; ++round) {
     for (size_t i = 0; i < n; ++i)
-      b[i] = round == 0 ? static_cast<uint16_t>(i) // x op x
+      b[i] = round == 0   ? static_cast<uint16_t>(i)          // x op x
              : round == 1 ? static_cast<uint16_t>(i ^ 0x8000) // x op -x
-             : round == 2 ? static_cast<uint16_t>(i + 1) // neighbours
+             : round == 2 ? static_cast<uint16_t>(i + 1)      // neighbours
                           : static_cast<uint16_t>(rng());
     for (int op = 0; op < 4; ++op) {
       auto rop = static_cast<ReduceOp>(op);
@@ -97,8 +97,8 @@ TEST_P(KernelPath, EveryTypeAndOpMatchesReference) {
                         static_cast<ReduceOp>(op)));
         reftest::refReduce(dt, static_cast<ReduceOp>(op), a.data(), b.data(),
                            expect.data(), n);
-        EXPECT_EQ(out, expect) << hccl::sched::dataTypeName(dt) << " op "
-                               << op << " n=" << n;
+        EXPECT_EQ(out, expect)
+            << hccl::sched::dataTypeName(dt) << " op " << op << " n=" << n;
       }
     }
   }

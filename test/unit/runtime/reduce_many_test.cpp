@@ -78,12 +78,12 @@ TEST(ReduceManyOrder, Fp16RoundsAfterEveryPairwiseOp) {
   const uint16_t big = 0x6800, one = 0x3c00; // 2048.0, 1.0
   uint16_t a[1] = {big}, b[1] = {one}, c[1] = {one}, out[1];
   const void *srcs[3] = {a, b, c};
-  ASSERT_TRUE(hccl::rt::reduceMany(out, srcs, 3, 1, DataType::Fp16,
-                                   ReduceOp::Sum));
+  ASSERT_TRUE(
+      hccl::rt::reduceMany(out, srcs, 3, 1, DataType::Fp16, ReduceOp::Sum));
   EXPECT_EQ(out[0], big);
   const void *rev[3] = {b, c, a};
-  ASSERT_TRUE(hccl::rt::reduceMany(out, rev, 3, 1, DataType::Fp16,
-                                   ReduceOp::Sum));
+  ASSERT_TRUE(
+      hccl::rt::reduceMany(out, rev, 3, 1, DataType::Fp16, ReduceOp::Sum));
   EXPECT_EQ(out[0], 0x6801); // 2050.0
 }
 
@@ -92,12 +92,12 @@ TEST(ReduceManyOrder, Bf16RoundsAfterEveryPairwiseOp) {
   const uint16_t big = 0x4380, one = 0x3f80; // 256.0, 1.0
   uint16_t a[1] = {big}, b[1] = {one}, out[1];
   const void *srcs[3] = {a, b, b};
-  ASSERT_TRUE(hccl::rt::reduceMany(out, srcs, 3, 1, DataType::Bf16,
-                                   ReduceOp::Sum));
+  ASSERT_TRUE(
+      hccl::rt::reduceMany(out, srcs, 3, 1, DataType::Bf16, ReduceOp::Sum));
   EXPECT_EQ(out[0], big);
   const void *rev[3] = {b, b, a};
-  ASSERT_TRUE(hccl::rt::reduceMany(out, rev, 3, 1, DataType::Bf16,
-                                   ReduceOp::Sum));
+  ASSERT_TRUE(
+      hccl::rt::reduceMany(out, rev, 3, 1, DataType::Bf16, ReduceOp::Sum));
   EXPECT_EQ(out[0], 0x4381); // 258.0
 }
 

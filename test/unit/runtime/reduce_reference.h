@@ -68,13 +68,13 @@ struct SmallFloat {
     double units = std::nearbyint(ax / quantum); // exact scaling, RNE
     double v = units * quantum;
     if (v >= std::ldexp(1.0, bias() + 1))
-      return sign | expMask(); // overflow
+      return sign | expMask();     // overflow
     if (v < std::ldexp(1.0, emin)) // subnormal (or zero)
       return sign | static_cast<uint32_t>(units);
     std::frexp(v, &e);
     int ve = e - 1;
-    uint32_t m = static_cast<uint32_t>(std::ldexp(v, mbits - ve)) -
-                 (1u << mbits);
+    uint32_t m =
+        static_cast<uint32_t>(std::ldexp(v, mbits - ve)) - (1u << mbits);
     return sign | (static_cast<uint32_t>(ve + bias()) << mbits) | m;
   }
 };
@@ -188,14 +188,12 @@ inline void refReduce(DataType t, ReduceOp op, const void *a, const void *b,
           out, i, refFloat<double>(load<double>(a, i), load<double>(b, i), op));
       break;
     case DataType::Fp16:
-      store<uint16_t>(out, i,
-                      ref16(kHalf, load<uint16_t>(a, i), load<uint16_t>(b, i),
-                            op));
+      store<uint16_t>(
+          out, i, ref16(kHalf, load<uint16_t>(a, i), load<uint16_t>(b, i), op));
       break;
     case DataType::Bf16:
-      store<uint16_t>(out, i,
-                      ref16(kBf16, load<uint16_t>(a, i), load<uint16_t>(b, i),
-                            op));
+      store<uint16_t>(
+          out, i, ref16(kBf16, load<uint16_t>(a, i), load<uint16_t>(b, i), op));
       break;
     }
   }

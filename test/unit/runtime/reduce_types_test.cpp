@@ -20,7 +20,8 @@ namespace {
 
 // 0, tails of 16/32/64-byte vectors, the 4 KiB block boundary (fp16 blocks
 // hold 1024 elements, int8 blocks 4096), and several blocks plus a tail.
-const size_t kCounts[] = {0, 1, 2, 3, 7, 8, 15, 17, 31, 33, 63, 65,
+const size_t kCounts[] = {0,    1,    2,    3,    7,    8,
+                          15,   17,   31,   33,   63,   65,
                           1023, 1024, 1025, 4095, 4097, 3 * 4096 + 5};
 
 enum class Alias { None, DstIsA, DstIsB };
@@ -28,8 +29,7 @@ enum class Alias { None, DstIsA, DstIsB };
 class ReduceTypes
     : public ::testing::TestWithParam<std::tuple<DataType, ReduceOp>> {};
 
-std::string bytesOf(const std::vector<unsigned char> &v, size_t i,
-                    size_t sz) {
+std::string bytesOf(const std::vector<unsigned char> &v, size_t i, size_t sz) {
   static const char *hex = "0123456789abcdef";
   std::string s = "0x";
   for (size_t b = sz; b-- > 0;) {
@@ -58,8 +58,8 @@ void checkOne(DataType t, ReduceOp op, size_t n, Alias alias, size_t offset,
   for (size_t i = 0; i < n; ++i) {
     if (std::memcmp(&got[i * sz], &expect[i * sz], sz) != 0) {
       FAIL() << hccl::sched::dataTypeName(t) << " "
-             << hccl::sched::reduceOpName(op) << " n=" << n << " alias="
-             << static_cast<int>(alias) << " offset=" << offset
+             << hccl::sched::reduceOpName(op) << " n=" << n
+             << " alias=" << static_cast<int>(alias) << " offset=" << offset
              << ": element " << i << " is " << bytesOf(got, i, sz)
              << ", expected " << bytesOf(expect, i, sz);
     }
@@ -96,16 +96,16 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(ReduceInvalid, UnknownTypeOrOpIsRejectedWithoutWriting) {
   int32_t a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8}, out[4] = {9, 9, 9, 9};
-  EXPECT_FALSE(hccl::rt::reduce(out, a, b, 4, static_cast<DataType>(12),
-                                ReduceOp::Sum));
-  EXPECT_FALSE(hccl::rt::reduce(out, a, b, 4, static_cast<DataType>(-1),
-                                ReduceOp::Sum));
+  EXPECT_FALSE(
+      hccl::rt::reduce(out, a, b, 4, static_cast<DataType>(12), ReduceOp::Sum));
+  EXPECT_FALSE(
+      hccl::rt::reduce(out, a, b, 4, static_cast<DataType>(-1), ReduceOp::Sum));
   EXPECT_FALSE(hccl::rt::reduce(out, a, b, 4, DataType::Int32,
                                 static_cast<ReduceOp>(4)));
   for (int v : out)
     EXPECT_EQ(v, 9);
-  EXPECT_FALSE(hccl::rt::isValidReduction(DataType::Int32,
-                                          static_cast<ReduceOp>(7)));
+  EXPECT_FALSE(
+      hccl::rt::isValidReduction(DataType::Int32, static_cast<ReduceOp>(7)));
   EXPECT_TRUE(hccl::rt::isValidReduction(DataType::Bf16, ReduceOp::Prod));
 }
 

@@ -16,11 +16,11 @@
 #include <fstream>
 #include <mutex>
 #include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 #include <numeric>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace rtest;
@@ -46,10 +46,9 @@ HcclResult initWithRoot(RankCtx &ctx, int root, HcclComm *comm,
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   if (cfg)
-    return HcclCommInitRootInfoConfig(static_cast<uint32_t>(ctx.size),
-                                      &ctx.sh->root[slot],
-                                      static_cast<uint32_t>(ctx.rank), cfg,
-                                      comm);
+    return HcclCommInitRootInfoConfig(
+        static_cast<uint32_t>(ctx.size), &ctx.sh->root[slot],
+        static_cast<uint32_t>(ctx.rank), cfg, comm);
   return HcclCommInitRootInfo(static_cast<uint32_t>(ctx.size),
                               &ctx.sh->root[slot],
                               static_cast<uint32_t>(ctx.rank), comm);
@@ -178,8 +177,8 @@ TEST(HcclApi, ReduceScatterVEveryOperator) {
         return static_cast<float>(((rank + 1) * 3 + static_cast<int>(k)) % 5 +
                                   1);
       };
-      for (HcclReduceOp op :
-           {HCCL_REDUCE_SUM, HCCL_REDUCE_PROD, HCCL_REDUCE_MAX, HCCL_REDUCE_MIN})
+      for (HcclReduceOp op : {HCCL_REDUCE_SUM, HCCL_REDUCE_PROD,
+                              HCCL_REDUCE_MAX, HCCL_REDUCE_MIN})
         for (const Mode &m : kModes)
           for (bool inPlace : {false, true}) {
             std::vector<float> send(at, -1.0f);
@@ -280,8 +279,7 @@ TEST(HcclApi, BatchSendRecvBothWaysAtOnceAndToSelf) {
           {HCCL_SEND, toPrev.data(), n, HCCL_DATA_TYPE_INT32, uint32_t(prev)},
           {HCCL_RECV, fromPrev.data(), n, HCCL_DATA_TYPE_INT32, uint32_t(prev)},
           {HCCL_RECV, fromNext.data(), n, HCCL_DATA_TYPE_INT32, uint32_t(next)},
-          {HCCL_SEND, selfIn.data(), n, HCCL_DATA_TYPE_INT32,
-           uint32_t(c.rank)},
+          {HCCL_SEND, selfIn.data(), n, HCCL_DATA_TYPE_INT32, uint32_t(c.rank)},
           {HCCL_RECV, self.data(), n, HCCL_DATA_TYPE_INT32, uint32_t(c.rank)},
       };
       std::vector<HcclSendRecvItem> list(std::begin(items), std::end(items));
@@ -389,9 +387,9 @@ TEST(HcclApi, InitAllMakesRanksAsThreads) {
                        HcclComm two[2];
                        RT_CHECK(HcclCommInitAll(2, dup, two) == HCCL_E_PARA,
                                 "duplicate devices");
-                       RT_CHECK(contains(HcclGetLastErrorMessage(),
-                                         "appears twice"),
-                                HcclGetLastErrorMessage());
+                       RT_CHECK(
+                           contains(HcclGetLastErrorMessage(), "appears twice"),
+                           HcclGetLastErrorMessage());
                        return "";
                      }),
             "");
@@ -685,37 +683,44 @@ std::vector<std::pair<std::string, std::string>> rankTableForms() {
     return s;
   };
   std::string v10 = R"({"status":"completed","version":"1.0","server_count":"1",
-    "server_list":[{"server_id":"node_0","device":[)" + devs(0, 4) + "]}]}";
+    "server_list":[{"server_id":"node_0","device":[)" +
+                    devs(0, 4) + "]}]}";
   std::string v12 = R"({"status":"completed","version":"1.2","server_count":"2",
     "server_list":[
-      {"server_id":"node_0","host_ip":"127.0.0.1","device":[)" + devs(0, 2) +
+      {"server_id":"node_0","host_ip":"127.0.0.1","device":[)" +
+                    devs(0, 2) +
                     R"(]},
-      {"server_id":"node_1","host_ip":"127.0.0.1","device":[)" + devs(2, 2) +
+      {"server_id":"node_1","host_ip":"127.0.0.1","device":[)" +
+                    devs(2, 2) +
                     R"(]}],
     "super_pod_list":[{"super_pod_id":"0","server_list":[
       {"server_id":"node_0"},{"server_id":"node_1"}]}]})";
-  std::string v20 = R"({"status":"completed","version":"2.0","rank_count":4,"rank_list":[)";
+  std::string v20 =
+      R"({"status":"completed","version":"2.0","rank_count":4,"rank_list":[)";
   for (int r = 0; r < 4; ++r)
-    v20 += std::string(r ? "," : "") + "{\"rank_id\":" + std::to_string(r) +
-           ",\"device_id\":" + std::to_string(r % 2) + ",\"local_id\":" +
-           std::to_string(r % 2) +
-           ",\"level_list\":[{\"net_layer\":0,\"net_instance_id\":\"pod" +
-           std::to_string(r / 2) +
-           "\",\"rank_addr_list\":[{\"addr_type\":\"IPV4\",\"addr\":\"127.0.0.1\","
-           "\"ports\":[\"d2h\"]}]}]}";
+    v20 +=
+        std::string(r ? "," : "") + "{\"rank_id\":" + std::to_string(r) +
+        ",\"device_id\":" + std::to_string(r % 2) +
+        ",\"local_id\":" + std::to_string(r % 2) +
+        ",\"level_list\":[{\"net_layer\":0,\"net_instance_id\":\"pod" +
+        std::to_string(r / 2) +
+        "\",\"rank_addr_list\":[{\"addr_type\":\"IPV4\",\"addr\":\"127.0.0.1\","
+        "\"ports\":[\"d2h\"]}]}]}";
   v20 += "]}";
   std::string groups = R"({"status":"completed","group_count":"1","group_list":[
     {"group_name":"hccl_world_group","device_count":"4","instance_count":"4",
      "instance_list":[)";
   for (int r = 0; r < 4; ++r)
-    groups += std::string(r ? "," : "") +
-              "{\"pod_name\":\"worker-" + std::to_string(r) +
+    groups += std::string(r ? "," : "") + "{\"pod_name\":\"worker-" +
+              std::to_string(r) +
               "\",\"server_id\":\"127.0.0.1\",\"rank_id\":\"" +
               std::to_string(r) + "\",\"devices\":[{\"device_id\":\"" +
               std::to_string(r) + "\",\"device_ip\":\"192.168.1." +
               std::to_string(r) + "\"}]}";
   groups += "]}]}";
-  return {{"1.0-named", v10}, {"1.2-host_ip", v12}, {"2.0-d2h", v20},
+  return {{"1.0-named", v10},
+          {"1.2-host_ip", v12},
+          {"2.0-d2h", v20},
           {"group_list", groups}};
 }
 
@@ -734,8 +739,8 @@ TEST(HcclApi, RankTablesInEveryDocumentedForm) {
     auto body = [](RankCtx &c) -> std::string {
       setenv("HCCL_IF_BASE_PORT", std::to_string(port).c_str(), 1);
       HcclComm comm;
-      RT_OK(HcclCommInitClusterInfo(path.c_str(),
-                                    static_cast<uint32_t>(c.rank), &comm));
+      RT_OK(HcclCommInitClusterInfo(path.c_str(), static_cast<uint32_t>(c.rank),
+                                    &comm));
       int64_t x = c.rank + 1, y = 0;
       RT_OK(HcclAllReduce(&x, &y, 1, HCCL_DATA_TYPE_INT64, HCCL_REDUCE_SUM,
                           comm, nullptr));

@@ -1,9 +1,10 @@
 //===- rt_multihost_test.cpp - Two "hosts" on one machine -----------------===//
 //
 // Two network namespaces joined by a veth pair stand in for two servers
-// (docs/design.md, "Test machines"): ranks in one namespace share memory, ranks in different
-// ones talk TCP, and the runtime sees a 2-server topology (hierarchical
-// algorithms become candidates). Needs root and iproute2; skipped otherwise.
+// (docs/design.md, "Test machines"): ranks in one namespace share memory, ranks
+// in different ones talk TCP, and the runtime sees a 2-server topology
+// (hierarchical algorithms become candidates). Needs root and iproute2; skipped
+// otherwise.
 //
 //===----------------------------------------------------------------------===//
 #include "core/Communicator.h"

@@ -13,8 +13,8 @@
 
 #include <fstream>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using namespace rtest;
 namespace sched = hccl::sched;
@@ -265,9 +265,9 @@ TEST(Plans, LoadingProvesEveryProgram) {
   std::string wrong = wrongRingPlan();
   ASSERT_FALSE(wrong.empty());
   // Beyond the proof budget: refused at once as not proven.
-  std::string big = planText(sched::Collective::AllReduce,
-                             sched::Algorithm::Ring, 1500, 15000,
-                             sched::ProgramForm::Compact);
+  std::string big =
+      planText(sched::Collective::AllReduce, sched::Algorithm::Ring, 1500,
+               15000, sched::ProgramForm::Compact);
   ASSERT_FALSE(big.empty());
   auto refuse = [&](RankCtx &) -> std::string {
     HcclPlan plan;
@@ -281,13 +281,14 @@ TEST(Plans, LoadingProvesEveryProgram) {
                  contains(HcclGetLastErrorMessage(), "HCCL_PLAN_TRUSTED=1"),
              HcclGetLastErrorMessage());
     rc = HcclPlanLoadFromString(big.data(), big.size(), &plan);
-    RT_CHECK(rc == HCCL_E_PARA &&
-                 contains(HcclGetLastErrorMessage(),
-                          "plan refused: program 'main' is not proven: about ") &&
-                 contains(HcclGetLastErrorMessage(),
-                          " op instances x aliasing modes to simulate, "
-                          "beyond the proof budget of 16777216"),
-             HcclGetLastErrorMessage());
+    RT_CHECK(
+        rc == HCCL_E_PARA &&
+            contains(HcclGetLastErrorMessage(),
+                     "plan refused: program 'main' is not proven: about ") &&
+            contains(HcclGetLastErrorMessage(),
+                     " op instances x aliasing modes to simulate, "
+                     "beyond the proof budget of 16777216"),
+        HcclGetLastErrorMessage());
     return "";
   };
   RunOptions quick;
@@ -326,8 +327,7 @@ Json &opAt(Json &prog, int phase, int op) {
 
 std::vector<PlanEdit> nineEdits() {
   return {
-      {"a transfer removed",
-       [](Json &p) { p["phases"][0]["ops"].erase(0); }},
+      {"a transfer removed", [](Json &p) { p["phases"][0]["ops"].erase(0); }},
       {"a peer changed",
        [](Json &p) { opAt(p, 0, 0)["peer"] = "(r + 2) % p"; }},
       {"overlapping offsets",
@@ -359,9 +359,9 @@ std::vector<PlanEdit> nineEdits() {
 } // namespace
 
 TEST(Plans, NineWellFormedEditsOfARingPlanAreRefused) {
-  std::string good = planText(sched::Collective::AllReduce,
-                              sched::Algorithm::Ring, 4, 1003,
-                              sched::ProgramForm::Compact);
+  std::string good =
+      planText(sched::Collective::AllReduce, sched::Algorithm::Ring, 4, 1003,
+               sched::ProgramForm::Compact);
   ASSERT_FALSE(good.empty());
   std::vector<std::pair<std::string, std::string>> edited;
   for (const PlanEdit &e : nineEdits()) {
@@ -376,8 +376,7 @@ TEST(Plans, NineWellFormedEditsOfARingPlanAreRefused) {
       RT_OK(HcclPlanLoadFromString(good.data(), good.size(), &plan));
       RT_OK(HcclPlanFree(plan));
       for (const auto &[what, text] : edited) {
-        HcclResult rc =
-            HcclPlanLoadFromString(text.data(), text.size(), &plan);
+        HcclResult rc = HcclPlanLoadFromString(text.data(), text.size(), &plan);
         if (trusted) {
           RT_CHECK(rc == HCCL_SUCCESS,
                    what + " is not well formed: " + HcclGetLastErrorMessage());

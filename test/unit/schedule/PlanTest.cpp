@@ -213,9 +213,7 @@ TEST(Plan, RejectsMalformedDocumentsWithTheirPath) {
          j["programs"][0].erase("buffers");
        }),
        "programs[0]: needs \"phases\" (compact form), \"expanded\", or both"},
-      {edited([](J &j) {
-         j["programs"][0]["group"] = {0, 1, 1, 2};
-       }),
+      {edited([](J &j) { j["programs"][0]["group"] = {0, 1, 1, 2}; }),
        "programs[0].group: lists a rank twice"},
       {edited([](J &j) { j["programs"].push_back(j["programs"][0]); }),
        "programs[1].id: duplicate program id 'c0'"},
@@ -227,17 +225,11 @@ TEST(Plan, RejectsMalformedDocumentsWithTheirPath) {
        "plan.items[1].id: waits for collective 8, which is not in flight"},
       {edited([](J &j) { j["plan"]["items"][0]["kind"] = "sleep"; }),
        "plan.items[0].kind: unknown item kind 'sleep'"},
-      {edited([](J &j) {
-         j["plan"]["group"] = {0, 1, 2};
-       }),
+      {edited([](J &j) { j["plan"]["group"] = {0, 1, 2}; }),
        "runs on 4 ranks without a group, the plan's group has 3"},
-      {edited([](J &j) {
-         j["topology"] = {{"servers", "two"}};
-       }),
+      {edited([](J &j) { j["topology"] = {{"servers", "two"}}; }),
        "topology.servers: expected an integer in 1..1048576, found string"},
-      {edited([](J &j) {
-         j["topology"] = {{"intra", {{"ports", 99}}}};
-       }),
+      {edited([](J &j) { j["topology"] = {{"intra", {{"ports", 99}}}}; }),
        "topology.intra.ports: expected an integer in 1..64, found 99"},
   };
   for (auto &c : cases) {

@@ -268,8 +268,8 @@ Program spinner(int64_t steps, int64_t repeat, int64_t repeat1 = -1) {
   b.setBufferSize(BufferId::Output, b.n());
   b.setBufferSize(BufferId::Scratch, b.c(0));
   b.addPhase("spin", b.c(steps));
-  E rep = repeat1 < 0 ? b.c(repeat)
-                      : select(eq(r, 1), b.c(repeat1), b.c(repeat));
+  E rep =
+      repeat1 < 0 ? b.c(repeat) : select(eq(r, 1), b.c(repeat1), b.c(repeat));
   b.send((r + 1) % pp, BufferId::Input, b.c(0), b.c(0), {E(), rep});
   b.recv((r + 1) % pp, BufferId::Output, b.c(0), b.c(0), {E(), rep});
   return b.take();

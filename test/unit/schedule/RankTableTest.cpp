@@ -75,7 +75,7 @@ TEST(RankTable, Version20EidWithHostNic) {
   ASSERT_TRUE(t.isOk()) << t.message();
   EXPECT_EQ(t->worldSize(), 2);
   EXPECT_EQ(t->servers, 1);
-  EXPECT_EQ(t->deviceIps[0], ""); // EIDs are no host address
+  EXPECT_EQ(t->deviceIps[0], "");              // EIDs are no host address
   EXPECT_EQ(t->hostIps[0], "192.168.100.101"); // the "d2h" port
 }
 

@@ -246,9 +246,10 @@ TEST(Select, FollowsThePlacement) {
   r.placement = *placeGroup(four, {{0, 1, 8, 9}});
   s = selectAlgorithm(r, four);
   ASSERT_TRUE(s.isOk()) << s.message();
-  EXPECT_TRUE(std::any_of(
-      s->candidates.begin(), s->candidates.end(),
-      [](const Candidate &c) { return c.algorithm == Algorithm::Hierarchical; }));
+  EXPECT_TRUE(std::any_of(s->candidates.begin(), s->candidates.end(),
+                          [](const Candidate &c) {
+                            return c.algorithm == Algorithm::Hierarchical;
+                          }));
   // Without a placement: p ranks server-major as before.
   r.placement.reset();
   r.p = 32;

@@ -148,8 +148,8 @@ TEST(Topology, MalformedLinkParameters) {
        "inter.ports: expected an integer in 1..64"},
       {R"({"inter": {"speed": 1}})", "inter.speed: unknown key"},
       {R"({"color": 1})", "link parameters: color: unknown key (expected "
-                             "intra, inter, intra_shape, reduce_gbps, "
-                             "version)"},
+                          "intra, inter, intra_shape, reduce_gbps, "
+                          "version)"},
       {R"({"intra_shape": "torus"})", "intra_shape: expected \"mesh\" or "
                                       "\"ring\""},
   };

@@ -16,8 +16,8 @@ TEST(ByteSize, Decimal) {
   EXPECT_EQ(parseByteSize("7B"), 7u);
   EXPECT_EQ(parseByteSize("010"), 10u) << "decimal: no octal";
   EXPECT_EQ(parseByteSize("18446744073709551615"), UINT64_MAX);
-  for (const char *bad : {"", "K", "B", "KB", "-1", "+1", "1.5K", "0x10",
-                          "8 K", "1T", "18446744073709551616", "17179869184G"})
+  for (const char *bad : {"", "K", "B", "KB", "-1", "+1", "1.5K", "0x10", "8 K",
+                          "1T", "18446744073709551616", "17179869184G"})
     EXPECT_FALSE(parseByteSize(bad)) << bad;
 }
 

@@ -89,8 +89,8 @@ TEST(HcclTestReference, HalfAndBf16Codecs) {
 }
 
 TEST(HcclTestReference, FloatSumInputsStayExactForAnyOrder) {
-  for (HcclDataType t : {HCCL_DATA_TYPE_FP16, HCCL_DATA_TYPE_BFP16,
-                         HCCL_DATA_TYPE_FP32}) {
+  for (HcclDataType t :
+       {HCCL_DATA_TYPE_FP16, HCCL_DATA_TYPE_BFP16, HCCL_DATA_TYPE_FP32}) {
     DataGen g(t, HCCL_REDUCE_SUM, true, 42);
     for (uint64_t i = 0; i < 1000; ++i) {
       double v = g.input(3, i).f;
@@ -153,8 +153,7 @@ TEST(HcclTestVerify, CatchesWrongElementsAndTouchedGaps) {
   for (uint32_t q = 0; q < p; ++q) {
     Layout ql = layoutFor(Op::AllToAllV, 3 * 4 * 6, 4, q, p);
     for (uint64_t i = 0; i < v.recvCounts[q]; ++i)
-      gv.store(out.data(), v.rdispls[q] + i,
-               gv.input(q, ql.sdispls[0] + i));
+      gv.store(out.data(), v.rdispls[q] + i, gv.input(q, ql.sdispls[0] + i));
   }
   RankContext c0{Op::AllToAllV, 0, p, 0};
   EXPECT_EQ(verifyBuffers(c0, v, gv, out.data()).count, 0u);

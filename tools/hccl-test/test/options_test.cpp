@@ -62,10 +62,14 @@ TEST(HcclTestOptions, DefaultsAreHcclTests) {
 
 TEST(HcclTestOptions, EveryCollectiveName) {
   const std::pair<const char *, Op> names[] = {
-      {"all_reduce", Op::AllReduce},     {"all_gather", Op::AllGather},
-      {"reduce_scatter", Op::ReduceScatter}, {"broadcast", Op::Broadcast},
-      {"reduce", Op::Reduce},            {"alltoall", Op::AllToAll},
-      {"alltoallv", Op::AllToAllV},      {"all_reduce_test", Op::AllReduce},
+      {"all_reduce", Op::AllReduce},
+      {"all_gather", Op::AllGather},
+      {"reduce_scatter", Op::ReduceScatter},
+      {"broadcast", Op::Broadcast},
+      {"reduce", Op::Reduce},
+      {"alltoall", Op::AllToAll},
+      {"alltoallv", Op::AllToAllV},
+      {"all_reduce_test", Op::AllReduce},
       {"AllGather", Op::AllGather}};
   for (auto &[name, op] : names)
     EXPECT_EQ(ok({name}).op, op) << name;
@@ -81,8 +85,8 @@ TEST(HcclTestOptions, SpellingsOfAValue) {
   EXPECT_EQ(ok({"reduce", "-d", "bfp16"}).dataType, HCCL_DATA_TYPE_BFP16);
   EXPECT_EQ(ok({"reduce", "-d", "bf16"}).dataType, HCCL_DATA_TYPE_BFP16);
   EXPECT_FALSE(ok({"reduce", "-c", "0"}).check);
-  Options o = ok({"all_reduce", "--csv", "out.csv", "--algo",
-                  "level0:ring", "--sync", "--malloc"});
+  Options o = ok({"all_reduce", "--csv", "out.csv", "--algo", "level0:ring",
+                  "--sync", "--malloc"});
   EXPECT_EQ(o.csvPath, "out.csv");
   EXPECT_EQ(o.algo, "level0:ring");
   EXPECT_TRUE(o.sync);
@@ -128,8 +132,7 @@ TEST(HcclTestOptions, BadValuesAreOneLineErrors) {
             std::string::npos);
   EXPECT_NE(err({"all_reduce", "--frobnicate"}).find("--frobnicate"),
             std::string::npos);
-  EXPECT_NE(err({"all_reduce", "-b"}).find("needs a value"),
-            std::string::npos);
+  EXPECT_NE(err({"all_reduce", "-b"}).find("needs a value"), std::string::npos);
   EXPECT_NE(err({"all_reduce", "--sync=1"}).find("takes no value"),
             std::string::npos);
   EXPECT_NE(err({"all_reduce", "--csv="}).find("--csv needs a file name"),
@@ -151,8 +154,7 @@ TEST(HcclTestOptions, BadValuesAreOneLineErrors) {
 // hccl_test's semantics (its common/src/hccl_test_common.cc).
 TEST(HcclTestOptions, HcclTestsFlagSemantics) {
   // Sizes as strtol reads them (base 0), with one K/M/G suffix.
-  EXPECT_EQ(ok({"all_reduce", "-b", "0x1000", "-e", "0x1000"}).minBytes,
-            4096u);
+  EXPECT_EQ(ok({"all_reduce", "-b", "0x1000", "-e", "0x1000"}).minBytes, 4096u);
   EXPECT_EQ(ok({"all_reduce", "-b", "010", "-e", "1K"}).minBytes, 8u);
   EXPECT_EQ(ok({"all_reduce", "-b", "2k", "-e", "2k"}).minBytes, 2048u);
   // A fractional factor.
@@ -167,15 +169,15 @@ TEST(HcclTestOptions, HcclTestsFlagSemantics) {
   EXPECT_EQ(ds[1], 1100u);
   EXPECT_EQ(ds.back(), 2000u);
   // -i with -f: a warning, the factor wins.
-  Options both = ok({"all_reduce", "-b", "1K", "-e", "4K", "-i", "1K", "-f",
-                     "2"});
+  Options both =
+      ok({"all_reduce", "-b", "1K", "-e", "4K", "-i", "1K", "-f", "2"});
   ASSERT_EQ(both.warnings.size(), 1u);
   EXPECT_NE(both.warnings[0].find("[-f,--stepfactor] is enabled by default"),
             std::string::npos);
   EXPECT_EQ(both.sizes(), (std::vector<uint64_t>{1024, 2048, 4096}));
   // -i 0 and -n 0 are accepted; a step that does not grow runs once.
-  Options zero = ok({"all_reduce", "-b", "1K", "-e", "4K", "-i", "0", "-n",
-                     "0"});
+  Options zero =
+      ok({"all_reduce", "-b", "1K", "-e", "4K", "-i", "0", "-n", "0"});
   EXPECT_EQ(zero.iters, 0);
   EXPECT_EQ(zero.sizes(), (std::vector<uint64_t>{1024}));
   EXPECT_EQ(ok({"all_reduce", "-b", "0", "-e", "8", "-f", "2"}).sizes(),

@@ -56,7 +56,15 @@ class RepeatOp;
 namespace mlir::comm {
 
 /// The index fields of the step ops (comm.step.*), in storage order.
-enum class StepField : uint8_t { When, Peer, DstOff, SrcOff, Count, Stride, SrcN };
+enum class StepField : uint8_t {
+  When,
+  Peer,
+  DstOff,
+  SrcOff,
+  Count,
+  Stride,
+  SrcN
+};
 const char *stepFieldName(StepField f);
 /// The fields a step op of this kind carries, in storage order.
 ArrayRef<StepField> getStepFields(hccl::sched::OpKind kind);
