@@ -65,6 +65,21 @@ struct BucketSizingPass
              << kPass << ": option policy='" << policy
              << "' is not valid: expected threshold or "
                 "optimal";
+    // An option the chosen policy does not read is a mistake, not a no-op.
+    if (optimal && (thresholdBytes != "64M" || firstBucketBytes != "0")) {
+      bool t = thresholdBytes != "64M";
+      return emitError(root->getLoc())
+             << kPass << ": option "
+             << (t ? "threshold-bytes" : "first-bucket-bytes") << "='"
+             << (t ? thresholdBytes.getValue() : firstBucketBytes.getValue())
+             << "' has no effect with policy=optimal (the cost model sizes "
+                "the buckets)";
+    }
+    if (!optimal && !algo.empty())
+      return emitError(root->getLoc())
+             << kPass << ": option algo='" << algo
+             << "' has no effect with policy=threshold (only the cost model "
+                "of policy=optimal reads it)";
     if (failed(
             parseBytes("threshold-bytes", thresholdBytes, false, threshold)) ||
         failed(parseBytes("first-bucket-bytes", firstBucketBytes, true,

@@ -14,6 +14,17 @@
 using namespace mlir;
 using namespace mlir::comm;
 
+std::string mlir::comm::checkHcclPipelineOptions(const HcclPipelineOptions &o) {
+  if (o.policy == "optimal")
+    for (const auto *opt : {&o.thresholdBytes, &o.firstBucketBytes})
+      if (opt->hasValue())
+        return "option " + opt->ArgStr.str() + "='" + opt->getValue() +
+               "' has no effect with policy=optimal (the pipeline's default: "
+               "the cost model sizes the buckets); give policy=threshold to "
+               "use it";
+  return "";
+}
+
 void mlir::comm::buildHcclPipeline(OpPassManager &pm,
                                    const HcclPipelineOptions &o) {
   if (!o.compress.empty()) {
@@ -30,7 +41,8 @@ void mlir::comm::buildHcclPipeline(OpPassManager &pm,
   sizing.maxCount = o.maxCount;
   if (!o.maxBucketBytes.empty())
     sizing.maxBucketBytes = o.maxBucketBytes;
-  sizing.algo = o.algo;
+  if (o.policy == "optimal") // threshold sizing reads no algorithm
+    sizing.algo = o.algo;
   sizing.peakTflops = o.peakTflops;
   sizing.memoryGbps = o.memoryGbps;
   pm.addPass(createBucketSizing(sizing));

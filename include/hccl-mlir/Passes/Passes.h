@@ -83,6 +83,10 @@ struct HcclPipelineOptions : public PassPipelineOptions<HcclPipelineOptions> {
 /// Sizing -> fusion -> overlap -> selection -> lowering -> verification
 /// (with optional compression first), as one pipeline on any op.
 void buildHcclPipeline(OpPassManager &pm, const HcclPipelineOptions &opts);
+/// "" when the options fit together, else why not: an option the chosen
+/// bucketing policy ignores (threshold-bytes or first-bucket-bytes given
+/// with policy=optimal).
+std::string checkHcclPipelineOptions(const HcclPipelineOptions &opts);
 
 /// Registers every comm pass and the named pipelines.
 void registerCommPasses();

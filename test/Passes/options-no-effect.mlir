@@ -1,0 +1,23 @@
+// An option the chosen bucketing policy does not read is an error: the
+// pipeline's default policy is optimal, and --hccl-pipeline="threshold-bytes=64M"
+// used to run optimal sizing silently, ignoring the threshold.
+// RUN: not hccl-opt %s "--hccl-pipeline=threshold-bytes=64M" 2>&1 | FileCheck %s --check-prefix=PIPE
+// PIPE: error: hccl-pipeline: option threshold-bytes='64M' has no effect with policy=optimal (the pipeline's default: the cost model sizes the buckets); give policy=threshold to use it
+// RUN: not hccl-opt %s "--hccl-pipeline=first-bucket-bytes=1M lower=false" 2>&1 | FileCheck %s --check-prefix=PIPE1
+// PIPE1: error: hccl-pipeline: option first-bucket-bytes='1M' has no effect with policy=optimal
+// With the policy that reads it, it works.
+// RUN: hccl-opt %s "--hccl-pipeline=policy=threshold threshold-bytes=64M lower=false" | FileCheck %s --check-prefix=OK
+// OK: func.func @f
+
+// The pass alone: the same for threshold options under optimal, and for
+// algo= (read only by optimal's cost model) under threshold.
+// RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=optimal threshold-bytes=8K})" 2>&1 | FileCheck %s --check-prefix=PASS-T
+// PASS-T: error: comm-bucket-sizing: option threshold-bytes='8K' has no effect with policy=optimal (the cost model sizes the buckets)
+// RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=optimal first-bucket-bytes=1M})" 2>&1 | FileCheck %s --check-prefix=PASS-F
+// PASS-F: error: comm-bucket-sizing: option first-bucket-bytes='1M' has no effect with policy=optimal
+// RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{algo=level0:NA})" 2>&1 | FileCheck %s --check-prefix=PASS-A
+// PASS-A: error: comm-bucket-sizing: option algo='level0:NA' has no effect with policy=threshold (only the cost model of policy=optimal reads it)
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
