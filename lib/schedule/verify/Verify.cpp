@@ -30,6 +30,35 @@ bool hasInPlaceMode(Collective c) {
 
 namespace {
 
+/// What verifying `prog` costs, from estimateOpInstances: op instances over
+/// all ranks, steps and slices (when applied) for one aliasing mode, and the
+/// modes simulated. Doubles, because a large program's product overflows
+/// int64. One function, so that prove() refuses exactly what the verifier
+/// would not simulate.
+struct SimulationWork {
+  double perMode = 0;
+  int modes = 0;
+  double simulated() const { return perMode * modes; }
+};
+
+Result<SimulationWork> simulationWork(const Program &prog,
+                                      const VerifyOptions &opts) {
+  auto est = estimateOpInstances(prog);
+  if (!est)
+    return est.status();
+  SimulationWork w;
+  w.perMode = static_cast<double>(*est) *
+              (opts.applySlices ? static_cast<double>(prog.slices) : 1.0);
+  w.modes = (opts.outOfPlace ? 1 : 0) +
+            (opts.inPlace && hasInPlaceMode(prog.collective) ? 1 : 0);
+  return w;
+}
+
+/// A work estimate as a whole number for messages (capped below INT64_MAX).
+std::string aboutCount(double work) {
+  return std::to_string(static_cast<int64_t>(std::min(work, 9e18)));
+}
+
 using vdetail::IntervalMap;
 using vdetail::Piece;
 using vdetail::Val;
@@ -177,13 +206,12 @@ private:
 Status Verifier::setup() {
   if (Status s = P.validate(); !s)
     return s;
-  auto est = estimateOpInstances(P);
-  if (!est)
-    return est.status();
-  double work = static_cast<double>(*est) *
-                (O.applySlices ? static_cast<double>(P.slices) : 1.0);
-  if (work > static_cast<double>(O.maxOpInstances))
-    return Status::error(tooLarge(static_cast<int64_t>(std::min(work, 9e18))));
+  auto work = simulationWork(P, O);
+  if (!work)
+    return work.status();
+  if (work->perMode > static_cast<double>(O.maxOpInstances))
+    return Status::error(
+        tooLarge(static_cast<int64_t>(std::min(work->perMode, 9e18))));
   params_ = P.paramValues();
   eval_ = std::make_unique<ProgramEvaluator>(P);
   sizes_.resize(p);
@@ -200,20 +228,16 @@ Status Verifier::setup() {
     totalWeight_ += weight_[r];
     leafRank_[leaf_[r]] = r;
   }
-  const int nModes = (O.outOfPlace ? 1 : 0) +
-                     (O.inPlace && hasInPlaceMode(P.collective) ? 1 : 0);
-  double simWork = work * nModes;
   simulate_ = true;
   if (p > O.exhaustiveLimit) {
     simulate_ = false;
     notSimulated_ = "p > exhaustive-limit " + std::to_string(O.exhaustiveLimit);
-  } else if (simWork > static_cast<double>(O.maxSimulatedOps)) {
+  } else if (work->simulated() > static_cast<double>(O.maxSimulatedOps)) {
     simulate_ = false;
-    notSimulated_ =
-        "about " +
-        std::to_string(static_cast<int64_t>(std::min(simWork, 9e18))) +
-        " op instances x modes to simulate, beyond the budget of " +
-        std::to_string(O.maxSimulatedOps) + " (--max-simulated-ops)";
+    notSimulated_ = "about " + aboutCount(work->simulated()) +
+                    " op instances x modes to simulate, beyond the budget of " +
+                    std::to_string(O.maxSimulatedOps) +
+                    " (--max-simulated-ops)";
   }
   if (P.collective == Collective::AllToAllV) {
     if (P.tables.size() < 4)
@@ -809,20 +833,14 @@ Result<VerifyReport> verify(const Program &prog, const VerifyOptions &opts) {
 Status prove(const Program &prog, const VerifyOptions &opts) {
   // Beyond the simulation budget the answer can only be "not proven": say
   // so before checking anything else (cheap: three ranks expanded).
-  if (auto est = estimateOpInstances(prog)) {
-    int modes = (opts.outOfPlace ? 1 : 0) +
-                (opts.inPlace && hasInPlaceMode(prog.collective) ? 1 : 0);
-    double sim = static_cast<double>(*est) * modes *
-                 (opts.applySlices ? static_cast<double>(prog.slices) : 1.0);
-    if (sim > static_cast<double>(opts.maxSimulatedOps))
-      return Status::error(
-          "is not proven: about " +
-          std::to_string(static_cast<int64_t>(std::min(sim, 9e18))) +
-          " op instances x aliasing modes to simulate, beyond the proof "
-          "budget of " +
-          std::to_string(opts.maxSimulatedOps) +
-          " (hccl-plan verify --max-simulated-ops can prove it once)");
-  }
+  if (auto work = simulationWork(prog, opts);
+      work && work->simulated() > static_cast<double>(opts.maxSimulatedOps))
+    return Status::error(
+        "is not proven: about " + aboutCount(work->simulated()) +
+        " op instances x aliasing modes to simulate, beyond the proof "
+        "budget of " +
+        std::to_string(opts.maxSimulatedOps) +
+        " (hccl-plan verify --max-simulated-ops can prove it once)");
   auto rep = verify(prog, opts);
   if (!rep)
     return Status::error("is incorrect: " + rep.message());
