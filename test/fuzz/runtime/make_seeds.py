@@ -168,12 +168,33 @@ def listener():
         struct.pack("<i", 3) + bytes([8, 0, 0]))
 
 
+def verbs_conninfo():
+    info = {"device": "mlx5_0 port 1", "port": 1, "ethernet": True, "lid": 0,
+            "gidIndex": 3, "gid": "::ffff:10.0.0.2", "mtu": 3,
+            "qps": [[257, 4660], [258, 4661]], "ringAddr": 139637976731648,
+            "ringKey": 77, "slots": 8, "slotBytes": 262144,
+            "creditAddr": 139637976735744, "creditKey": 78}
+    out("verbs-conninfo", "roce.json", json.dumps(info))
+    info.update(ethernet=False, lid=17, gid="::", qps=[[1, 0]])
+    out("verbs-conninfo", "infiniband.json", json.dumps(info))
+
+
+def clear_seeds():
+    """Removes the seeds written here; committed crash-* inputs (regression
+    tests of fixed bugs) stay."""
+    top = os.path.join(HERE, "corpus")
+    for d, _, files in os.walk(top):
+        for f in files:
+            if not f.startswith("crash-"):
+                os.remove(os.path.join(d, f))
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     build = os.path.abspath(sys.argv[1])
-    shutil.rmtree(os.path.join(HERE, "corpus"), ignore_errors=True)
-    os.makedirs(os.path.join(HERE, "corpus", "rank-table"))
+    clear_seeds()
+    os.makedirs(os.path.join(HERE, "corpus", "rank-table"), exist_ok=True)
     plans(build)
     rank_tables()
     root_info(build)
@@ -181,6 +202,7 @@ def main():
     whitelist()
     rendezvous()
     listener()
+    verbs_conninfo()
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <gtest/gtest.h>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sys/mman.h>
 
 using namespace hccl::rt;
@@ -408,6 +409,56 @@ TEST(WireProtocol, ConnectionInfoRoundTripAndErrors) {
   auto e = ConnInfo::decode(s, 1);
   ASSERT_FALSE(e);
   EXPECT_TRUE(has(e.status().message(), "not-an-address!"));
+}
+
+// Values that nlohmann's get<>() would have wrapped or truncated: a port of
+// 257 read as port 1, a key of 2^32 + 5 as 5, a PSN of 2.5 as 2. Each is
+// refused, and the message names the field.
+TEST(WireProtocol, OutOfRangeConnectionValuesAreRefused) {
+  ConnInfo c;
+  c.device = "fakeroce0 port 1";
+  c.port.gid = gidOf("::ffff:10.9.8.7");
+  c.qps = {{0x101, 0xabc}};
+  nlohmann::json good = nlohmann::json::parse(c.encode());
+  ASSERT_TRUE(ConnInfo::decode(good.dump(), 2));
+  struct Case {
+    const char *field;
+    nlohmann::json value;
+  };
+  for (const Case &k : std::vector<Case>{
+           {"port", 257},
+           {"port", 0},
+           {"lid", 65536},
+           {"ringKey", 4294967301ull},
+           {"creditKey", -1},
+           {"slots", 1.5},
+           {"mtu", 6},
+           {"ringAddr", 18446744073709551615ull},
+           {"ethernet", 1},
+           {"device", 7},
+           {"qps", nlohmann::json::array({nlohmann::json::array({1, 2.5})})},
+           {"qps",
+            nlohmann::json::array({nlohmann::json::array({16777216, 0})})},
+           {"qps", nlohmann::json::array({nlohmann::json::array({1})})},
+           {"qps", nlohmann::json::array()},
+           {"surplus", 1}}) {
+    nlohmann::json j = good;
+    j[k.field] = k.value;
+    auto e = ConnInfo::decode(j.dump(), 2);
+    ASSERT_FALSE(e) << k.field << " = " << k.value.dump() << " was accepted";
+    EXPECT_EQ(e.status().code(), HCCL_E_ROCE_CONNECT);
+    std::string field = k.field;
+    if (field == "qps" && k.value.empty())
+      field = "no queue pairs";
+    EXPECT_TRUE(has(e.status().message(), field)) << e.status().message();
+  }
+  for (const char *missing : {"port", "gid", "qps", "ethernet", "creditKey"}) {
+    nlohmann::json j = good;
+    j.erase(missing);
+    auto e = ConnInfo::decode(j.dump(), 2);
+    ASSERT_FALSE(e) << missing;
+    EXPECT_TRUE(has(e.status().message(), missing)) << e.status().message();
+  }
 }
 
 //===----------------------------------------------------------------------===//
