@@ -16,52 +16,17 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD="${HCCLMLIR_ASAN_BUILD_DIR:-$ROOT/build-asan}"
-SRC="$ROOT/test/fuzz/runtime"
-build=1 run=1
-case "${1:-}" in
-  --build-only) run=0; shift ;;
-  --run-only) build=0; shift ;;
-esac
-SECS="${1:-120}"
-shift || true
-TARGETS=("$@")
-((${#TARGETS[@]})) || TARGETS=(plan rank-table root-info env whitelist rendezvous listener)
-
-if ((build)); then
-  HCCLMLIR_ASAN_BUILD_DIR="$BUILD" "$ROOT/scripts/test-sanitize.sh" --configure-only
-  ninja -C "$BUILD" -j"${HCCL_FUZZ_JOBS:-2}" "${TARGETS[@]/#/fuzz-}"
-fi
-((run)) || exit 0
-
-failed=()
-for t in "${TARGETS[@]}"; do
-  bin="$BUILD/bin/fuzz-$t"
-  work="$BUILD/fuzz-work/$t"
-  art="$BUILD/fuzz-artifacts/$t/"
-  log="$BUILD/fuzz-logs/$t.log"
-  mkdir -p "$work" "$art" "$(dirname "$log")"
-  # The runtime logs each refused input on stderr (-close_fd_mask=2 keeps
-  # that out of the log; sanitizer reports still reach it). Leaks count:
-  # the runtime keeps no caches that outlive a call.
-  set +e
-  UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
-    "$bin" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -close_fd_mask=2 -print_final_stats=1 \
-    -artifact_prefix="$art" ${HCCL_FUZZ_ARGS:-} "$work" "$SRC/corpus/$t" \
-    >"$log" 2>&1
-  rc=$?
-  set -e
-  runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
-  echo "fuzz-$t: ${runs:-?} inputs in ${SECS}s, exit $rc (log: $log)"
-  if ((rc != 0)); then
-    failed+=("$t")
-    for a in "$art"*; do
-      [[ -e "$a" ]] && echo "  replay: $bin $a"
-    done
-  fi
-done
-if ((${#failed[@]})); then
-  echo "fuzz-runtime: findings in ${failed[*]}" >&2
-  exit 1
-fi
+# shellcheck source=scripts/fuzz-run.sh
+source "$ROOT/scripts/fuzz-run.sh"
+FUZZ_NAME=runtime
+FUZZ_SRC="$ROOT/test/fuzz/runtime"
+FUZZ_TARGETS=(plan rank-table root-info env whitelist rendezvous listener)
+FUZZ_ENV=()
+FUZZ_REPLAY=""
+# The runtime logs each refused input on stderr (-close_fd_mask=2 keeps
+# that out of the log; sanitizer reports still reach it). Leaks count:
+# the runtime keeps no caches that outlive a call.
+fuzz_flags() {
+  FLAGS=(-timeout=10 -max_len=65536 -close_fd_mask=2)
+}
+fuzz_run "$@"
