@@ -48,6 +48,15 @@
     }                                                                          \
   } while (0)
 
+/* The check loop of every program: fails the rank unless buf[at + i] equals
+ * `want`, an expression of the index variable i, for every i < n, naming
+ * the first element that differs. */
+#define EXPECT_EACH(i, n, buf, at, want, what)                                 \
+  for ((i) = 0; (i) < (n); ++(i))                                              \
+  EXPECT((buf)[(at) + (i)] == (int32_t)(want),                                 \
+         "%s: element %llu is %d, expected %d", (what),                        \
+         (unsigned long long)((at) + (i)), (buf)[(at) + (i)], (int32_t)(want))
+
 /* Device buffers of n int32, and a host copy. */
 typedef struct {
   int32_t *dev;
@@ -96,9 +105,7 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
   ACL_OK(aclrtSynchronizeStream(s));
   if (bufGet(&b))
     return 1;
-  for (i = 0; i < n; ++i)
-    EXPECT(b.host[i] == (int32_t)(p * (p + 1) / 2 + p * (i % 7)),
-           "allreduce[%llu] = %d", (unsigned long long)i, b.host[i]);
+  EXPECT_EACH(i, n, b.host, 0, p * (p + 1) / 2 + p * (i % 7), "allreduce");
 
   /* Broadcast from the last rank (in place). */
   for (i = 0; i < n; ++i)
@@ -109,9 +116,7 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
   ACL_OK(aclrtSynchronizeStream(s));
   if (bufGet(&a))
     return 1;
-  for (i = 0; i < n; ++i)
-    EXPECT(a.host[i] == (int32_t)(7000 + i), "broadcast[%llu]",
-           (unsigned long long)i);
+  EXPECT_EACH(i, n, a.host, 0, 7000 + i, "broadcast");
 
   /* AllGather. */
   for (i = 0; i < n; ++i)
@@ -123,8 +128,7 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
   if (bufGet(&b))
     return 1;
   for (j = 0; j < p; ++j)
-    for (i = 0; i < n; ++i)
-      EXPECT(b.host[j * n + i] == (int32_t)(j * 1000 + i), "allgather");
+    EXPECT_EACH(i, n, b.host, j * n, j * 1000 + i, "allgather");
 
   /* ReduceScatter (sum). */
   for (j = 0; j < p; ++j)
@@ -137,9 +141,8 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
   ACL_OK(aclrtSynchronizeStream(s));
   if (bufGet(&b))
     return 1;
-  for (i = 0; i < n; ++i)
-    EXPECT(b.host[i] == (int32_t)(p * (p - 1) / 2 + p * (rank + i)),
-           "reducescatter[%llu] = %d", (unsigned long long)i, b.host[i]);
+  EXPECT_EACH(i, n, b.host, 0, p * (p - 1) / 2 + p * (rank + i),
+              "reducescatter");
 
   /* Reduce (max) to rank 0. */
   for (i = 0; i < n; ++i)
@@ -152,8 +155,7 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
   if (rank == 0) {
     if (bufGet(&b))
       return 1;
-    for (i = 0; i < n; ++i)
-      EXPECT(b.host[i] == (int32_t)((p - 1) * 10 + i), "reduce");
+    EXPECT_EACH(i, n, b.host, 0, (p - 1) * 10 + i, "reduce");
   }
 
   /* AlltoAll. */
@@ -168,9 +170,7 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
   if (bufGet(&b))
     return 1;
   for (j = 0; j < p; ++j)
-    for (i = 0; i < n; ++i)
-      EXPECT(b.host[j * n + i] == (int32_t)(j * 100000 + rank * 1000 + i),
-             "alltoall");
+    EXPECT_EACH(i, n, b.host, j * n, j * 100000 + rank * 1000 + i, "alltoall");
 
   /* AlltoAllV: rank i sends (i + j) % 3 + 1 elements to rank j. */
   {
@@ -196,9 +196,7 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
       uint64_t off = 0, k; /* where rank j put its block for this rank */
       for (k = 0; k < rank; ++k)
         off += (j + k) % 3 + 1;
-      for (i = 0; i < rc[j]; ++i)
-        EXPECT(b.host[rd[j] + i] == (int32_t)(j * 1000 + off + i),
-               "alltoallv from %llu", (unsigned long long)j);
+      EXPECT_EACH(i, rc[j], b.host, rd[j], j * 1000 + off + i, "alltoallv");
     }
   }
 
@@ -218,8 +216,8 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
       uint64_t off = 0, k;
       for (k = 0; k < rank; ++k)
         off += m[j * p + k];
-      for (i = 0; i < m[j * p + rank]; ++i)
-        EXPECT(b.host[ro + i] == (int32_t)(j * 1000 + off + i), "alltoallvc");
+      EXPECT_EACH(i, m[j * p + rank], b.host, ro, j * 1000 + off + i,
+                  "alltoallvc");
       ro += m[j * p + rank];
     }
   }
@@ -233,8 +231,7 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
   ACL_OK(aclrtSynchronizeStream(s));
   if (bufGet(&b))
     return 1;
-  for (i = 0; i < n; ++i)
-    EXPECT(b.host[i] == (int32_t)(5 * (rank * n + i)), "scatter");
+  EXPECT_EACH(i, n, b.host, 0, 5 * (rank * n + i), "scatter");
 
   /* AllGatherV: rank j contributes j + 1 elements, packed. */
   {
@@ -254,8 +251,7 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
     if (bufGet(&b))
       return 1;
     for (j = 0; j < p; ++j)
-      for (i = 0; i < rc[j]; ++i)
-        EXPECT(b.host[rd[j] + i] == (int32_t)(j * 100 + i), "allgatherv");
+      EXPECT_EACH(i, rc[j], b.host, rd[j], j * 100 + i, "allgatherv");
   }
 
   /* ReduceScatterV (sum): block j has j + 1 elements. */
@@ -275,9 +271,8 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
     ACL_OK(aclrtSynchronizeStream(s));
     if (bufGet(&b))
       return 1;
-    for (i = 0; i <= rank; ++i)
-      EXPECT(b.host[i] == (int32_t)(p * (p - 1) / 2 + p * (sd[rank] + i)),
-             "reducescatterv");
+    EXPECT_EACH(i, rank + 1, b.host, 0, p * (p - 1) / 2 + p * (sd[rank] + i),
+                "reducescatterv");
   }
 
   if (size > 1) {
@@ -299,8 +294,7 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
       ACL_OK(aclrtSynchronizeStream(s));
       if (bufGet(&b))
         return 1;
-      for (i = 0; i < n; ++i)
-        EXPECT(b.host[i] == (int32_t)(peer * 7 + i), "send/recv");
+      EXPECT_EACH(i, n, b.host, 0, peer * 7 + i, "send/recv");
     }
 
     /* HcclBatchSendRecv: a ring, sends listed first on every rank. */
@@ -312,8 +306,7 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
       ACL_OK(aclrtSynchronizeStream(s));
       if (bufGet(&b))
         return 1;
-      for (i = 0; i < n; ++i)
-        EXPECT(b.host[i] == (int32_t)(prev * 7 + i), "batch send/recv");
+      EXPECT_EACH(i, n, b.host, 0, prev * 7 + i, "batch send/recv");
     }
 
     /* A group: the same ring with HcclSend before HcclRecv. */
@@ -328,8 +321,7 @@ static inline int runCollectives(HcclComm comm, aclrtStream s) {
     ACL_OK(aclrtSynchronizeStream(s));
     if (bufGet(&b))
       return 1;
-    for (i = 0; i < n; ++i)
-      EXPECT(b.host[i] == (int32_t)(prev * 7 + i), "group send/recv");
+    EXPECT_EACH(i, n, b.host, 0, prev * 7 + i, "group send/recv");
   }
 
   HCCL_OK(HcclBarrier(comm, s));

@@ -52,10 +52,8 @@ static int run(int rank, int size) {
   HCCL_OK(HcclAllReduce(send, recv, n, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM,
                         comm, stream));
   ACL_OK(aclrtSynchronizeStream(stream));
-  for (i = 0; i < n; ++i)
-    EXPECT(recv[i] == size * (size - 1) / 2 + size * (int32_t)(i % 11),
-           "allreduce over activated memory, element %llu",
-           (unsigned long long)i);
+  EXPECT_EACH(i, n, recv, 0, size * (size - 1) / 2 + size * (int32_t)(i % 11),
+              "allreduce over activated memory");
 
   HCCL_OK(HcclCommDeactivateCommMemory(comm, base));
   ACL_OK(aclrtUnmapMem(base));
