@@ -97,5 +97,9 @@ PYBIND11_MODULE(_C, m) {
            py::arg("rank"), py::call_guard<py::gil_scoped_release>())
       .def("_run_plan", &ProcessGroupHccl::runPlan, py::arg("plan"),
            py::arg("program_id"), py::arg("input"), py::arg("output"),
+           py::call_guard<py::gil_scoped_release>())
+      .def("_run_plan_packed", &ProcessGroupHccl::runPlanPacked,
+           py::arg("plan"), py::arg("program_id"), py::arg("parts"),
+           py::arg("flat"), py::arg("scale"),
            py::call_guard<py::gil_scoped_release>());
 }

@@ -5,6 +5,7 @@
 #include "HcclError.h"
 #include "Tensors.h"
 
+#include <ATen/ScalarOps.h>
 #include <c10/util/Exception.h>
 
 #include <cstring>
@@ -182,13 +183,12 @@ ProcessGroupHccl::recv(std::vector<at::Tensor> &tensors, int src, int) {
   });
 }
 
-c10::intrusive_ptr<c10d::Work>
-ProcessGroupHccl::runPlan(std::shared_ptr<Plan> plan, const std::string &id,
-                          const at::Tensor &input, const at::Tensor &output) {
-  TORCH_CHECK_VALUE(plan, "hccl: run_plan needs a plan");
+void ProcessGroupHccl::checkPlanBuffers(const Plan &plan, const std::string &id,
+                                        const at::Tensor &input,
+                                        const at::Tensor &output) const {
   checkTensor(input, "plan input");
   checkTensor(output, "plan output");
-  HcclPlanProgramInfo info = plan->info(id, rank_);
+  HcclPlanProgramInfo info = plan.info(id, rank_);
   HcclDataType type = hcclType(input.scalar_type(), "plan input");
   TORCH_CHECK_TYPE(type == info.dataType &&
                        output.scalar_type() == input.scalar_type(),
@@ -208,12 +208,60 @@ ProcessGroupHccl::runPlan(std::shared_ptr<Plan> plan, const std::string &id,
       ", found tensors of ", bytes(input), " and ", bytes(output));
   TORCH_CHECK_VALUE(output.is_contiguous(), "hccl: plan output must be "
                                             "contiguous");
+}
+
+c10::intrusive_ptr<c10d::Work>
+ProcessGroupHccl::runPlan(std::shared_ptr<Plan> plan, const std::string &id,
+                          const at::Tensor &input, const at::Tensor &output) {
+  TORCH_CHECK_VALUE(plan, "hccl: run_plan needs a plan");
+  checkPlanBuffers(*plan, id, input, output);
   at::Tensor in = input.contiguous();
   at::Tensor out = output;
   HcclComm comm = comm_;
   return enqueue(c10d::OpType::ALLREDUCE, {out}, [=] {
     hcclCheck(HcclRunPlanCollective(comm, plan->handle(), id.c_str(),
                                     in.data_ptr(), out.data_ptr(), nullptr),
+              "HcclRunPlanCollective");
+  });
+}
+
+c10::intrusive_ptr<c10d::Work>
+ProcessGroupHccl::runPlanPacked(std::shared_ptr<Plan> plan,
+                                const std::string &id,
+                                const std::vector<at::Tensor> &parts,
+                                const at::Tensor &flat, double scale) {
+  TORCH_CHECK_VALUE(plan, "hccl: run_plan_packed needs a plan");
+  checkPlanBuffers(*plan, id, flat, flat);
+  int64_t total = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const at::Tensor &t = parts[i];
+    checkTensor(t, "plan part " + std::to_string(i));
+    TORCH_CHECK_TYPE(t.scalar_type() == flat.scalar_type(), "hccl: plan part ",
+                     i, " is ", t.scalar_type(), ", the bucket is ",
+                     flat.scalar_type());
+    total += t.numel();
+  }
+  TORCH_CHECK_VALUE(total == flat.numel(), "hccl: plan program '", id,
+                    "': its parts hold ", total, " elements, the bucket ",
+                    flat.numel());
+  HcclComm comm = comm_;
+  std::vector<at::Tensor> in = parts;
+  at::Tensor out = flat;
+  return enqueue(c10d::OpType::ALLREDUCE, {out}, [=] {
+    // The pack is torch.mul(part, scale, out=view), as the Python hook ran
+    // it (a wrapped scalar: the part's dtype, not double, is computed in),
+    // so results stay bit-identical to DDP's; here it runs on the worker,
+    // off the autograd thread.
+    at::NoGradGuard noGrad;
+    at::Tensor s = at::native::wrapped_scalar_tensor(scale);
+    int64_t off = 0;
+    for (const at::Tensor &t : in) {
+      at::Tensor view = out.narrow(0, off, t.numel());
+      at::mul_out(view, t.reshape(-1), s);
+      off += t.numel();
+    }
+    hcclCheck(HcclRunPlanCollective(comm, plan->handle(), id.c_str(),
+                                    out.data_ptr(), out.data_ptr(), nullptr),
               "HcclRunPlanCollective");
   });
 }

@@ -112,8 +112,18 @@ public:
                                          const std::string &id,
                                          const at::Tensor &input,
                                          const at::Tensor &output);
+  /// Packs `parts` into `flat` scaled by `scale` (flat[k] = part * scale,
+  /// in order), then runs program `id` in place on `flat`; both on the
+  /// worker thread, so the caller (DDP's autograd thread) only queues.
+  c10::intrusive_ptr<c10d::Work>
+  runPlanPacked(std::shared_ptr<Plan> plan, const std::string &id,
+                const std::vector<at::Tensor> &parts, const at::Tensor &flat,
+                double scale);
 
 private:
+  void checkPlanBuffers(const Plan &plan, const std::string &id,
+                        const at::Tensor &input,
+                        const at::Tensor &output) const;
   c10::intrusive_ptr<c10d::Work> enqueue(c10d::OpType type,
                                          std::vector<at::Tensor> outputs,
                                          HcclWork::Body body);

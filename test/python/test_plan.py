@@ -256,3 +256,40 @@ def test_plan_misuse_raises(tmp):
         for name, fragment in want.items():
             assert errors[name] is not None, f"rank {r}: {name}: nothing raised"
             assert fragment in errors[name], f"rank {r}: {name}: {errors[name]}"
+
+
+def _packed(rank, size, plan_path):
+    """_run_plan_packed on a plan program: parts scaled into the bucket
+    and all-reduced; wrong totals and dtypes raise before anything runs."""
+    import torch
+    import torch.distributed as dist
+    from hccl_mlir.torch import Plan
+    pg = dist.distributed_c10d._get_default_group()
+    doc = json.load(open(plan_path))
+    prog = next(p for p in doc["programs"] if p["collective"].replace("_", "") == "allreduce")
+    n = prog["count"]
+    plan = Plan.load(plan_path)
+    cut = n // 3
+    # Non-contiguous parts too: the pack reshapes them as DDP's hook did.
+    a = (torch.arange(cut, dtype=torch.float32) + rank).reshape(1, -1)
+    b = torch.full((2, n - cut), float(rank + 1)).t()[:, 0]
+    flat = torch.empty(n)
+    pg._run_plan_packed(plan, prog["id"], [a, b], flat, 0.25).wait()
+    want = torch.cat([(torch.arange(cut, dtype=torch.float32) * size + sum(range(size))),
+                      torch.full((n - cut,), float(sum(r + 1 for r in range(size))))]) * 0.25
+    errors = {}
+    for name, parts in {"total": [a], "dtype": [a.double(), b]}.items():
+        try:
+            pg._run_plan_packed(plan, prog["id"], parts, flat.clone(), 0.25).wait()
+            errors[name] = None
+        except (ValueError, TypeError) as e:
+            errors[name] = str(e)
+    return {"max_diff": float((flat - want).abs().max()), "errors": errors}
+
+
+def test_run_plan_packed(tmp):
+    plan, _ = compile_plan(tmp, 2)
+    for r, o in enumerate(ranks.run(_packed, 2, plan, timeout=300)):
+        assert o["max_diff"] == 0.0, f"rank {r}: packed result differs by {o['max_diff']}"
+        assert "parts hold" in (o["errors"]["total"] or ""), o["errors"]
+        assert "plan part 0 is Double" in (o["errors"]["dtype"] or ""), o["errors"]

@@ -15,9 +15,9 @@ is an error naming the start and the gradients.
 At run time a post hook on each parameter's AccumulateGrad node (the node
 DDP's reducer hooks) marks its gradient ready; when a bucket's last gradient
 is ready, and every earlier bucket has been launched (all ranks launch in
-plan order), the bucket's gradients are packed, scaled by 1/world size as
-DDP does, and handed to HcclRunPlanCollective with the program the compiler
-chose. The DDP comm hook installed here returns, for each of DDP's own
+plan order), the bucket is queued on the group's worker, which packs its
+gradients scaled by 1/world size as DDP does and runs HcclRunPlanCollective
+with the program the compiler chose. The DDP comm hook installed here returns, for each of DDP's own
 buckets, a future that assembles DDP's buffer from the plan buckets holding
 its parameters. Under find_unused_parameters the parameters the forward's
 graph does not reach are found as DDP finds them and get zero gradients
@@ -272,21 +272,19 @@ class PlanHook:
         pid, members = self.buckets[b]
         if self.trace is not None:
             self.trace.append(("launch", b))
-        # One pass per gradient: scaled by 1/world size (as DDP's reducer
-        # scales before reducing) straight into the bucket's buffer, which is
-        # reused: DDP has copied the previous iteration's results out before
-        # its backward returned.
+        # The gradients are scaled by 1/world size (as DDP's reducer scales
+        # before reducing) into the bucket's buffer, which is reused: DDP
+        # has copied the previous iteration's results out before its
+        # backward returned. The packing runs in C++ on the group's worker,
+        # so the autograd thread only queues the bucket.
         flat = self.flat[b]
         if flat is None:
             flat = self.flat[b] = torch.empty(
                 sum(self.offset[i][1] for i in members), dtype=self.params[members[0]].dtype)
-        scale = 1.0 / self.size
-        for i in members:
-            off, n = self.offset[i]
-            torch.mul(it.grads[i].reshape(-1), scale, out=flat.narrow(0, off, n))
         it.results[b] = flat
         fut = it.futures[b]
-        work = self.pg._run_plan(self.plan, pid, flat, flat)
+        work = self.pg._run_plan_packed(self.plan, pid, [it.grads[i] for i in members],
+                                        flat, 1.0 / self.size)
 
         def done(f):
             try:
