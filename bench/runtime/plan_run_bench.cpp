@@ -19,11 +19,10 @@
 // turn in each round, in rotating order).
 //
 //===----------------------------------------------------------------------===//
-#include "hccl-mlir/schedule/Generate.h"
-#include "hccl-mlir/schedule/Plan.h"
 #include "hccl-mlir/schedule/Types.h"
 #include "hccl/hccl.h"
 #include "hccl/hccl_ext.h"
+#include "rt_plans.h"
 
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -140,32 +139,6 @@ std::vector<uint64_t> counts(const Options &o) {
   return c;
 }
 
-std::string planFor(const Options &o, uint64_t n, std::string *err) {
-  sched::GenerateRequest req;
-  req.collective = sched::Collective::AllReduce;
-  req.algorithm = o.algo;
-  req.ranks = o.p;
-  req.count = static_cast<int64_t>(n);
-  req.dtype = sched::DataType::Fp32;
-  req.reduceOp = sched::ReduceOp::Sum;
-  auto prog = sched::generate(req);
-  if (!prog) {
-    *err = prog.message();
-    return "";
-  }
-  sched::Plan plan;
-  sched::PlanProgram pp;
-  pp.id = "main";
-  pp.program = prog.take();
-  plan.programs.push_back(std::move(pp));
-  auto text = sched::writePlan(plan, {});
-  if (!text) {
-    *err = text.message();
-    return "";
-  }
-  return text.take();
-}
-
 std::string rankMain(const Options &o, Shared *sh, int rank) {
   auto fail = [](const char *what, HcclResult rc) {
     return std::string(what) + ": " + HcclGetErrorString(rc) + ": " +
@@ -194,7 +167,9 @@ std::string rankMain(const Options &o, Shared *sh, int rank) {
   for (size_t row = 0; row < ns.size(); ++row) {
     uint64_t n = ns[row];
     std::string err;
-    std::string text = planFor(o, n, &err);
+    std::string text = rtest::planText(
+        sched::Collective::AllReduce, o.algo, o.p, static_cast<int64_t>(n),
+        sched::ProgramForm::Compact, {}, sched::DataType::Fp32, &err);
     if (text.empty())
       return "generating the " + std::string(sched::algorithmName(o.algo)) +
              " program for " + std::to_string(n) + " elements: " + err;

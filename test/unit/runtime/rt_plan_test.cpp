@@ -9,6 +9,7 @@
 #include "hccl-mlir/schedule/Plan.h"
 #include "hccl/hccl_ext.h"
 #include "rt_harness.h"
+#include "rt_plans.h"
 #include "rt_reference.h"
 
 #include <fstream>
@@ -23,30 +24,6 @@ namespace {
 
 bool contains(const std::string &s, const std::string &sub) {
   return s.find(sub) != std::string::npos;
-}
-
-std::string planText(sched::Collective c, sched::Algorithm a, int p, int64_t n,
-                     sched::ProgramForm form, std::vector<int64_t> group = {}) {
-  sched::GenerateRequest req;
-  req.collective = c;
-  req.algorithm = a;
-  req.ranks = p;
-  req.count = n;
-  req.dtype = sched::DataType::Int32;
-  req.reduceOp = sched::ReduceOp::Sum;
-  auto prog = sched::generate(req);
-  if (!prog)
-    return "";
-  sched::Plan plan;
-  sched::PlanProgram pp;
-  pp.id = "main";
-  pp.program = prog.take();
-  pp.group = std::move(group);
-  plan.programs.push_back(std::move(pp));
-  sched::PlanWriteOptions o;
-  o.form = form;
-  auto text = sched::writePlan(plan, o);
-  return text ? text.take() : "";
 }
 
 } // namespace

@@ -7,10 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "core/Communicator.h"
-#include "hccl-mlir/schedule/Generate.h"
-#include "hccl-mlir/schedule/Plan.h"
 #include "hccl/hccl_ext.h"
 #include "rt_harness.h"
+#include "rt_plans.h"
 #include "rt_reference.h"
 
 #include <gtest/gtest.h>
@@ -19,26 +18,6 @@ using namespace rtest;
 namespace sched = hccl::sched;
 
 namespace {
-
-std::string planText(sched::Algorithm a, int p, int64_t n) {
-  sched::GenerateRequest req;
-  req.collective = sched::Collective::AllReduce;
-  req.algorithm = a;
-  req.ranks = p;
-  req.count = n;
-  req.dtype = sched::DataType::Int32;
-  req.reduceOp = sched::ReduceOp::Sum;
-  auto prog = sched::generate(req);
-  if (!prog)
-    return "";
-  sched::Plan plan;
-  sched::PlanProgram pp;
-  pp.id = "main";
-  pp.program = prog.take();
-  plan.programs.push_back(std::move(pp));
-  auto text = sched::writePlan(plan, {});
-  return text ? text.take() : "";
-}
 
 std::string runChecked(HcclComm comm, HcclPlan plan, int rank, int p,
                        int64_t n) {
@@ -58,7 +37,8 @@ std::string runChecked(HcclComm comm, HcclPlan plan, int rank, int p,
 } // namespace
 
 TEST(PlanCache, RepeatedRunsExpandOnceAndStayExact) {
-  std::string text = planText(sched::Algorithm::RHD, 3, 1001);
+  std::string text =
+      planText(sched::Collective::AllReduce, sched::Algorithm::RHD, 3, 1001);
   ASSERT_FALSE(text.empty());
   auto body = [&text](RankCtx &c) -> std::string {
     HcclComm comm;
@@ -86,8 +66,10 @@ TEST(PlanCache, APlanLoadedAfterAFreedOneRunsItsOwnProgram) {
   // Same id, other algorithm and count: had the freed plan's expansion been
   // used (the new program may sit at the same address), the counts or the
   // results would differ.
-  std::string first = planText(sched::Algorithm::Ring, 2, 64);
-  std::string second = planText(sched::Algorithm::MeshTwoShot, 2, 1000);
+  std::string first =
+      planText(sched::Collective::AllReduce, sched::Algorithm::Ring, 2, 64);
+  std::string second = planText(sched::Collective::AllReduce,
+                                sched::Algorithm::MeshTwoShot, 2, 1000);
   ASSERT_FALSE(first.empty());
   ASSERT_FALSE(second.empty());
   auto body = [&](RankCtx &c) -> std::string {
