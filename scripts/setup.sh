@@ -18,6 +18,8 @@ PACKAGES=(
   # runtime and tests
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libibverbs-dev ibverbs-utils iproute2 procps libssl-dev
+  # tools/hccl-sim: the cluster simulator (SimGrid 3.32)
+  libsimgrid-dev pkg-config
   # comparisons (Open MPI) and tools
   openmpi-bin libopenmpi-dev
   python3-torch python3-torchvision python3-matplotlib  # tools/export, tools/plot (+ tests)

@@ -11,6 +11,8 @@
 // contents were beyond the simulation budget: "NOT PROVEN", never "OK").
 //
 //===----------------------------------------------------------------------===//
+#include "RequestArgs.h"
+
 #include "hccl-mlir/schedule/Cost.h"
 #include "hccl-mlir/schedule/Generate.h"
 #include "hccl-mlir/schedule/Plan.h"
@@ -28,6 +30,7 @@
 #include <vector>
 
 using namespace hccl::sched;
+using namespace hccl::tools;
 
 namespace {
 
@@ -50,156 +53,6 @@ const char *const kUsage =
     "exit codes: 0 ok, 1 verification failed, 2 bad input, 3 verify: not\n"
     "  proven (no error found, contents beyond the simulation budget)\n";
 
-struct BadInput {
-  std::string msg;
-};
-
-[[noreturn]] void bad(const std::string &msg) { throw BadInput{msg}; }
-
-std::string oneLine(std::string s) {
-  for (char &c : s)
-    if (c == '\n' || c == '\r')
-      c = ' ';
-  return s;
-}
-
-// --key value options and positional arguments.
-struct Args {
-  std::map<std::string, std::string> opts;
-  std::set<std::string> flags;
-  std::vector<std::string> positional;
-
-  bool has(const std::string &k) const { return opts.count(k) != 0; }
-  std::string get(const std::string &k, const std::string &def = "") const {
-    auto it = opts.find(k);
-    return it == opts.end() ? def : it->second;
-  }
-  std::string need(const std::string &k) const {
-    auto it = opts.find(k);
-    if (it == opts.end())
-      bad("missing --" + k);
-    return it->second;
-  }
-};
-
-Args parseArgs(int argc, char **argv, int first,
-               const std::set<std::string> &valued,
-               const std::set<std::string> &flagNames) {
-  Args a;
-  for (int i = first; i < argc; ++i) {
-    std::string s = argv[i];
-    if (s == "-o")
-      s = "--output";
-    if (s.rfind("--", 0) == 0) {
-      std::string key = s.substr(2), val;
-      size_t eq = key.find('=');
-      bool inlineVal = eq != std::string::npos;
-      if (inlineVal) {
-        val = key.substr(eq + 1);
-        key = key.substr(0, eq);
-      }
-      if (flagNames.count(key)) {
-        if (inlineVal)
-          bad("option --" + key + " takes no value");
-        a.flags.insert(key);
-        continue;
-      }
-      if (!valued.count(key))
-        bad("unknown option --" + key);
-      if (!inlineVal) {
-        if (i + 1 >= argc)
-          bad("option --" + key + " needs a value");
-        val = argv[++i];
-      }
-      if (a.opts.count(key))
-        bad("option --" + key + " given twice");
-      a.opts[key] = val;
-    } else {
-      a.positional.push_back(s);
-    }
-  }
-  return a;
-}
-
-int64_t intArg(const Args &a, const std::string &key, int64_t def, int64_t lo,
-               int64_t hi) {
-  if (!a.has(key))
-    return def;
-  std::string v = a.get(key);
-  if (!v.empty() && v[0] == '-')
-    bad("--" + key + ": negative value '" + v + "'");
-  auto x = parseByteSize(v);
-  if (!x)
-    bad("--" + key + ": not a number: '" + v + "'");
-  if (*x < static_cast<uint64_t>(lo) || *x > static_cast<uint64_t>(hi))
-    bad("--" + key + ": " + v + " outside " + std::to_string(lo) + ".." +
-        std::to_string(hi));
-  return static_cast<int64_t>(*x);
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    bad(path + ": cannot open");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-Collective collectiveArg(const Args &a) {
-  std::string s = a.need("collective");
-  auto c = parseCollective(s);
-  if (!c)
-    bad("unknown collective '" + s + "' (valid: " + collectiveNameList() + ")");
-  return *c;
-}
-
-Algorithm algorithmArg(const std::string &key, const std::string &s) {
-  auto x = parseAlgorithm(s);
-  if (!x)
-    bad("--" + key + ": unknown algorithm '" + s +
-        "' (valid: " + algorithmNameList() + ", auto)");
-  return *x;
-}
-
-// The topology of the command line, or a default sized for p ranks.
-Topology topologyArg(const Args &a, int64_t p, bool *given = nullptr) {
-  if (given)
-    *given = a.has("topology") || a.has("rank-table");
-  if (a.has("topology") && a.has("rank-table"))
-    bad("give either --topology or --rank-table, not both");
-  if (a.has("rank-table")) {
-    std::string links =
-        a.has("link-params") ? readFile(a.get("link-params")) : std::string();
-    auto t = Topology::fromRankTable(readFile(a.get("rank-table")), links);
-    if (!t)
-      bad(a.get("rank-table") + ": " + t.message());
-    return *t;
-  }
-  std::string name = a.get("topology");
-  if (a.has("link-params") && name.empty())
-    bad("--link-params " + a.get("link-params") +
-        " needs the topology whose links it measures: give --topology or "
-        "--rank-table");
-  if (name.empty()) {
-    // Default: enough 910B servers for p ranks (beyond the preset's range
-    // too: the figures are per server).
-    int64_t servers = (p + 7) / 8;
-    Topology t = *Topology::preset("910b-8");
-    t.servers = static_cast<int>(servers);
-    t.name = servers <= 1 ? "910b-8" : "910b-8x" + std::to_string(servers);
-    return t;
-  }
-  auto t = Topology::preset(name);
-  if (!t)
-    bad(t.message());
-  // Measured links (tools/calibrate) replace the preset's figures.
-  if (a.has("link-params"))
-    if (Status s = t->applyLinkParams(readFile(a.get("link-params"))); !s)
-      bad(a.get("link-params") + ": " + s.message());
-  return *t;
-}
-
 void writeOut(const Args &a, const std::string &text) {
   if (!a.has("output")) {
     std::fputs(text.c_str(), stdout);
@@ -213,82 +66,6 @@ void writeOut(const Args &a, const std::string &text) {
     bad(a.get("output") + ": write failed");
 }
 
-std::string algoLabel(Algorithm a, Algorithm l0, Algorithm l1) {
-  std::string s = algorithmName(a);
-  if (a == Algorithm::Hierarchical)
-    s += std::string("(") + algorithmName(l0) + "," + algorithmName(l1) + ")";
-  return s;
-}
-
-struct Request {
-  GenerateRequest gen;
-  Topology topo;
-  std::string topoLabel; ///< what the report calls the topology
-  bool topoGiven = false;
-  std::optional<HcclAlgoSpec> spec;
-};
-
-Request requestArgs(const Args &a) {
-  Request q;
-  GenerateRequest &g = q.gen;
-  g.collective = collectiveArg(a);
-  g.ranks = intArg(a, "ranks", -1, 1, kMaxRanks);
-  if (g.ranks < 0)
-    bad("missing --ranks");
-  if (!a.has("count"))
-    bad("missing --count");
-  g.count = intArg(a, "count", 0, 0, kMaxCount);
-  std::string dt = a.get("dtype", "fp32");
-  auto d = parseDataType(dt);
-  if (!d)
-    bad("unknown dtype '" + dt + "' (valid: " + dataTypeNameList() + ")");
-  g.dtype = *d;
-  std::string op = a.get("op", "sum");
-  auto ro = parseReduceOp(op);
-  if (!ro)
-    bad("unknown reduction '" + op + "' (valid: sum, prod, max, min)");
-  g.reduceOp = *ro;
-  g.root = intArg(a, "root", 0, 0, g.ranks - 1);
-  g.slices = intArg(a, "slices", 1, 1, 1 << 20);
-  g.chunks = intArg(a, "chunks", 0, 0, 1 << 20);
-  q.topo = topologyArg(a, g.ranks, &q.topoGiven);
-  q.topoLabel =
-      a.has("rank-table") ? "of " + a.get("rank-table")
-      : q.topo.name.empty()
-          ? a.get("topology") + " with the links of " + a.get("link-params")
-          : q.topo.name;
-  if (g.ranks > q.topo.worldSize())
-    bad("--ranks " + std::to_string(g.ranks) + " exceeds the topology's " +
-        std::to_string(q.topo.worldSize()) + " ranks");
-  g.ranksPerServer =
-      intArg(a, "ranks-per-server", q.topo.devicesPerServer, 1, kMaxRanks);
-  if (a.has("level0"))
-    g.level0 = algorithmArg("level0", a.get("level0"));
-  if (a.has("level1"))
-    g.level1 = algorithmArg("level1", a.get("level1"));
-  if (a.has("hccl-algo")) {
-    auto s = parseHcclAlgo(a.get("hccl-algo"));
-    if (!s)
-      bad(s.message());
-    q.spec = *s;
-  }
-  return q;
-}
-
-Selection selectFor(const Request &q) {
-  SelectRequest sr;
-  sr.collective = q.gen.collective;
-  sr.bytes = static_cast<double>(q.gen.count) *
-             static_cast<double>(dataTypeSize(q.gen.dtype));
-  sr.p = q.gen.ranks;
-  sr.ranksPerServer = q.gen.ranksPerServer;
-  sr.override = q.spec ? &*q.spec : nullptr;
-  auto sel = selectAlgorithm(sr, q.topo);
-  if (!sel)
-    bad(sel.message());
-  return *sel;
-}
-
 int cmdGenerate(int argc, char **argv) {
   Args a = parseArgs(argc, argv, 2,
                      {"collective", "algo", "ranks", "count", "dtype", "op",
@@ -299,20 +76,7 @@ int cmdGenerate(int argc, char **argv) {
   if (!a.positional.empty())
     bad("unexpected argument '" + a.positional[0] + "'");
   Request q = requestArgs(a);
-  std::string algo =
-      a.has("algo") ? a.get("algo") : (q.spec ? std::string("auto") : "");
-  if (algo.empty())
-    bad("missing --algo");
-  if (algo == "auto") {
-    Selection s = selectFor(q);
-    q.gen.algorithm = s.algorithm;
-    q.gen.level0 = s.level0;
-    q.gen.level1 = s.level1;
-  } else {
-    if (q.spec)
-      bad("--hccl-algo only applies with --algo auto");
-    q.gen.algorithm = algorithmArg("algo", algo);
-  }
+  resolveAlgorithm(a, q);
   ProgramForm form = ProgramForm::Compact;
   std::string f = a.get("form", "compact");
   if (f == "expanded")

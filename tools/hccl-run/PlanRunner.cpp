@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #include "PlanRunner.h"
 
+#include "ChromeTrace.h"
+
 #include "Layout.h"
 #include "Reference.h"
 #include "Verify.h"
@@ -93,11 +95,7 @@ struct Instance {
   Clock::time_point issued, done;
 };
 
-struct TraceEvent {
-  std::string name, cat;
-  double ts = 0, dur = 0;
-  int tid = 0;
-};
+using hccl::tools::TraceEvent;
 
 struct Figures {
   double iterationUs = 0, computeUs = 0, commUs = 0, exposedUs = 0;
@@ -508,29 +506,7 @@ void writeTraceFile(const std::string &path, uint32_t rank,
   std::ofstream out(path);
   out << "[\n";
   bool first = true;
-  auto emit = [&](const std::string &s) {
-    out << (first ? "" : ",\n") << s;
-    first = false;
-  };
-  auto quote = [](const std::string &s) {
-    std::string q = "\"";
-    for (char ch : s)
-      q += (ch == '"' || ch == '\\') ? std::string("\\") + ch
-                                     : std::string(1, ch);
-    return q + "\"";
-  };
-  emit("{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": " +
-       std::to_string(rank) + ", \"args\": {\"name\": \"rank " +
-       std::to_string(rank) + "\"}}");
-  for (const TraceEvent &e : events) {
-    std::ostringstream os;
-    os.precision(3);
-    os << std::fixed << "{\"name\": " << quote(e.name) << ", \"cat\": \""
-       << e.cat << "\", \"ph\": \"X\", \"pid\": " << rank
-       << ", \"tid\": " << e.tid << ", \"ts\": " << e.ts
-       << ", \"dur\": " << e.dur << "}";
-    emit(os.str());
-  }
+  hccl::tools::appendTraceEvents(out, static_cast<int>(rank), events, first);
   out << "\n]\n";
 }
 

@@ -1,0 +1,215 @@
+//===- Platform.cpp - A topology as a SimGrid platform --------------------===//
+#include "Platform.h"
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace hccl::sim {
+
+using sched::Result;
+using sched::Topology;
+
+namespace {
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string hostName(int g) { return "r" + std::to_string(g); }
+std::string hccsName(int a, int b) {
+  return "hccs-" + std::to_string(a) + "-" + std::to_string(b);
+}
+std::string nicUp(int g) { return "nic-up-" + std::to_string(g); }
+std::string nicDown(int g) { return "nic-down-" + std::to_string(g); }
+
+} // namespace
+
+const SimLink *PlatformSpec::findLink(const std::string &name) const {
+  for (const SimLink &l : links)
+    if (l.name == name)
+      return &l;
+  return nullptr;
+}
+
+std::vector<std::string> faultLinks(const LinkFault &f, const Topology &topo) {
+  if (f.where == LinkFault::Where::Nic)
+    return {nicUp(f.a), nicDown(f.a)};
+  return {hccsName(f.a, f.b), hccsName(f.b, f.a)};
+}
+
+Result<PlatformSpec> buildPlatform(const Topology &topo,
+                                   const FabricOptions &fabric,
+                                   const std::vector<LinkFault> &faults) {
+  using R = Result<PlatformSpec>;
+  if (sched::Status s = topo.validate(); !s)
+    return R(s);
+  if (topo.intraShape != sched::IntraShape::FullMesh)
+    return R::error("topology: servers wired as a ring are not simulated "
+                    "(only the full mesh of the 910B presets)");
+  if (fabric.levels != 2 && fabric.levels != 3)
+    return R::error("--fabric-levels: expected 2 or 3, found " +
+                    std::to_string(fabric.levels));
+  const int world = topo.worldSize();
+  PlatformSpec spec;
+  double reduce = fabric.reduceGBps > 0 ? fabric.reduceGBps : topo.reduceGBps;
+  spec.hostSpeed = reduce * 1e9;
+  // Ranks of each server, in rank order.
+  std::vector<std::vector<int>> servers(static_cast<size_t>(topo.servers));
+  for (int g = 0; g < world; ++g) {
+    int s = topo.serverOf(g);
+    if (s < 0 || s >= topo.servers)
+      return R::error("topology: rank " + std::to_string(g) +
+                      " lies on no server");
+    servers[static_cast<size_t>(s)].push_back(g);
+    spec.hosts.push_back(hostName(g));
+  }
+  std::map<std::string, size_t> linkIndex;
+  auto addLink = [&](const std::string &name, double GBps, double us) {
+    linkIndex[name] = spec.links.size();
+    spec.links.push_back({name, GBps * 1e9, us * 1e-6});
+  };
+  const sched::LinkParams &in = topo.intra, &out = topo.inter;
+  // Intra server: a directed link per ordered pair; a device with fewer
+  // ports than peers also gets a send and a receive port link of `ports`
+  // links' bandwidth that its transfers share (as the cost model's ports).
+  for (const std::vector<int> &srv : servers) {
+    bool portLimited = in.ports < static_cast<int>(srv.size()) - 1;
+    for (int a : srv) {
+      if (portLimited) {
+        addLink("tx-" + std::to_string(a), in.bandwidthGBps * in.ports, 0);
+        addLink("rx-" + std::to_string(a), in.bandwidthGBps * in.ports, 0);
+      }
+      for (int b : srv)
+        if (a != b)
+          addLink(hccsName(a, b), in.bandwidthGBps, in.latencyUs);
+    }
+    for (int a : srv)
+      for (int b : srv) {
+        if (a == b)
+          continue;
+        SimEdge e{hostName(a), hostName(b), {hccsName(a, b)}};
+        if (portLimited)
+          e.links = {"tx-" + std::to_string(a), hccsName(a, b),
+                     "rx-" + std::to_string(b)};
+        spec.edges.push_back(std::move(e));
+      }
+  }
+  std::ostringstream sum;
+  sum << topo.servers << " server(s) x " << topo.devicesPerServer
+      << " NPUs, intra " << in.bandwidthGBps << " GB/s " << in.latencyUs
+      << " us per link";
+  if (topo.servers > 1) {
+    // NICs into leaf switches; tiers above aggregated per switch.
+    const int perLeaf = fabric.serversPerLeaf;
+    const int leaves = (topo.servers + perLeaf - 1) / perLeaf;
+    const bool third = fabric.levels == 3 && leaves > 1;
+    const int perPod = third ? fabric.leavesPerPod : leaves;
+    const int pods = (leaves + perPod - 1) / perPod;
+    const double ratio = fabric.oversubscription;
+    std::vector<double> leafDownGBps(static_cast<size_t>(leaves), 0);
+    for (int s = 0; s < topo.servers; ++s) {
+      std::string leaf = "leaf" + std::to_string(s / perLeaf);
+      for (int g : servers[static_cast<size_t>(s)]) {
+        addLink(nicUp(g), out.bandwidthGBps, out.latencyUs);
+        addLink(nicDown(g), out.bandwidthGBps, 0);
+        spec.edges.push_back({hostName(g), leaf, {nicUp(g)}});
+        spec.edges.push_back({leaf, hostName(g), {nicDown(g)}});
+        leafDownGBps[static_cast<size_t>(s / perLeaf)] += out.bandwidthGBps;
+      }
+    }
+    for (int l = 0; l < leaves; ++l)
+      spec.routers.push_back("leaf" + std::to_string(l));
+    // Switches above one tier: spine (2 levels) or pods then core.
+    auto uplinks = [&](const std::string &lower, const std::string &upper,
+                       double GBps) {
+      addLink(lower + "-up", GBps, 0);
+      addLink(lower + "-down", GBps, 0);
+      spec.edges.push_back({lower, upper, {lower + "-up"}});
+      spec.edges.push_back({upper, lower, {lower + "-down"}});
+    };
+    std::vector<double> podDownGBps(static_cast<size_t>(pods), 0);
+    if (leaves > 1) {
+      for (int l = 0; l < leaves; ++l) {
+        double up = leafDownGBps[static_cast<size_t>(l)] / ratio;
+        std::string upper =
+            third ? "pod" + std::to_string(l / perPod) : std::string("spine");
+        uplinks("leaf" + std::to_string(l), upper, up);
+        podDownGBps[static_cast<size_t>(l / perPod)] += up;
+      }
+      if (third) {
+        for (int p = 0; p < pods; ++p)
+          spec.routers.push_back("pod" + std::to_string(p));
+        if (pods > 1) {
+          spec.routers.push_back("core");
+          for (int p = 0; p < pods; ++p)
+            uplinks("pod" + std::to_string(p), "core",
+                    podDownGBps[static_cast<size_t>(p)] / ratio);
+        }
+      } else {
+        spec.routers.push_back("spine");
+      }
+    }
+    sum << "; NIC " << out.bandwidthGBps << " GB/s " << out.latencyUs
+        << " us; fat tree: " << leaves << " leaf switch(es) of " << perLeaf
+        << " servers";
+    if (third)
+      sum << ", " << pods << " pod(s) of " << perPod << " leaves, a core";
+    else if (leaves > 1)
+      sum << ", a spine";
+    sum << ", oversubscription " << ratio << ":1";
+  }
+  sum << "; reduction " << reduce << " GB/s";
+  // Faults: check they name links of this platform, then slow them.
+  for (const LinkFault &f : faults) {
+    if (f.a >= world || f.b >= world)
+      return R::error("fault '" + f.text + "': rank outside 0.." +
+                      std::to_string(world - 1));
+    for (const std::string &name : faultLinks(f, topo)) {
+      auto it = linkIndex.find(name);
+      if (it == linkIndex.end())
+        return R::error("fault '" + f.text + "': this platform has no link " +
+                        name +
+                        (f.where == LinkFault::Where::Nic
+                             ? " (NICs exist only with more than one server)"
+                             : " (hccs links join two ranks of one server)"));
+      spec.links[it->second].bytesPerSecond *= f.fraction;
+    }
+    sum << "; " << (f.failed ? "failed " : "slowed ") << f.text;
+  }
+  spec.summary = sum.str();
+  return spec;
+}
+
+std::string platformXml(const PlatformSpec &spec) {
+  std::ostringstream os;
+  os << "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<!-- hccl-sim: "
+     << spec.summary
+     << " -->\n"
+        "<platform version=\"4.1\">\n"
+        "<zone id=\"cluster\" routing=\"DijkstraCache\">\n";
+  for (const std::string &h : spec.hosts)
+    os << "  <host id=\"" << h << "\" speed=\"" << num(spec.hostSpeed)
+       << "f\"/>\n";
+  for (const std::string &r : spec.routers)
+    os << "  <router id=\"" << r << "\"/>\n";
+  for (const SimLink &l : spec.links)
+    os << "  <link id=\"" << l.name << "\" bandwidth=\""
+       << num(l.bytesPerSecond) << "Bps\" latency=\"" << num(l.latencySeconds)
+       << "s\"/>\n";
+  for (const SimEdge &e : spec.edges) {
+    os << "  <route src=\"" << e.src << "\" dst=\"" << e.dst
+       << "\" symmetrical=\"NO\">";
+    for (const std::string &l : e.links)
+      os << "<link_ctn id=\"" << l << "\"/>";
+    os << "</route>\n";
+  }
+  os << "</zone>\n</platform>\n";
+  return os.str();
+}
+
+} // namespace hccl::sim

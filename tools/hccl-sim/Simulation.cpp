@@ -1,0 +1,303 @@
+//===- Simulation.cpp - A plan run on a simulated cluster -----------------===//
+#include "Simulation.h"
+
+#include "StepExecutor.h"
+
+#include "hccl-mlir/schedule/Cost.h"
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
+#include <xbt/log.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <unistd.h>
+
+namespace sg4 = simgrid::s4u;
+
+namespace hccl::sim {
+
+using sched::Plan;
+using sched::PlanItem;
+using sched::PlanItemKind;
+using sched::PlanProgram;
+using sched::Result;
+using sched::Status;
+using sched::Topology;
+
+namespace {
+
+/// Busy time of a set of intervals (their union), as hccl-run counts it.
+double unionOf(std::vector<std::pair<double, double>> iv) {
+  std::sort(iv.begin(), iv.end());
+  double total = 0, curS = -1, curE = -1;
+  for (auto [s, e] : iv) {
+    if (s > curE) {
+      if (curE > curS)
+        total += curE - curS;
+      curS = s;
+      curE = e;
+    } else {
+      curE = std::max(curE, e);
+    }
+  }
+  if (curE > curS)
+    total += curE - curS;
+  return total;
+}
+
+struct RankState {
+  double iteration = 0, compute = 0;
+  std::vector<std::pair<double, double>> comm;
+};
+
+struct InstanceState {
+  const PlanProgram *program = nullptr;
+  std::map<int64_t, int64_t> member; ///< global rank -> group rank
+  std::map<int64_t, double> start, end;
+};
+
+/// Everything the actors share (SimGrid runs them in one thread).
+struct World {
+  const Plan *plan = nullptr;
+  std::vector<PlanItem> items;
+  std::vector<int64_t> ranks;
+  std::vector<sg4::Host *> hosts;
+  std::map<int64_t, InstanceState> instances;
+  std::map<int64_t, RankState> rankState;
+  std::vector<std::vector<tools::TraceEvent>> trace;
+  bool tracing = false;
+  StepCounters counters;
+  std::string error;
+};
+
+int laneOf(int64_t id) { return 1 + static_cast<int>(id % 4); }
+
+void collectiveActor(World &w, int64_t id, int64_t g) {
+  InstanceState &inst = w.instances.at(id);
+  const PlanProgram &pp = *inst.program;
+  StepExecutor ex(pp.program, id, inst.member.at(g), pp.group, w.hosts);
+  Status s = ex.run(pp.id, laneOf(id),
+                    w.tracing ? &w.trace[static_cast<size_t>(g)] : nullptr,
+                    w.counters);
+  if (!s && w.error.empty())
+    w.error =
+        "collective " + std::to_string(id) + " (" + pp.id + "): " + s.message();
+  if (s)
+    inst.end[g] = sg4::Engine::get_clock();
+}
+
+void rankActor(World &w, int64_t g) {
+  RankState &rs = w.rankState[g];
+  std::map<int64_t, sg4::ActorPtr> running;
+  auto *events = w.tracing ? &w.trace[static_cast<size_t>(g)] : nullptr;
+  for (const PlanItem &it : w.items) {
+    double now = sg4::Engine::get_clock();
+    switch (it.kind) {
+    case PlanItemKind::Compute:
+      sg4::this_actor::sleep_for(it.costUs * 1e-6);
+      rs.compute += it.costUs * 1e-6;
+      if (events)
+        events->push_back({it.name, "compute", now * 1e6, it.costUs, 0});
+      break;
+    case PlanItemKind::Start: {
+      InstanceState &inst = w.instances.at(it.id);
+      if (!inst.member.count(g))
+        break;
+      inst.start[g] = now;
+      running[it.id] = sg4::Actor::create(
+          "c" + std::to_string(it.id) + "-r" + std::to_string(g),
+          w.hosts[static_cast<size_t>(g)],
+          [&w, id = it.id, g] { collectiveActor(w, id, g); });
+      break;
+    }
+    case PlanItemKind::Wait: {
+      auto a = running.find(it.id);
+      if (a == running.end())
+        break;
+      a->second->join();
+      running.erase(a);
+      InstanceState &inst = w.instances.at(it.id);
+      auto e = inst.end.find(g);
+      if (e == inst.end.end())
+        return; // failed: the error is recorded
+      double s = inst.start.at(g);
+      rs.comm.push_back({s, e->second});
+      double after = sg4::Engine::get_clock();
+      if (events) {
+        events->push_back({inst.program->id, "collective", s * 1e6,
+                           (e->second - s) * 1e6, laneOf(it.id)});
+        if (after > now)
+          events->push_back({"wait " + std::to_string(it.id), "wait", now * 1e6,
+                             (after - now) * 1e6, 0});
+      }
+      break;
+    }
+    }
+  }
+  for (auto &[id, a] : running)
+    a->join();
+  rs.iteration = sg4::Engine::get_clock();
+}
+
+/// Checks the plan against the topology and lays out the instances.
+Status prepare(const Plan &plan, const Topology &topo, World &w) {
+  const int64_t world = topo.worldSize();
+  w.plan = &plan;
+  w.items = plan.items;
+  std::set<int64_t> ranks(plan.groupRanks.begin(), plan.groupRanks.end());
+  if (w.items.empty()) {
+    // Programs only (hccl-plan generate): each runs once, in order, on its
+    // group.
+    int64_t id = 0;
+    for (const PlanProgram &pp : plan.programs) {
+      w.items.push_back({PlanItemKind::Start, "", 0, id, pp.id});
+      w.items.push_back({PlanItemKind::Wait, "", 0, id, ""});
+      for (int64_t r = 0; r < pp.program.p; ++r)
+        ranks.insert(pp.group.empty() ? r : pp.group[static_cast<size_t>(r)]);
+      ++id;
+    }
+  }
+  for (int64_t g : ranks)
+    if (g < 0 || g >= world)
+      return Status::error("the plan's rank " + std::to_string(g) +
+                           " is outside the topology's " +
+                           std::to_string(world) + " ranks");
+  for (const PlanItem &it : w.items) {
+    if (it.kind != PlanItemKind::Start)
+      continue;
+    const PlanProgram *pp = plan.find(it.program);
+    if (!pp)
+      return Status::error("start " + std::to_string(it.id) +
+                           " names unknown program '" + it.program + "'");
+    if (w.instances.count(it.id))
+      return Status::error("start " + std::to_string(it.id) +
+                           " is given twice");
+    InstanceState &inst = w.instances[it.id];
+    inst.program = pp;
+    for (int64_t r = 0; r < pp->program.p; ++r) {
+      int64_t g = pp->group.empty() ? r : pp->group[static_cast<size_t>(r)];
+      if (!ranks.count(g))
+        return Status::error("program '" + pp->id + "' runs on rank " +
+                             std::to_string(g) +
+                             ", which the schedule's group does not hold");
+      inst.member[g] = r;
+    }
+  }
+  w.ranks.assign(ranks.begin(), ranks.end());
+  return Status::ok();
+}
+
+double modelSeconds(const PlanProgram &pp, const Topology &topo) {
+  sched::CostOptions co;
+  co.groupRanks = pp.group;
+  auto c = sched::predictCost(pp.program, topo, co);
+  return c ? c->seconds : NAN;
+}
+
+std::string temporaryPlatformPath() {
+  char tmpl[] = "/tmp/hccl-sim-platform-XXXXXX";
+  int fd = mkstemp(tmpl);
+  if (fd < 0)
+    return "";
+  close(fd);
+  return tmpl;
+}
+
+} // namespace
+
+Result<SimResult> simulate(const Plan &plan, const Topology &topo,
+                           const SimOptions &opts) {
+  using R = Result<SimResult>;
+  World w;
+  if (Status s = prepare(plan, topo, w); !s)
+    return R(s);
+  auto spec = buildPlatform(topo, opts.fabric, opts.faults);
+  if (!spec)
+    return R(spec.status());
+  // The file SimGrid loads is the one --write-platform leaves behind.
+  std::string path =
+      opts.platformPath.empty() ? temporaryPlatformPath() : opts.platformPath;
+  {
+    std::ofstream out(path);
+    out << platformXml(*spec);
+    if (!out)
+      return R::error((path.empty() ? std::string("a temporary file") : path) +
+                      ": cannot write the platform");
+  }
+  // Only SimGrid's warnings and errors on stderr.
+  xbt_log_control_set("root.thresh:warning");
+  int argc = 1;
+  char name[] = "hccl-sim";
+  char *argv[] = {name, nullptr};
+  sg4::Engine engine(&argc, argv);
+  // CM02: max-min sharing with no latency or bandwidth correction factor,
+  // no TCP window bound and no reverse (ACK) traffic, so one transfer alone
+  // on a route takes exactly latency + bytes / bandwidth (docs/simulation.md).
+  sg4::Engine::set_config("network/model:CM02");
+  sg4::Engine::set_config("network/TCP-gamma:0");
+  sg4::Engine::set_config("network/crosstraffic:0");
+  sg4::Engine::set_config("contexts/stack-size:256");
+  engine.load_platform(path);
+  if (opts.platformPath.empty())
+    std::remove(path.c_str());
+  for (const LinkFault &f : opts.faults)
+    if (f.failed)
+      for (const std::string &l : faultLinks(f, topo))
+        sg4::Link::by_name(l)->turn_off();
+  for (const std::string &h : spec->hosts)
+    w.hosts.push_back(engine.host_by_name(h));
+  w.tracing = opts.trace;
+  if (w.tracing)
+    w.trace.resize(spec->hosts.size());
+  for (int64_t g : w.ranks)
+    sg4::Actor::create("rank" + std::to_string(g),
+                       w.hosts[static_cast<size_t>(g)],
+                       [&w, g] { rankActor(w, g); });
+  engine.run();
+  if (!w.error.empty())
+    return R::error(w.error);
+
+  SimResult res;
+  res.scheduled = !plan.items.empty();
+  res.ranks = static_cast<int64_t>(w.ranks.size());
+  res.transfers = w.counters.transfers;
+  res.steps = w.counters.steps;
+  res.platformSummary = spec->summary;
+  std::map<const PlanProgram *, double> priced;
+  for (auto &[id, inst] : w.instances) {
+    CollectiveResult c;
+    c.id = id;
+    c.program = inst.program;
+    for (auto &[g, r] : inst.member) {
+      auto e = inst.end.find(g);
+      if (e == inst.end.end())
+        return R::error("collective " + std::to_string(id) + " (" +
+                        inst.program->id + ") did not complete on rank " +
+                        std::to_string(g) +
+                        ": its transfers never matched (deadlock)");
+      c.seconds = std::max(c.seconds, e->second - inst.start.at(g));
+    }
+    if (!priced.count(inst.program))
+      priced[inst.program] = modelSeconds(*inst.program, topo);
+    c.modelSeconds = priced[inst.program];
+    res.collectives.push_back(c);
+  }
+  for (auto &[g, rs] : w.rankState) {
+    res.iterationUs = std::max(res.iterationUs, rs.iteration * 1e6);
+    res.computeUs = std::max(res.computeUs, rs.compute * 1e6);
+    res.commUs = std::max(res.commUs, unionOf(rs.comm) * 1e6);
+    res.exposedUs = std::max(res.exposedUs, (rs.iteration - rs.compute) * 1e6);
+  }
+  res.trace = std::move(w.trace);
+  return res;
+}
+
+} // namespace hccl::sim

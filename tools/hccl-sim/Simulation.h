@@ -1,0 +1,63 @@
+//===- Simulation.h - A plan run on a simulated cluster ----------*- C++
+//-*-===//
+//
+// One SimGrid simulation of a plan (a schedule of compute items, collective
+// starts and waits; or programs only, run one after another): an actor per
+// rank of the schedule walks its items (compute = a delay of the plan's
+// predicted cost), a start spawns the rank's collective actor
+// (StepExecutor) and the matching wait joins it. Figures as hccl-run's:
+// per collective the slowest member's time from its start to its end, per
+// iteration the slowest rank's time, compute, communication (union of its
+// collectives' spans) and exposed communication (iteration - compute).
+//
+// SimGrid's engine is a process-wide singleton: simulate() once per process.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_SIM_SIMULATION_H
+#define HCCL_SIM_SIMULATION_H
+
+#include "ChromeTrace.h"
+#include "Platform.h"
+
+#include "hccl-mlir/schedule/Plan.h"
+#include "hccl-mlir/schedule/Result.h"
+#include "hccl-mlir/schedule/Topology.h"
+
+#include <string>
+#include <vector>
+
+namespace hccl::sim {
+
+struct SimOptions {
+  FabricOptions fabric;
+  std::vector<LinkFault> faults;
+  std::string platformPath; ///< --write-platform: keep the platform file
+  bool trace = false;       ///< collect trace events
+};
+
+struct CollectiveResult {
+  int64_t id = 0;
+  const sched::PlanProgram *program = nullptr;
+  double seconds = 0;  ///< slowest member, start to end
+  double modelSeconds; ///< lib/schedule's predictCost (NaN: not priced)
+};
+
+struct SimResult {
+  std::vector<CollectiveResult> collectives;
+  bool scheduled = false; ///< the plan had schedule items
+  /// Slowest rank's figures of the iteration (us).
+  double iterationUs = 0, computeUs = 0, commUs = 0, exposedUs = 0;
+  int64_t ranks = 0, transfers = 0, steps = 0;
+  std::string platformSummary;
+  std::vector<std::vector<tools::TraceEvent>> trace; ///< per global rank
+};
+
+/// Simulates `plan` on `topo`. Errors (bad plan for this topology, a
+/// platform option, a failed link the plan crosses) name the cause.
+sched::Result<SimResult> simulate(const sched::Plan &plan,
+                                  const sched::Topology &topo,
+                                  const SimOptions &opts);
+
+} // namespace hccl::sim
+
+#endif // HCCL_SIM_SIMULATION_H

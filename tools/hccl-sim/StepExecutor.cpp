@@ -1,0 +1,134 @@
+//===- StepExecutor.cpp - One rank's step program as SimGrid activity -----===//
+#include "StepExecutor.h"
+
+#include <simgrid/Exception.hpp>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
+
+#include <algorithm>
+
+namespace sg4 = simgrid::s4u;
+
+namespace hccl::sim {
+
+using sched::ConcreteOp;
+using sched::OpKind;
+using sched::Status;
+
+namespace {
+// Transfers carry no data: the simulation only times them.
+int kPayload = 0;
+} // namespace
+
+StepExecutor::StepExecutor(const sched::Program &prog, int64_t instance,
+                           int64_t groupRank, const std::vector<int64_t> &group,
+                           const std::vector<sg4::Host *> &hosts)
+    : prog_(prog), instance_(instance), rank_(groupRank), group_(group),
+      hosts_(hosts),
+      elemBytes_(static_cast<double>(sched::dataTypeSize(prog.dtype))) {}
+
+sg4::Mailbox *StepExecutor::mailbox(int64_t from, int64_t to) const {
+  return sg4::Mailbox::by_name("c" + std::to_string(instance_) + ":" +
+                               std::to_string(global(from)) + ">" +
+                               std::to_string(global(to)));
+}
+
+Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops,
+                             StepCounters &counters) {
+  const int64_t k = std::max<int64_t>(1, prog_.slices);
+  std::vector<const ConcreteOp *> sends, recvs;
+  double localReduce = 0;
+  for (const ConcreteOp &c : ops) {
+    if (c.kind == OpKind::Reduce)
+      localReduce += static_cast<double>(c.count) * elemBytes_ *
+                     static_cast<double>(std::max<int64_t>(0, c.srcN - 1));
+    if (!sched::opHasPeer(c.kind) || c.count == 0)
+      continue;
+    (c.kind == OpKind::Send ? sends : recvs).push_back(&c);
+  }
+  auto piece = [&](const ConcreteOp &c, int64_t i) {
+    return k > 1 ? sched::sliceOp(c, k, i) : c;
+  };
+  // Every piece of every send at once, piece-major: the receivers post
+  // piece by piece in op order, and a mailbox matches in order.
+  std::vector<sg4::CommPtr> sent;
+  for (int64_t i = 0; i < k; ++i)
+    for (const ConcreteOp *c : sends) {
+      ConcreteOp p = piece(*c, i);
+      if (p.count == 0)
+        continue;
+      sent.push_back(mailbox(rank_, p.peer)
+                         ->put_async(&kPayload, static_cast<uint64_t>(
+                                                    p.count * elemBytes_)));
+      ++counters.transfers;
+    }
+  std::vector<int *> slots(recvs.size());
+  auto postPiece = [&](int64_t i, std::vector<sg4::CommPtr> &comms,
+                       double &reduceBytes) {
+    comms.clear();
+    reduceBytes = 0;
+    for (size_t j = 0; j < recvs.size(); ++j) {
+      ConcreteOp p = piece(*recvs[j], i);
+      if (p.count == 0)
+        continue;
+      comms.push_back(mailbox(p.peer, rank_)->get_async<int>(&slots[j]));
+      if (p.kind == OpKind::RecvReduce)
+        reduceBytes += static_cast<double>(p.count) * elemBytes_;
+    }
+  };
+  try {
+    std::vector<sg4::CommPtr> cur, next;
+    double curReduce = 0, nextReduce = 0;
+    postPiece(0, cur, curReduce);
+    for (int64_t i = 0; i < k; ++i) {
+      sg4::Comm::wait_all(cur);
+      // Piece i+1 travels while piece i is reduced.
+      if (i + 1 < k)
+        postPiece(i + 1, next, nextReduce);
+      if (curReduce > 0)
+        sg4::this_actor::execute(curReduce);
+      std::swap(cur, next);
+      curReduce = nextReduce;
+    }
+    if (localReduce > 0)
+      sg4::this_actor::execute(localReduce);
+    sg4::Comm::wait_all(sent);
+  } catch (const simgrid::NetworkFailureException &) {
+    return Status::error("rank " + std::to_string(global(rank_)) +
+                         ": a transfer crossed a failed link, so the "
+                         "collective cannot complete (no rerouting is "
+                         "modelled)");
+  }
+  ++counters.steps;
+  return Status::ok();
+}
+
+Status StepExecutor::run(const std::string &label, int tid,
+                         std::vector<tools::TraceEvent> *events,
+                         StepCounters &counters) {
+  auto steps = prog_.phaseSteps();
+  if (!steps)
+    return steps.status();
+  sched::ProgramEvaluator ev(prog_);
+  int64_t budget = sched::kMaxExpandedSize;
+  std::vector<ConcreteOp> ops;
+  for (uint32_t ph = 0; ph < prog_.phases.size(); ++ph) {
+    double start = sg4::Engine::get_clock();
+    for (int64_t s = 0; s < (*steps)[ph]; ++s) {
+      ops.clear();
+      if (Status st = ev.expandStep(rank_, ph, s, ops, &budget); !st)
+        return st;
+      if (Status st = runStep(ops, counters); !st)
+        return st;
+    }
+    double end = sg4::Engine::get_clock();
+    if (events && (*steps)[ph] > 0)
+      events->push_back({label + " " + prog_.phases[ph].name, "phase",
+                         start * 1e6, (end - start) * 1e6, tid});
+  }
+  return Status::ok();
+}
+
+} // namespace hccl::sim

@@ -1,0 +1,70 @@
+//===- StepExecutor.h - One rank's step program as SimGrid activity -*- C++
+//-*-===//
+//
+// Runs, inside the calling SimGrid actor, exactly the steps lib/schedule's
+// ProgramEvaluator expands for one rank (the instructions the runtime's
+// executor runs): every send and receive of a step is posted at once, as a
+// SimGrid communication between the two ranks' hosts through a mailbox of
+// (collective instance, sender, receiver), so a transfer starts when both
+// sides have reached it (rendezvous) and crosses the links of the route; a
+// received block that is reduced costs an execution of one flop per byte on
+// the receiving host (the reduce rate); local copies cost nothing (as in
+// the cost model). The step ends when all of its ops have; then the next
+// begins. With k slices every op goes in k pieces, and piece i's reduction
+// overlaps piece i+1's transfer (the executor's pipeline).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_SIM_STEPEXECUTOR_H
+#define HCCL_SIM_STEPEXECUTOR_H
+
+#include "ChromeTrace.h"
+
+#include "hccl-mlir/schedule/Program.h"
+#include "hccl-mlir/schedule/Result.h"
+
+#include <simgrid/forward.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hccl::sim {
+
+struct StepCounters {
+  int64_t transfers = 0; ///< communications posted (pieces counted)
+  int64_t steps = 0;
+};
+
+class StepExecutor {
+public:
+  /// `group[r]` is the global rank of group rank r (empty = identity);
+  /// `hosts[g]` the host of global rank g.
+  StepExecutor(const sched::Program &prog, int64_t instance, int64_t groupRank,
+               const std::vector<int64_t> &group,
+               const std::vector<simgrid::s4u::Host *> &hosts);
+
+  /// Runs every step; phase spans go to `events` (times in us, on `tid`,
+  /// named after `label`). Fails on an expansion error or a transfer over a
+  /// failed link (the error names both ranks).
+  sched::Status run(const std::string &label, int tid,
+                    std::vector<tools::TraceEvent> *events,
+                    StepCounters &counters);
+
+private:
+  int64_t global(int64_t groupRank) const {
+    return group_.empty() ? groupRank : group_[groupRank];
+  }
+  simgrid::s4u::Mailbox *mailbox(int64_t from, int64_t to) const;
+  sched::Status runStep(const std::vector<sched::ConcreteOp> &ops,
+                        StepCounters &counters);
+
+  const sched::Program &prog_;
+  int64_t instance_, rank_;
+  const std::vector<int64_t> &group_;
+  const std::vector<simgrid::s4u::Host *> &hosts_;
+  double elemBytes_;
+};
+
+} // namespace hccl::sim
+
+#endif // HCCL_SIM_STEPEXECUTOR_H
