@@ -172,6 +172,21 @@ Topology topologyArg(const Args &a, int64_t p, bool *given) {
   return *t;
 }
 
+namespace {
+
+/// What a report calls topologyArg's topology: the rank table it came from,
+/// the preset's name, or the preset and the --link-params file when those
+/// links changed it (which clears its name).
+std::string topologyLabel(const Args &a, const Topology &t) {
+  if (a.has("rank-table"))
+    return "of " + a.get("rank-table");
+  if (t.name.empty())
+    return a.get("topology") + " with the links of " + a.get("link-params");
+  return t.name;
+}
+
+} // namespace
+
 Request requestArgs(const Args &a) {
   Request q;
   GenerateRequest &g = q.gen;
@@ -196,11 +211,7 @@ Request requestArgs(const Args &a) {
   g.slices = intArg(a, "slices", 1, 1, 1 << 20);
   g.chunks = intArg(a, "chunks", 0, 0, 1 << 20);
   q.topo = topologyArg(a, g.ranks, &q.topoGiven);
-  q.topoLabel =
-      a.has("rank-table") ? "of " + a.get("rank-table")
-      : q.topo.name.empty()
-          ? a.get("topology") + " with the links of " + a.get("link-params")
-          : q.topo.name;
+  q.topoLabel = topologyLabel(a, q.topo);
   if (g.ranks > q.topo.worldSize())
     bad("--ranks " + std::to_string(g.ranks) + " exceeds the topology's " +
         std::to_string(q.topo.worldSize()) + " ranks");
