@@ -8,7 +8,8 @@
 #   scripts/fuzz-runtime.sh [--build-only | --run-only] [SECONDS [TARGET...]]
 #
 # SECONDS per target (default 120); TARGETs among plan, rank-table,
-# root-info, env, whitelist, rendezvous, listener (default all). Inputs
+# root-info, env, whitelist, rendezvous, listener, verbs-conninfo (the last
+# where rdma-core's headers are, as for the transport; default all). Inputs
 # found grow build-asan/fuzz-work/<target> (never the committed corpus);
 # crashes land in build-asan/fuzz-artifacts/<target>/ with the command to
 # replay them printed. HCCLMLIR_ASAN_BUILD_DIR, HCCL_FUZZ_JOBS (build jobs,
@@ -21,6 +22,9 @@ source "$ROOT/scripts/fuzz-run.sh"
 FUZZ_NAME=runtime
 FUZZ_SRC="$ROOT/test/fuzz/runtime"
 FUZZ_TARGETS=(plan rank-table root-info env whitelist rendezvous listener)
+if [[ -f /usr/include/infiniband/verbs.h ]]; then
+  FUZZ_TARGETS+=(verbs-conninfo)
+fi
 FUZZ_ENV=()
 FUZZ_REPLAY=""
 # The runtime logs each refused input on stderr (-close_fd_mask=2 keeps
