@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <unordered_map>
 
 using namespace hccl::bucket;
 
@@ -83,22 +84,31 @@ bool hccl::bucket::isValidPlan(const Problem &prob,
 
 double hccl::bucket::evaluatePlan(const Problem &prob,
                                   const std::vector<int64_t> &bucketOf) {
-  size_t n = prob.items.size();
+  // Per bucket: latest ready member, bytes, first and last member; then the
+  // buckets run in the order of their last members.
+  struct Acc {
+    double ready = 0, bytes = 0;
+    size_t first = 0, last = 0;
+  };
+  std::unordered_map<int64_t, Acc> acc;
+  for (size_t i = 0; i < prob.items.size(); ++i) {
+    auto [it, fresh] = acc.try_emplace(bucketOf[i]);
+    Acc &a = it->second;
+    if (fresh)
+      a.first = i;
+    a.ready = std::max(a.ready, prob.items[i].ready);
+    a.bytes += prob.items[i].bytes;
+    a.last = i;
+  }
   double finish = 0;
-  size_t i = 0;
-  while (i < n) {
-    size_t j = i;
-    double ready = prob.items[i].ready, bytes = prob.items[i].bytes;
-    while (j + 1 < n && bucketOf[j + 1] == bucketOf[i]) {
-      ++j;
-      ready = std::max(ready, prob.items[j].ready);
-      bytes += prob.items[j].bytes;
-    }
-    const Item &first = prob.items[i];
+  for (size_t i = 0; i < prob.items.size(); ++i) {
+    const Acc &a = acc.find(bucketOf[i])->second;
+    if (a.last != i)
+      continue;
+    const Item &first = prob.items[a.first];
     double cost =
-        first.key < 0 ? first.fixedSeconds : prob.pricers[first.key](bytes);
-    finish = std::max(finish, ready) + cost;
-    i = j + 1;
+        first.key < 0 ? first.fixedSeconds : prob.pricers[first.key](a.bytes);
+    finish = std::max(finish, a.ready) + cost;
   }
   return finish;
 }
@@ -144,6 +154,58 @@ Plan hccl::bucket::planThreshold(const Problem &prob, double thresholdBytes,
       plan.bucketOf[m] = bucket;
     ++bucket;
     i = j + 1;
+  }
+  plan.finishSeconds = evaluatePlan(prob, plan.bucketOf);
+  return plan;
+}
+
+Plan hccl::bucket::planDdp(const Problem &prob, double capBytes,
+                           double firstBucketBytes) {
+  struct Open {
+    int64_t id = -1;        ///< -1: no open bucket for this key
+    int64_t firstItem = -1; ///< its first member
+    int64_t count = 0;
+    double bytes = 0;
+    int64_t closed = 0; ///< buckets of this key closed so far
+  };
+  Plan plan;
+  size_t n = prob.items.size();
+  plan.bucketOf.assign(n, -1);
+  std::unordered_map<int, Open> open; // per key, as the Reducer's BucketKey
+  int64_t next = 0;
+  auto close = [](Open &o) {
+    o.id = -1;
+    ++o.closed;
+  };
+  for (size_t j = 0; j < n; ++j) {
+    const Item &it = prob.items[j];
+    if (it.key < 0) {
+      for (auto &[key, o] : open)
+        if (o.id >= 0)
+          close(o);
+      plan.bucketOf[j] = next++;
+      continue;
+    }
+    Open &o = open[it.key];
+    if (o.id >= 0 &&
+        (it.dependsOn >= o.firstItem ||
+         (prob.caps.maxCount > 0 && o.count >= prob.caps.maxCount) ||
+         (prob.caps.maxBucketBytes > 0 &&
+          o.bytes + it.bytes > prob.caps.maxBucketBytes)))
+      close(o);
+    if (o.id < 0) {
+      o.id = next++;
+      o.firstItem = static_cast<int64_t>(j);
+      o.count = 0;
+      o.bytes = 0;
+    }
+    plan.bucketOf[j] = o.id;
+    ++o.count;
+    o.bytes += it.bytes;
+    double limit =
+        o.closed == 0 && firstBucketBytes > 0 ? firstBucketBytes : capBytes;
+    if (o.bytes >= limit) // reached, not kept within: the Reducer's rule
+      close(o);
   }
   plan.finishSeconds = evaluatePlan(prob, plan.bucketOf);
   return plan;

@@ -81,18 +81,32 @@ struct Plan {
 bool isValidBucket(const Problem &prob, int64_t i, int64_t j);
 /// Whether `bucketOf` is a partition into valid runs.
 bool isValidPlan(const Problem &prob, const std::vector<int64_t> &bucketOf);
-/// Finish time of the last bucket under the model (partition must be valid).
+/// Finish time of the last bucket under the model. Buckets are issued in
+/// the order of their last members (where fusion puts them); for a
+/// partition into runs that is the partition's order.
 double evaluatePlan(const Problem &prob, const std::vector<int64_t> &bucketOf);
 
 /// Every item alone.
 Plan planSingletons(const Problem &prob);
 
-/// HCCL / Horovod / DDP style: consecutive valid items while the bucket's
-/// bytes stay <= the limit; the first bucket uses `firstBucketBytes` when
-/// it is non-zero (DDP: 1 MiB, then 25 MiB). An item above the limit is a
+/// HCCL / Horovod / MindSpore style: consecutive valid items while the
+/// bucket's bytes stay <= the limit; the first bucket uses
+/// `firstBucketBytes` when it is non-zero. An item above the limit is a
 /// bucket of its own.
 Plan planThreshold(const Problem &prob, double thresholdBytes,
                    double firstBucketBytes);
+
+/// PyTorch DDP's Reducer (torch 1.13 `compute_bucket_assignment_by_size`,
+/// as `rebuild_buckets` calls it: items in ready order): one open bucket
+/// per key; an item joins its key's bucket, which is closed once its bytes
+/// REACH the limit (the item that crosses it is a member). Each key's first
+/// bucket has the limit `firstBucketBytes` (0 = `capBytes`), later ones
+/// `capBytes`. Buckets of different keys may interleave, so a plan need not
+/// be a partition into runs. What DDP has no notion of closes a bucket
+/// early: a dependence on a member, the caps (`maxCount`; `maxBucketBytes`
+/// before the bucket would exceed it) and a key -1 item, which closes every
+/// open bucket (no bucket spans another collective on the stream).
+Plan planDdp(const Problem &prob, double capBytes, double firstBucketBytes);
 
 /// Exact minimum of the finish time over all valid partitions.
 ///

@@ -5,14 +5,19 @@
 // BucketPlanner: all-reduces become items keyed by what fusion needs to
 // agree on, any other collective is a fixed-cost item nothing fuses with.
 // The chosen partition is written as `comm.bucket`; bucket numbers are
-// unique in the operation the pass runs on, in walk order.
+// unique in the operation the pass runs on, in walk order. `ddp` buckets of
+// different keys may interleave; fusion groups by (bucket, key) and places
+// each where its last member is.
 //
 // Complexity: building the timeline is linear in the block's ops (plus
-// their operands); `threshold` is linear in the collectives; `optimal` is
-// O(n * A) (BucketPlanner.h), with A the candidate algorithms (<= 10).
+// their operands); `threshold` and `ddp` are linear in the collectives;
+// `optimal` is O(n * A) (BucketPlanner.h), with A the candidate algorithms (<=
+// 10).
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
+
+#include <tuple>
 
 #include "hccl-mlir/Passes/Passes.h"
 
@@ -34,7 +39,7 @@ struct BucketSizingPass
 
   static constexpr StringLiteral kPass = "comm-bucket-sizing";
 
-  bool optimal = false;
+  enum class Policy { Threshold, Ddp, Optimal } kind = Policy::Threshold;
   double threshold = 0, firstBucket = 0;
   bucket::Caps caps;
   ComputeCostOptions computeOpts;
@@ -56,34 +61,54 @@ struct BucketSizingPass
     return success();
   }
 
+  /// Policy defaults of the size options left empty ("").
+  static constexpr StringLiteral kThresholdDefault = "64M";
+  static constexpr StringLiteral kDdpCapDefault = "25M";  // bucket_cap_mb
+  static constexpr StringLiteral kDdpFirstDefault = "1M"; // first bucket
+
   LogicalResult parseOptions() {
     Operation *root = getOperation();
     if (policy == "optimal")
-      optimal = true;
-    else if (policy != "threshold")
+      kind = Policy::Optimal;
+    else if (policy == "ddp")
+      kind = Policy::Ddp;
+    else if (policy == "threshold")
+      kind = Policy::Threshold;
+    else
       return emitError(root->getLoc())
              << kPass << ": option policy='" << policy
-             << "' is not valid: expected threshold or "
-                "optimal";
-    // An option the chosen policy does not read is a mistake, not a no-op.
-    if (optimal && (thresholdBytes != "64M" || firstBucketBytes != "0")) {
-      bool t = thresholdBytes != "64M";
-      return emitError(root->getLoc())
-             << kPass << ": option "
-             << (t ? "threshold-bytes" : "first-bucket-bytes") << "='"
-             << (t ? thresholdBytes.getValue() : firstBucketBytes.getValue())
-             << "' has no effect with policy=optimal (the cost model sizes "
-                "the buckets)";
-    }
-    if (!optimal && !algo.empty())
+             << "' is not valid: expected threshold, ddp or optimal";
+    // An option the chosen policy does not read is a mistake, not a no-op:
+    // given means different from the pass's own default.
+    const BucketSizingOptions defaults;
+    if (kind == Policy::Optimal)
+      for (auto [name, value, dflt] :
+           {std::tuple{"threshold-bytes", &thresholdBytes,
+                       &defaults.thresholdBytes},
+            std::tuple{"first-bucket-bytes", &firstBucketBytes,
+                       &defaults.firstBucketBytes}})
+        if (value->getValue() != *dflt)
+          return emitError(root->getLoc())
+                 << kPass << ": option " << name << "='" << value->getValue()
+                 << "' has no effect with policy=optimal (the cost model "
+                    "sizes the buckets)";
+    if (kind != Policy::Optimal && algo.getValue() != defaults.algo)
       return emitError(root->getLoc())
              << kPass << ": option algo='" << algo
-             << "' has no effect with policy=threshold (only the cost model "
-                "of policy=optimal reads it)";
+             << "' has no effect with policy=" << policy
+             << " (only the cost model of policy=optimal reads it)";
+    bool ddp = kind == Policy::Ddp;
+    StringRef thresholdText =
+        thresholdBytes.empty()
+            ? StringRef(ddp ? kDdpCapDefault : kThresholdDefault)
+            : StringRef(thresholdBytes.getValue());
+    StringRef firstText = firstBucketBytes.empty()
+                              ? StringRef(ddp ? kDdpFirstDefault : "0")
+                              : StringRef(firstBucketBytes.getValue());
     if (failed(
-            parseBytes("threshold-bytes", thresholdBytes, false, threshold)) ||
-        failed(parseBytes("first-bucket-bytes", firstBucketBytes, true,
-                          firstBucket)) ||
+            parseBytes("threshold-bytes", thresholdText, false, threshold)) ||
+        failed(
+            parseBytes("first-bucket-bytes", firstText, true, firstBucket)) ||
         failed(parseBytes("max-bucket-bytes", maxBucketBytes, true,
                           caps.maxBucketBytes)))
       return failure();
@@ -140,6 +165,7 @@ struct BucketSizingPass
     if (isa_and_nonnull<StartOp>(block.getParentOp()))
       return success();
     auto getModelFn = [&](Operation *at) { return getModel(at); };
+    bool optimal = kind == Policy::Optimal;
     FailureOr<SmallVector<BucketStream>> streams = buildBucketStreams(
         block, computeOpts, caps,
         optimal ? llvm::function_ref<FailureOr<CommCostModel *>(Operation *)>(
@@ -148,8 +174,9 @@ struct BucketSizingPass
     if (failed(streams))
       return failure();
     for (BucketStream &s : *streams)
-      assign(s, optimal
-                    ? bucket::planOptimal(s.problem)
+      assign(s, optimal ? bucket::planOptimal(s.problem)
+                : kind == Policy::Ddp
+                    ? bucket::planDdp(s.problem, threshold, firstBucket)
                     : bucket::planThreshold(s.problem, threshold, firstBucket));
     return success();
   }

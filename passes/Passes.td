@@ -46,7 +46,15 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
     `policy=threshold` (HCCL / Horovod / MindSpore style) fills a bucket
     while its bytes stay within `threshold-bytes` (default 64M: MindSpore's
     and Horovod's fusion threshold); `first-bucket-bytes` gives the first
-    bucket its own limit (PyTorch DDP: 1M first, 25M after).
+    bucket its own limit.
+
+    `policy=ddp` makes PyTorch DDP's buckets (torch 1.13's Reducer after its
+    first iteration: gradients in ready order, one open bucket per key, a
+    bucket closed once its bytes reach the limit, the crossing gradient
+    included): `first-bucket-bytes` (default 1M,
+    dist._DEFAULT_FIRST_BUCKET_BYTES) for each key's first bucket, then
+    `threshold-bytes` (default 25M, bucket_cap_mb). Buckets of different
+    element types may interleave.
 
     `policy=optimal` minimises the predicted iteration time, compute plus
     exposed communication, on the gradient-ready timeline priced with
@@ -56,19 +64,21 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
     all-reduces and A candidate algorithms (see docs/passes.md). Needs the
     module topology.
 
-    Both policies honour `max-count` and `max-bucket-bytes`. Sizes accept
+    Every policy honours `max-count` and `max-bucket-bytes`. Sizes accept
     K, M, G suffixes (binary).
   }];
   let options = [
     Option<"policy", "policy", "std::string", /*default=*/"\"threshold\"",
-           "Bucketing policy: threshold or optimal; default threshold">,
+           "Bucketing policy: threshold, ddp or optimal; default threshold">,
     Option<"thresholdBytes", "threshold-bytes", "std::string",
-           /*default=*/"\"64M\"",
-           "threshold: largest bucket in bytes (K/M/G suffixes); default 64M">,
+           /*default=*/"\"\"",
+           "threshold: largest bucket in bytes; ddp: the bytes that close a "
+           "bucket (K/M/G suffixes); default '' = 64M (threshold), 25M "
+           "(ddp)">,
     Option<"firstBucketBytes", "first-bucket-bytes", "std::string",
-           /*default=*/"\"0\"",
-           "threshold: limit of the first bucket (default 0 = "
-           "threshold-bytes)">,
+           /*default=*/"\"\"",
+           "threshold, ddp: limit of the first bucket (0 = threshold-bytes); "
+           "default '' = 0 (threshold), 1M (ddp)">,
     Option<"maxCount", "max-count", "int64_t", /*default=*/"0",
            "Most collectives in one bucket (default 0 = no limit)">,
     Option<"maxBucketBytes", "max-bucket-bytes", "std::string",

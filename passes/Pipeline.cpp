@@ -20,8 +20,8 @@ std::string mlir::comm::checkHcclPipelineOptions(const HcclPipelineOptions &o) {
       if (opt->hasValue())
         return "option " + opt->ArgStr.str() + "='" + opt->getValue() +
                "' has no effect with policy=optimal (the pipeline's default: "
-               "the cost model sizes the buckets); give policy=threshold to "
-               "use it";
+               "the cost model sizes the buckets); give policy=threshold or "
+               "policy=ddp to use it";
   return "";
 }
 

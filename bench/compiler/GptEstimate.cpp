@@ -209,8 +209,9 @@ int main(int argc, char **argv) {
   };
   const Strategy strategies[] = {
       {"no fusion", "threshold-bytes=1"},
-      {"DDP defaults (1 MiB first, 25 MiB)",
+      {"threshold 1 MiB first, 25 MiB (within the limit)",
        "threshold-bytes=25M first-bucket-bytes=1M"},
+      {"ddp (PyTorch DDP's buckets: 1 MiB first, 25 MiB)", "policy=ddp"},
       {"fixed 64 MiB", "threshold-bytes=64M"},
       {"optimal", "policy=optimal"},
   };

@@ -8,7 +8,7 @@
 // RUN: not hccl-opt %s -split-input-file --comm-bucket-sizing="peak-tflops=0" 2>&1 | FileCheck %s --check-prefix=PEAK
 // RUN: not hccl-opt %s -split-input-file --comm-bucket-sizing=max-count=x 2>&1 | FileCheck %s --check-prefix=PARSE
 
-// POLICY: error: comm-bucket-sizing: option policy='fastest' is not valid: expected threshold or optimal
+// POLICY: error: comm-bucket-sizing: option policy='fastest' is not valid: expected threshold, ddp or optimal
 // ZERO: error: comm-bucket-sizing: option threshold-bytes='0' is not a valid size: expected a positive byte count with an optional K, M or G suffix
 // SIZE: error: comm-bucket-sizing: option threshold-bytes='12Q' is not a valid size
 // COUNT: error: comm-bucket-sizing: option max-count=-2 is not valid: expected 0 (no limit) or a positive count

@@ -2,7 +2,7 @@
 // pipeline's default policy is optimal, and --hccl-pipeline="threshold-bytes=64M"
 // used to run optimal sizing silently, ignoring the threshold.
 // RUN: not hccl-opt %s "--hccl-pipeline=threshold-bytes=64M" 2>&1 | FileCheck %s --check-prefix=PIPE
-// PIPE: error: hccl-pipeline: option threshold-bytes='64M' has no effect with policy=optimal (the pipeline's default: the cost model sizes the buckets); give policy=threshold to use it
+// PIPE: error: hccl-pipeline: option threshold-bytes='64M' has no effect with policy=optimal (the pipeline's default: the cost model sizes the buckets); give policy=threshold or policy=ddp to use it
 // RUN: not hccl-opt %s "--hccl-pipeline=first-bucket-bytes=1M lower=false" 2>&1 | FileCheck %s --check-prefix=PIPE1
 // PIPE1: error: hccl-pipeline: option first-bucket-bytes='1M' has no effect with policy=optimal
 // With the policy that reads it, it works.
@@ -17,6 +17,16 @@
 // PASS-F: error: comm-bucket-sizing: option first-bucket-bytes='1M' has no effect with policy=optimal
 // RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{algo=level0:NA})" 2>&1 | FileCheck %s --check-prefix=PASS-A
 // PASS-A: error: comm-bucket-sizing: option algo='level0:NA' has no effect with policy=threshold (only the cost model of policy=optimal reads it)
+// RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=ddp algo=level0:NA})" 2>&1 | FileCheck %s --check-prefix=PASS-AD
+// PASS-AD: error: comm-bucket-sizing: option algo='level0:NA' has no effect with policy=ddp
+// Given is given, whatever the value: threshold-bytes=64M (threshold's
+// default size) and first-bucket-bytes=0 under optimal are refused too.
+// RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=optimal threshold-bytes=64M})" 2>&1 | FileCheck %s --check-prefix=PASS-64
+// PASS-64: error: comm-bucket-sizing: option threshold-bytes='64M' has no effect with policy=optimal
+// RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=optimal first-bucket-bytes=0})" 2>&1 | FileCheck %s --check-prefix=PASS-0
+// PASS-0: error: comm-bucket-sizing: option first-bucket-bytes='0' has no effect with policy=optimal
+// ddp reads both sizes.
+// RUN: hccl-opt %s "--hccl-pipeline=policy=ddp threshold-bytes=25M first-bucket-bytes=1M lower=false" | FileCheck %s --check-prefix=OK
 
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>

@@ -25,16 +25,17 @@ struct HcclPipelineOptions : public PassPipelineOptions<HcclPipelineOptions> {
       llvm::cl::init("")};
   Option<std::string> policy{
       *this, "policy",
-      llvm::cl::desc("comm-bucket-sizing policy: threshold or optimal"),
+      llvm::cl::desc("comm-bucket-sizing policy: threshold, ddp or optimal"),
       llvm::cl::init("optimal")};
   Option<std::string> thresholdBytes{
       *this, "threshold-bytes",
-      llvm::cl::desc("comm-bucket-sizing threshold (bytes, K/M/G suffixes; "
-                     "'' = the pass default)"),
+      llvm::cl::desc("comm-bucket-sizing threshold-bytes (K/M/G suffixes; "
+                     "'' = the policy's default)"),
       llvm::cl::init("")};
   Option<std::string> firstBucketBytes{
       *this, "first-bucket-bytes",
-      llvm::cl::desc("comm-bucket-sizing first bucket cap ('' = none)"),
+      llvm::cl::desc("comm-bucket-sizing first-bucket-bytes ('' = the "
+                     "policy's default)"),
       llvm::cl::init("")};
   Option<int64_t> maxCount{
       *this, "max-count",

@@ -3,8 +3,9 @@
 // planOptimal must equal the minimum over every valid partition (all
 // 2^(n-1) of them for small n), for affine pricers (the sliding-window
 // path) and general ones (the scanning path); on large random streams it
-// must never lose to threshold fusion or to no fusion, and both paths must
-// agree.
+// must never lose to threshold fusion, to DDP's buckets or to no fusion,
+// and both paths must agree. planDdp is held to the Reducer's rule here
+// and to torch itself in test/differential/ddp_buckets_vs_torch.py.
 //
 //===----------------------------------------------------------------------===//
 #include "BucketPlanner.h"
@@ -188,6 +189,89 @@ TEST(BucketPlanner, ThresholdRespectsKeysCapsAndDependences) {
   EXPECT_TRUE(isValidBucket(prob, 6, 6));
 }
 
+TEST(BucketPlanner, DdpClosesOnceTheLimitIsReached) {
+  // Limits 1 MB first, then 2 MB. The threshold policy keeps a bucket
+  // within its limit; the Reducer adds the gradient that crosses it.
+  Problem prob;
+  prob.pricers.push_back({{{10e-6, 1e-9, 0}}, {}});
+  for (double bytes :
+       {600000, 400000, 1500000, 300000, 200000, 2500000, 100000})
+    prob.items.push_back({0, bytes, 0, 0, -1});
+  // 0.6 + 0.4 reaches 1 exactly (>=, not >); 1.5 + 0.3 + 0.2 reaches 2; 2.5
+  // alone reaches it; 0.1 is left open. Sums that land on the limits are
+  // the one case where the two rules agree.
+  Plan ddp = planDdp(prob, 2e6, 1e6);
+  EXPECT_EQ(ddp.bucketOf, (std::vector<int64_t>{0, 0, 1, 1, 1, 2, 3}));
+  EXPECT_TRUE(isValidPlan(prob, ddp.bucketOf));
+  EXPECT_EQ(planThreshold(prob, 2e6, 1e6).bucketOf,
+            (std::vector<int64_t>{0, 0, 1, 1, 1, 2, 3}));
+  // One byte less in the first gradient: the first bucket no longer
+  // reaches 1 MB and takes the 1.5 MB gradient too; threshold splits.
+  prob.items[0].bytes -= 1;
+  EXPECT_EQ(planDdp(prob, 2e6, 1e6).bucketOf,
+            (std::vector<int64_t>{0, 0, 0, 1, 1, 1, 2}));
+  EXPECT_EQ(planThreshold(prob, 2e6, 1e6).bucketOf,
+            (std::vector<int64_t>{0, 0, 1, 1, 1, 2, 3}));
+}
+
+TEST(BucketPlanner, DdpBucketsPerKeyInterleave) {
+  // Keys alternate: one open bucket per key (the Reducer's per-dtype
+  // accumulators), each key with its own first bucket.
+  Problem prob;
+  prob.pricers.push_back({{{10e-6, 1e-9, 0}}, {}});
+  prob.pricers.push_back({{{10e-6, 1e-9, 0}}, {}});
+  for (int i = 0; i < 8; ++i)
+    prob.items.push_back({1e-4 * i, 0.6e6, i % 2, 0, -1});
+  Plan ddp = planDdp(prob, 1.5e6, 1e6);
+  // key 0: items 0 2 | 4 6 (1.2 MB reaches 1 MB; then 1.2 < 1.5 stays open)
+  // key 1: items 1 3 | 5 7 likewise.
+  EXPECT_EQ(ddp.bucketOf, (std::vector<int64_t>{0, 1, 0, 1, 2, 3, 2, 3}));
+  EXPECT_FALSE(isValidPlan(prob, ddp.bucketOf)); // not runs
+  // Buckets run in the order of their last members: 0 at item 2, 1 at 3,
+  // 2 at 6, 3 at 7, each waiting for its last member.
+  double c = 10e-6 + 1.2e6 * 1e-9, t = 0;
+  for (double ready : {2e-4, 3e-4, 6e-4, 7e-4})
+    t = std::max(t, ready) + c;
+  EXPECT_NEAR(ddp.finishSeconds, t, 1e-12);
+  // A collective that cannot fuse closes every open bucket; a dependence
+  // on a member closes that key's bucket.
+  prob.items[3].key = -1;
+  prob.items[3].fixedSeconds = 1e-6;
+  prob.items[6].dependsOn = 4;
+  EXPECT_EQ(planDdp(prob, 1.5e6, 1e6).bucketOf,
+            (std::vector<int64_t>{0, 1, 0, 2, 3, 4, 5, 4}));
+}
+
+TEST(BucketPlanner, DdpBucketsReachTheirLimitAndNoSooner) {
+  // On random single-key streams without caps or dependences: every bucket
+  // but the last reached its limit, and had not before its last member.
+  Gen g(21);
+  for (int trial = 0; trial < 200; ++trial) {
+    Problem prob = g.problem(g.integer(1, 300), /*affine=*/true);
+    prob.caps = {};
+    for (Item &it : prob.items) {
+      it.key = 0;
+      it.dependsOn = -1;
+    }
+    double cap = g.real(1e6, 1e8), first = g.chance(0.5) ? g.real(1e5, 1e7) : 0;
+    Plan plan = planDdp(prob, cap, first);
+    ASSERT_TRUE(isValidPlan(prob, plan.bucketOf));
+    size_t i = 0;
+    for (int64_t b = 0; i < prob.items.size(); ++b) {
+      double limit = b == 0 && first > 0 ? first : cap, bytes = 0;
+      size_t j = i;
+      for (; j < prob.items.size() && plan.bucketOf[j] == b; ++j) {
+        EXPECT_LT(bytes, limit) << "bucket " << b << " went on past its limit";
+        bytes += prob.items[j].bytes;
+      }
+      if (j < prob.items.size()) {
+        EXPECT_GE(bytes, limit) << "bucket " << b << " closed early";
+      }
+      i = j;
+    }
+  }
+}
+
 TEST(BucketPlanner, LargeStreamsNeverLose) {
   Gen g(14);
   for (int trial = 0; trial < 6; ++trial) {
@@ -202,6 +286,13 @@ TEST(BucketPlanner, LargeStreamsNeverLose) {
                 planThreshold(prob, thr, 0).finishSeconds + slack);
     EXPECT_LE(opt.finishSeconds,
               planThreshold(prob, 2.5e7, 1e6).finishSeconds + slack);
+    // DDP's buckets are runs when the stream has one fusion key.
+    Problem one = prob;
+    for (Item &it : one.items)
+      it.key = std::min(it.key, 0);
+    Plan ddp = planDdp(one, 2.5e7, 1e6);
+    ASSERT_TRUE(isValidPlan(one, ddp.bucketOf));
+    EXPECT_LE(planOptimal(one).finishSeconds, ddp.finishSeconds + slack);
   }
 }
 

@@ -3,8 +3,12 @@
 // The buckets the pass writes are read back and priced with the model the
 // pass optimises (the streams buildBucketStreams makes of the original
 // block): `optimal` is never predicted slower than `threshold` (several
-// thresholds, DDP's 1 MiB + 25 MiB) or than no fusion, its plan is valid,
-// and on small graphs it equals brute-force enumeration of every partition.
+// thresholds, a 1 MiB first bucket + 25 MiB) or than no fusion, its plan is
+// valid, and on small graphs it equals brute-force enumeration of every
+// partition. `ddp` writes exactly the planner's planDdp (these graphs mix
+// f32 and bf16, so its buckets interleave and are outside the partitions
+// into runs that optimal searches; BucketPlannerTest compares the two on
+// single-type streams).
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -57,6 +61,35 @@ std::vector<int64_t> planOf(ModuleOp sized, const BucketStream &stream) {
   return out;
 }
 
+/// The bucket ids a sized clone wrote for `stream`'s ops, renumbered in
+/// order of first appearance (-1: no bucket), and the same for `plan`.
+std::vector<int64_t> grouping(const std::vector<int64_t> &ids) {
+  llvm::DenseMap<int64_t, int64_t> dense;
+  std::vector<int64_t> out;
+  for (int64_t id : ids)
+    out.push_back(
+        id < 0 ? -1
+               : dense.try_emplace(id, static_cast<int64_t>(dense.size()))
+                     .first->second);
+  return out;
+}
+
+std::vector<int64_t> writtenIds(ModuleOp sized, const BucketStream &stream) {
+  llvm::DenseMap<int64_t, int64_t> idOfTid;
+  sized.walk([&](Operation *op) {
+    if (auto tid = op->getAttrOfType<IntegerAttr>("tid"))
+      if (auto b =
+              op->getAttrOfType<IntegerAttr>(CommDialect::getBucketAttrName()))
+        idOfTid[tid.getInt()] = b.getInt();
+  });
+  std::vector<int64_t> ids;
+  for (Operation *op : stream.ops) {
+    auto it = idOfTid.find(op->getAttrOfType<IntegerAttr>("tid").getInt());
+    ids.push_back(it == idOfTid.end() ? -1 : it->second);
+  }
+  return grouping(ids);
+}
+
 double sizedFinish(ModuleOp m, const BucketStream &s, StringRef options,
                    std::vector<int64_t> *plan = nullptr) {
   OwningOpRef<ModuleOp> c = cloneModule(m);
@@ -98,6 +131,18 @@ TEST_P(SizingProperty, OptimalNeverPredictedSlower) {
       EXPECT_LE(opt, thr + slack) << t;
       bestOther = std::min(bestOther, thr);
     }
+    // ddp writes planDdp's buckets (other collectives carry none).
+    OwningOpRef<ModuleOp> c = cloneModule(*m);
+    std::string diags;
+    ASSERT_TRUE(
+        succeeded(runPipeline(*c, "comm-bucket-sizing{policy=ddp}", &diags)))
+        << diags;
+    bucket::Plan ddp = bucket::planDdp(s.problem, 25.0 * 1048576, 1048576);
+    std::vector<int64_t> want = ddp.bucketOf;
+    for (size_t i = 0; i < want.size(); ++i)
+      if (s.problem.items[i].key < 0)
+        want[i] = -1;
+    EXPECT_EQ(writtenIds(*c, s), grouping(want));
     if (opt < bestOther * (1 - 1e-6))
       ++strictlyBetter;
   }
@@ -118,7 +163,8 @@ TEST_P(SizingProperty, CapsHold) {
   CommCostModel model(getTopology(*m).toSchedule());
   bucket::Caps caps{8.0 * 1048576, 3};
   for (const BucketStream &s : streamsOf(*m, model, caps))
-    for (const char *policy : {"policy=optimal", "policy=threshold"}) {
+    for (const char *policy :
+         {"policy=optimal", "policy=threshold", "policy=ddp"}) {
       std::vector<int64_t> plan;
       std::string opts =
           std::string(policy) + " max-count=3 max-bucket-bytes=8M";
