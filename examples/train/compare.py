@@ -9,6 +9,7 @@ hccl with the compiled plan) and prints one table row per run, plus whether
 the losses agree with gloo's.
 
     examples/train/compare.py --models cnn gpt --ranks 2 4 8 --steps 200
+    examples/train/compare.py --models cnn --ranks 2 --batch 1 --rounds 3
 
 Needs the README's build (build/bin, build/python). Debian's torchrun 1.13
 fails on Python 3.11 with its default output settings (Std.NONE is not
@@ -39,10 +40,10 @@ def sh(cmd, **kw):
     return r.stdout
 
 
-def compile_plan(build, work, model, ranks):
-    graph = os.path.join(work, f"{model}-p{ranks}.graph.json")
-    plan = os.path.join(work, f"{model}-p{ranks}.plan.json")
-    inputs = train_ddp.CNN_INPUT if model == "cnn" else train_ddp.GPT_INPUT
+def compile_plan(build, work, model, ranks, batch):
+    graph = os.path.join(work, f"{model}-p{ranks}-b{batch}.graph.json")
+    plan = os.path.join(work, f"{model}-p{ranks}-b{batch}.plan.json")
+    inputs = train_ddp.input_spec(model, batch)
     sh(["/usr/bin/python3", os.path.join(ROOT, "tools", "export", "export_graph.py"),
         os.path.join(HERE, "train_ddp.py") + ":" + model,
         *[a for i in inputs for a in ("--input", i)], *CPU, "--threads", "1",
@@ -53,15 +54,16 @@ def compile_plan(build, work, model, ranks):
     return plan, graph
 
 
-def train(build, work, model, ranks, mode, steps, port, plan=None, graph=None):
-    out = os.path.join(work, f"{model}-p{ranks}-{mode}.json")
+def train(build, work, model, ranks, batch, mode, steps, port, rnd, plan=None, graph=None):
+    tag = f"{model}-p{ranks}-b{batch}-{mode}-r{rnd}"
+    out = os.path.join(work, f"{tag}.json")
     env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
     cmd = ["/usr/bin/torchrun", "--redirects", "1", "--tee", "1",
-           "--log_dir", os.path.join(work, f"logs-{model}-p{ranks}-{mode}"),
+           "--log_dir", os.path.join(work, f"logs-{tag}"),
            "--nproc_per_node", str(ranks), "--master_port", str(port),
            os.path.join(HERE, "train_ddp.py"), "--model", model,
            "--backend", "gloo" if mode == "gloo" else "hccl",
-           "--steps", str(steps), "--out", out]
+           "--batch", str(batch), "--steps", str(steps), "--out", out]
     if plan:
         cmd += ["--plan", plan, "--graph", graph]
     sh(cmd, env=env)
@@ -69,40 +71,69 @@ def train(build, work, model, ranks, mode, steps, port, plan=None, graph=None):
         return json.load(f)
 
 
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--models", nargs="+", choices=["cnn", "gpt"], default=["cnn", "gpt"])
     p.add_argument("--ranks", nargs="+", type=int, default=[2, 4, 8])
     p.add_argument("--steps", type=int, default=200)
+    p.add_argument("--batch", type=int,
+                   help="samples per rank (default: the model's, cnn 8, gpt 4); small "
+                        "batches are where communication matters")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="runs of each mode, interleaved (gloo, hccl, plan, gloo, ...); rows "
+                        "give medians, and the range of the per-round ratio to gloo")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--work", help="folder for graphs, plans, logs, reports (default: a temporary one)")
     p.add_argument("--port", type=int, default=29700)
     args = p.parse_args(argv)
+    if args.rounds < 1 or args.steps < 1 or (args.batch is not None and args.batch < 1):
+        p.error("--rounds, --steps and --batch must be >= 1")
     work = args.work or tempfile.mkdtemp(prefix="hccl-train-")
     os.makedirs(work, exist_ok=True)
     print(f"work folder: {work}")
-    print("| model | ranks | mode | step (ms, median) | compute only (ms) | exposed comm (ms) "
-          "| steps/s | vs gloo | buckets (algorithms) | loss (first, last) | max loss diff vs gloo |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| model | batch | ranks | mode | step (ms, median) | compute only (ms) | exposed comm (ms) "
+          "| steps/s | vs gloo (range over rounds) | buckets (algorithms) | loss (first, last) "
+          "| max loss diff vs gloo |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     rows = []
+    modes = ["gloo", "hccl", "hccl+plan"]
     for model in args.models:
+        batch = args.batch or train_ddp.DEFAULT_BATCH[model]
         for ranks in args.ranks:
-            plan, graph = compile_plan(args.build, work, model, ranks)
-            runs = {}
-            for k, mode in enumerate(["gloo", "hccl", "hccl+plan"]):
-                runs[mode] = train(args.build, work, model, ranks, mode, args.steps,
-                                   args.port + k, *((plan, graph) if mode == "hccl+plan" else ()))
+            plan, graph = compile_plan(args.build, work, model, ranks, batch)
+            runs = {m: [] for m in modes}
+            for rnd in range(args.rounds):
+                for k, mode in enumerate(modes):
+                    runs[mode].append(train(
+                        args.build, work, model, ranks, batch, mode, args.steps,
+                        args.port + 3 * rnd + k, rnd,
+                        *((plan, graph) if mode == "hccl+plan" else ())))
             gloo = runs["gloo"]
-            for mode, r in runs.items():
-                diff = max(abs(a - b) for a, b in zip(r["losses"], gloo["losses"]))
-                speed = r["steps_per_s"] / gloo["steps_per_s"]
-                bk = (f"{r['buckets']} ({', '.join(r['algorithms'])})" if r["buckets"]
+            for mode, rs in runs.items():
+                ratios = [r["steps_per_s"] / g["steps_per_s"] for r, g in zip(rs, gloo)]
+                diff = max(abs(a - b) for r, g in zip(rs, gloo)
+                           for a, b in zip(r["losses"], g["losses"]))
+                step = median([r["step_ms"] for r in rs])
+                base = median([r["compute_only_ms"] for r in rs])
+                exposed = median([r["exposed_comm_ms"] for r in rs])
+                spread = (f" ({min(ratios):.2f}-{max(ratios):.2f})" if len(rs) > 1 else "")
+                r0 = rs[0]
+                bk = (f"{r0['buckets']} ({', '.join(r0['algorithms'])})" if r0["buckets"]
                       else "DDP's")
-                row = (f"| {model} | {ranks} | {mode} | {r['step_ms']:.1f} | {r['compute_only_ms']:.1f} "
-                       f"| {r['exposed_comm_ms']:.1f} | {r['steps_per_s']:.2f} | {speed:.2f}x | {bk} "
-                       f"| {r['losses'][0]:.3f}, {r['losses'][-1]:.3f} | {diff:.1e} |")
+                row = (f"| {model} | {batch} | {ranks} | {mode} | {step:.1f} | {base:.1f} "
+                       f"| {exposed:.1f} | {1e3 / step:.2f} | {median(ratios):.2f}x{spread} | {bk} "
+                       f"| {r0['losses'][0]:.3f}, {r0['losses'][-1]:.3f} | {diff:.1e} |")
                 print(row, flush=True)
-                rows.append(dict(r, vs_gloo=speed, loss_diff_vs_gloo=diff))
+                rows.append(dict(model=model, batch=batch, ranks=ranks, mode=mode,
+                                 step_ms=step, compute_only_ms=base, exposed_comm_ms=exposed,
+                                 vs_gloo=median(ratios), vs_gloo_rounds=ratios,
+                                 loss_diff_vs_gloo=diff, runs=rs))
     with open(os.path.join(work, "summary.json"), "w") as f:
         json.dump(rows, f, indent=1)
     return 0

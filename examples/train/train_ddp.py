@@ -11,11 +11,14 @@ curve. Run under torchrun (one process per rank):
 
 Models (also the factories the exporter takes, `examples/train/train_ddp.py:cnn`):
   cnn  torchvision ResNet-18 (11.2 M parameters, 10 classes) with GroupNorm,
-       batch 8 x 3x32x32 (BatchNorm over 8 samples of 1x1 maps in layer4 is
+       batch 8 x 3x32x32 by default (BatchNorm over 8 samples of 1x1 maps in layer4 is
        so sensitive that fp32 rounding differences between backends grow
        100x per step; GroupNorm keeps gloo and hccl losses together)
   gpt  GPT-2-like decoder (tools/export/models.py): 4 layers, hidden 128,
-       4 heads, vocab 2048, no dropout; batch 4 x seq 32 (1.2 M parameters)
+       4 heads, vocab 2048, no dropout; batch 4 x seq 32 by default (1.2 M
+       parameters)
+--batch sets the samples per rank: a small batch is the regime where
+communication matters (little compute per byte of gradient).
 
 Timing: every step is timed on every rank from the start of the forward to
 the end of the optimizer step; the step time is the median over the
@@ -38,9 +41,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "export"))
 
-CNN_INPUT = ["float32[8,3,32,32]"]
-GPT = dict(layers=4, hidden=128, heads=4, seq=32, batch=4, vocab=2048)
-GPT_INPUT = [f"int64[{GPT['batch']},{GPT['seq']}]:{GPT['vocab']}"]
+GPT = dict(layers=4, hidden=128, heads=4, seq=32, vocab=2048)
+# Per-rank batch sizes unless --batch says otherwise.
+DEFAULT_BATCH = {"cnn": 8, "gpt": 4}
+
+
+def input_spec(model, batch_size):
+    """The exporter's --input for one rank's batch."""
+    if model == "cnn":
+        return [f"float32[{batch_size},3,32,32]"]
+    return [f"int64[{batch_size},{GPT['seq']}]:{GPT['vocab']}"]
 
 
 def cnn():
@@ -56,13 +66,14 @@ def gpt():
     return models.GPT(cfg)
 
 
-def batch(model, rank, step):
+def batch(model, rank, step, size):
     """Synthetic data, the same for a (rank, step) in every run."""
     import torch
     g = torch.Generator().manual_seed(1_000_003 * rank + step)
     if model == "cnn":
-        return torch.randn(8, 3, 32, 32, generator=g), torch.randint(0, 10, (8,), generator=g)
-    ids = torch.randint(0, GPT["vocab"], (GPT["batch"], GPT["seq"] + 1), generator=g)
+        return (torch.randn(size, 3, 32, 32, generator=g),
+                torch.randint(0, 10, (size,), generator=g))
+    ids = torch.randint(0, GPT["vocab"], (size, GPT["seq"] + 1), generator=g)
     return ids[:, :-1], ids[:, 1:]
 
 
@@ -86,7 +97,7 @@ def run_steps(args, ddp, opt, rank, steps, first_step):
     import torch.distributed as dist
     times, losses = [], []
     for s in range(steps):
-        x, y = batch(args.model, rank, first_step + s)
+        x, y = batch(args.model, rank, first_step + s, args.batch)
         t0 = time.perf_counter()
         opt.zero_grad(set_to_none=True)
         loss = loss_of(args.model, ddp, x, y)
@@ -110,10 +121,17 @@ def main(argv):
     p.add_argument("--warmup", type=int, default=5, help="unmeasured steps first (default 5)")
     p.add_argument("--block", type=int, default=10,
                    help="steps per block; real and compute-only blocks alternate")
+    p.add_argument("--batch", type=int,
+                   help="samples per rank and step (default: cnn 8, gpt 4); a plan "
+                        "must be compiled from a graph exported with the same batch")
     p.add_argument("--lr", type=float, default=0.002, help="SGD learning rate (momentum 0.9)")
     p.add_argument("--threads", type=int, default=1, help="torch threads per rank")
     p.add_argument("--out", help="JSON report to write (rank 0)")
     args = p.parse_args(argv)
+    if args.batch is None:
+        args.batch = DEFAULT_BATCH[args.model]
+    if args.batch < 1:
+        p.error(f"--batch must be >= 1, found {args.batch}")
     if args.plan and args.backend != "hccl":
         p.error("--plan needs --backend hccl")
     if args.plan and not args.graph:
@@ -157,6 +175,7 @@ def main(argv):
     base_step = statistics.median(compute)
     report = {
         "model": args.model, "mode": mode, "ranks": size, "steps": args.steps,
+        "batch": args.batch,
         "step_ms": step * 1e3, "compute_only_ms": base_step * 1e3,
         "exposed_comm_ms": max(0.0, step - base_step) * 1e3,
         "steps_per_s": 1.0 / step,
