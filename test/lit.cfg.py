@@ -24,7 +24,7 @@ tool_dirs = [config.hccl_tools_dir, config.llvm_tools_dir]
 tools = [
     ToolSubst(t, unresolved="ignore")
     for t in ["not", "count", "split-file", "hccl-opt", "hccl-translate", "hccl-plan", "hccl-run",
-              "hccl-test", "mlir-opt"]
+              "hccl-test", "hccl-sim", "mlir-opt"]
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.hccl_tools_dir, append_path=True)

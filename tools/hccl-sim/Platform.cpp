@@ -2,6 +2,7 @@
 #include "Platform.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -12,9 +13,14 @@ using sched::Topology;
 
 namespace {
 
+// The shortest decimal that reads back as the same double.
 std::string num(double v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v)
+      break;
+  }
   return buf;
 }
 
@@ -54,7 +60,7 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
                     std::to_string(fabric.levels));
   const int world = topo.worldSize();
   PlatformSpec spec;
-  double reduce = fabric.reduceGBps > 0 ? fabric.reduceGBps : topo.reduceGBps;
+  const double reduce = topo.reduceGBps;
   spec.hostSpeed = reduce * 1e9;
   // Ranks of each server, in rank order.
   std::vector<std::vector<int>> servers(static_cast<size_t>(topo.servers));
@@ -69,7 +75,7 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
   std::map<std::string, size_t> linkIndex;
   auto addLink = [&](const std::string &name, double GBps, double us) {
     linkIndex[name] = spec.links.size();
-    spec.links.push_back({name, GBps * 1e9, us * 1e-6});
+    spec.links.push_back({name, GBps * 1e9, us / 1e6});
   };
   const sched::LinkParams &in = topo.intra, &out = topo.inter;
   // Intra server: a directed link per ordered pair; a device with fewer

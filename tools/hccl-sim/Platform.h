@@ -32,7 +32,6 @@ struct FabricOptions {
   double oversubscription = 1; ///< bandwidth below a switch : above it
   int serversPerLeaf = 4;      ///< 4 x 8 NICs = 32 down ports per leaf
   int leavesPerPod = 8;        ///< 3 levels: leaves under one pod switch
-  double reduceGBps = 0;       ///< > 0 replaces the topology's reduce rate
 };
 
 /// One link changed: a NIC (both directions) or an HCCS link (both

@@ -20,6 +20,9 @@ using sched::Status;
 namespace {
 // Transfers carry no data: the simulation only times them.
 int kPayload = 0;
+// Simulated time after which a transfer is given up (far beyond any
+// collective: 11 days).
+constexpr double kGiveUpSeconds = 1e6;
 } // namespace
 
 StepExecutor::StepExecutor(const sched::Program &prog, int64_t instance,
@@ -78,12 +81,27 @@ Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops,
         reduceBytes += static_cast<double>(p.count) * elemBytes_;
     }
   };
+  std::vector<sg4::CommPtr> cur, next;
+  // A transfer that never completes (its peer gave up after a failed link,
+  // or a program whose sends and receives do not match) times out after
+  // kGiveUpSeconds of simulated time; every pending transfer is then
+  // cancelled, so the simulation ends instead of deadlocking.
+  auto waitAll = [](std::vector<sg4::CommPtr> &comms) {
+    for (sg4::CommPtr &c : comms)
+      c->wait_for(kGiveUpSeconds);
+  };
+  auto cancelPending = [&] {
+    for (auto *v : {&sent, &cur, &next})
+      for (sg4::CommPtr &c : *v)
+        if (c->get_state() == sg4::Activity::State::STARTED ||
+            c->get_state() == sg4::Activity::State::STARTING)
+          c->cancel();
+  };
   try {
-    std::vector<sg4::CommPtr> cur, next;
     double curReduce = 0, nextReduce = 0;
     postPiece(0, cur, curReduce);
     for (int64_t i = 0; i < k; ++i) {
-      sg4::Comm::wait_all(cur);
+      waitAll(cur);
       // Piece i+1 travels while piece i is reduced.
       if (i + 1 < k)
         postPiece(i + 1, next, nextReduce);
@@ -94,12 +112,18 @@ Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops,
     }
     if (localReduce > 0)
       sg4::this_actor::execute(localReduce);
-    sg4::Comm::wait_all(sent);
+    waitAll(sent);
   } catch (const simgrid::NetworkFailureException &) {
+    cancelPending();
     return Status::error("rank " + std::to_string(global(rank_)) +
                          ": a transfer crossed a failed link, so the "
                          "collective cannot complete (no rerouting is "
                          "modelled)");
+  } catch (const simgrid::TimeoutException &) {
+    cancelPending();
+    return Status::error("rank " + std::to_string(global(rank_)) +
+                         ": a transfer never completed (deadlock: a peer "
+                         "stopped, or sends and receives do not match)");
   }
   ++counters.steps;
   return Status::ok();

@@ -69,7 +69,6 @@ SimOptions simOptions(const Args &a) {
       static_cast<int>(intArg(a, "servers-per-leaf", 4, 1, 1 << 16));
   o.fabric.leavesPerPod =
       static_cast<int>(intArg(a, "leaves-per-pod", 8, 1, 1 << 16));
-  o.fabric.reduceGBps = realArg(a, "reduce-gbps", 0, 1e-6, 1e9);
   if (a.has("slow-link"))
     o.faults = hccl::sim::parseFaults("slow-link", a.get("slow-link"), true);
   if (a.has("fail-link"))
@@ -169,6 +168,8 @@ int run(int argc, char **argv) {
     plan.programs.push_back({"c0", prog.take(), {}});
   }
   SimOptions opts = simOptions(a);
+  // The reduce rate is the topology's, so the model column prices it too.
+  topo.reduceGBps = realArg(a, "reduce-gbps", topo.reduceGBps, 1e-6, 1e9);
   auto t0 = std::chrono::steady_clock::now();
   auto res = hccl::sim::simulate(plan, topo, opts);
   double host =
