@@ -33,9 +33,9 @@ extra=("$@")
 case "$rounds" in ''|*[!0-9]*|0) echo "compare_mpi.sh: -r $rounds: expected a round count >= 1" >&2; exit 2 ;; esac
 
 hccl_test="$build/bin/hccl-test"
-mpi_bench="$build/bin/mpi-allreduce-bench"
+mpi_bench="$build/bin/mpi-coll-bench"
 for f in "$hccl_test" "$mpi_bench"; do
-  [ -x "$f" ] || { echo "compare_mpi.sh: $f not built (ninja hccl-test mpi-allreduce-bench, or -B build-dir)" >&2; exit 2; }
+  [ -x "$f" ] || { echo "compare_mpi.sh: $f not built (ninja hccl-test mpi-coll-bench, or -B build-dir)" >&2; exit 2; }
 done
 command -v mpirun >/dev/null || { echo "compare_mpi.sh: mpirun not found (Debian openmpi-bin)" >&2; exit 2; }
 
@@ -65,7 +65,7 @@ run_into() {
 a_files=() b_files=()
 for r in $(seq 1 "$rounds"); do
   run_into "$out/a$r.txt" "hccl-test (round $r)" "${hccl_cmd[@]}" || exit 1
-  run_into "$out/b$r.txt" "mpi-allreduce-bench (round $r)" "${mpi_cmd[@]}" || exit 1
+  run_into "$out/b$r.txt" "mpi-coll-bench (round $r)" "${mpi_cmd[@]}" || exit 1
   a_files+=("$out/a$r.txt") b_files+=("$out/b$r.txt")
 done
 /usr/bin/python3 "$here/compare_rows.py" hccl mpi "${a_files[@]}" -- "${b_files[@]}"

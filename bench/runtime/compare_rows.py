@@ -3,7 +3,7 @@
 
     compare_rows.py NAME_A NAME_B A_ROUND1.txt [A_ROUND2.txt ...] -- B_ROUND1.txt ...
 
-Each file is the stdout of one run (hccl-test, mpi-allreduce-bench or
+Each file is the stdout of one run (hccl-test, mpi-coll-bench or
 gloo_allreduce_bench.py). Per data size it prints the median time and bus
 bandwidth of each side over the rounds and the ratios: busbw A/B (> 1: A
 moves more data per second) and time A/B (< 1: A is faster).

@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+"""The table of compare_shm.sh: per collective, ranks and size, ours against
+Open MPI and MPICH over rounds taken at different times.
+
+    shm_rounds.py OUT_DIR
+
+OUT_DIR holds round1/, round2/, ... each with memcpy.txt and
+OP-pP-{ours,openmpi,mpich}.txt (hccl-test's rows). Ratios are of bus
+bandwidth, ours / peer, per round; the rows give their min / median / max
+over the rounds, so one good moment cannot carry a size. The targets of
+the shared-memory issue are checked at the end, round by round.
+"""
+import glob
+import os
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_rows import human, rows  # noqa: E402
+
+PEERS = ("openmpi", "mpich")
+TARGET_RATIO = 2.0  # busbw ours / each peer, 64 KB .. 64 MB
+TARGET_LATENCY_US = 2.0  # 4 KB
+TARGET_MEMCPY_SHARE = 0.8  # 2-rank all-reduce busbw at 16 MB / memcpy
+
+
+def memcpy_gbps(path):
+    with open(path) as f:
+        m = re.search(r"median ([0-9.]+) GB/s", f.read())
+    if not m:
+        sys.exit(f"shm_rounds: {path}: no 'median ... GB/s' line")
+    return float(m.group(1))
+
+
+def spread(xs):
+    return f"{min(xs):.2f} / {statistics.median(xs):.2f} / {max(xs):.2f}"
+
+
+def main(argv):
+    if len(argv) != 1:
+        sys.exit(__doc__)
+    rounds = sorted(glob.glob(os.path.join(argv[0], "round*")),
+                    key=lambda d: int(d.rsplit("round", 1)[1]))
+    if not rounds:
+        sys.exit(f"shm_rounds: {argv[0]}: no round*/ folders")
+    cases = sorted({os.path.basename(f).rsplit("-", 1)[0]
+                    for f in glob.glob(os.path.join(rounds[0], "*-p*-ours.txt"))})
+    when = []
+    for d in rounds:
+        with open(os.path.join(d, "time")) as f, open(os.path.join(d, "load")) as g:
+            when.append(f"{f.read().strip()} (load {g.read().strip()})")
+    print(f"rounds: {len(rounds)}, at " + "; ".join(when))
+    memcpy = [memcpy_gbps(os.path.join(d, "memcpy.txt")) for d in rounds]
+    print(f"memcpy 16 MB, one thread: {spread(memcpy)} GB/s (min / median / max)")
+    misses = []
+    for case in cases:
+        op, p = case.rsplit("-p", 1)
+        data = {who: [rows(os.path.join(d, f"{case}-{who}.txt")) for d in rounds]
+                for who in ("ours",) + PEERS}
+        sizes = sorted(set.intersection(*(set(r) for v in data.values() for r in v)))
+        print(f"\n### {op}, {p} ranks\n")
+        print("| size | ours us | Open MPI us | MPICH us | busbw ours / Open MPI "
+              "(min / med / max) | busbw ours / MPICH (min / med / max) |")
+        print("|---|---|---|---|---|---|")
+        for who, rs in data.items():
+            for r in rs:
+                bad = [human(s) for s in sizes if r[s][2] == "failed"]
+                if bad:
+                    sys.exit(f"shm_rounds: {case} {who}: wrong results at {', '.join(bad)}")
+        for s in sizes:
+            us = {who: statistics.median(r[s][0] for r in data[who]) for who in data}
+            ratios = {peer: [o[s][1] / q[s][1] if q[s][1] > 0 else float("inf")
+                             for o, q in zip(data["ours"], data[peer])] for peer in PEERS}
+            print(f"| {human(s)} | {us['ours']:.2f} | {us['openmpi']:.2f} | "
+                  f"{us['mpich']:.2f} | {spread(ratios['openmpi'])} | {spread(ratios['mpich'])} |")
+            if 64 << 10 <= s <= 64 << 20:
+                for peer in PEERS:
+                    worst = min(ratios[peer])
+                    if worst < TARGET_RATIO:
+                        misses.append(f"{op} p={p} {human(s)}: busbw ours/{peer} "
+                                      f"{worst:.2f} in some round (target >= {TARGET_RATIO})")
+            if s == 4 << 10:
+                ours = [r[s][0] for r in data["ours"]]
+                if max(ours) > TARGET_LATENCY_US:
+                    misses.append(f"{op} p={p} 4K: {max(ours):.2f} us in some round "
+                                  f"(target <= {TARGET_LATENCY_US} us)")
+                for peer in PEERS:
+                    if any(o[s][0] >= q[s][0] for o, q in zip(data["ours"], data[peer])):
+                        misses.append(f"{op} p={p} 4K: not below {peer} in every round")
+        if op == "all_reduce" and p == "2" and (16 << 20) in sizes:
+            share = [r[16 << 20][1] / m for r, m in zip(data["ours"], memcpy)]
+            print(f"\nall_reduce busbw at 16 MB / memcpy of the same round: {spread(share)}")
+            if min(share) < TARGET_MEMCPY_SHARE:
+                misses.append(f"all_reduce p=2 16M: {min(share):.2f} of memcpy in some "
+                              f"round (target >= {TARGET_MEMCPY_SHARE})")
+    print("\ntargets: " + ("all met in every round" if not misses else
+                           f"{len(misses)} missed:\n  " + "\n  ".join(misses)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
