@@ -25,7 +25,8 @@ if(HCCL_ENABLE_COMPILER)
     FILES_MATCHING PATTERN "*.td")
   install(FILES ${PROJECT_SOURCE_DIR}/passes/Passes.td
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hccl-mlir/Passes)
-  list(APPEND _hccl_exported HcclCommDialect HcclPasses HcclTranslate)
+  list(APPEND _hccl_exported HcclCommDialect HcclStableHLODialect HcclPasses
+    HcclTranslate)
 endif()
 
 install(TARGETS ${_hccl_exported} EXPORT HcclMlirTargets

@@ -1,9 +1,11 @@
 //===- StableHLOImport.cpp - StableHLO collectives -> comm ----------------===//
 //
-// Debian's MLIR 19 has no StableHLO dialect, and linking one would pull a
-// second LLVM-sized dependency for the handful of ops we map. The generic op
-// form carries everything we need (operands, attributes, regions), so we
-// parse it with unregistered dialects allowed and read the ops by name.
+// StableHLO is read in either form it is printed in: the pretty form JAX,
+// torch_xla and StableHLO's tests write, through the reader dialect in
+// dialects/stablehlo, and the generic form. The collectives stay generic,
+// unregistered ops of that dialect, so every attribute they carry reaches
+// the importer; any other name that is not one of the dialect's ops is an
+// error naming it.
 //
 // Process groups follow the StableHLO specification: the grid is
 // num_replicas x num_partitions (StableHLOGroups.h), each collective picks
@@ -17,6 +19,7 @@
 #include "StableHLORegions.h"
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
+#include "hccl-mlir/Dialect/StableHLO/StableHLO.h"
 #include "hccl-mlir/schedule/Generate.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -125,10 +128,11 @@ public:
     for (Operation *op : ops)
       if (failed(convert(op)))
         return failure();
-    // Anything unregistered left (a stablehlo op outside a function, another
-    // dialect) cannot be scheduled.
+    // Anything unregistered or StableHLO left (an op outside a function,
+    // another dialect) cannot be scheduled.
     WalkResult r = module.walk([&](Operation *op) {
-      if (!op->isRegistered()) {
+      if (!op->isRegistered() ||
+          op->getName().getStringRef().starts_with(kPrefix)) {
         op->emitError() << "'" << op->getName()
                         << "' is outside a func.func body or not StableHLO; "
                            "the importer maps StableHLO functions only";
@@ -271,25 +275,13 @@ private:
     Attribute ch = getAttr(op, "channel_handle");
     if (!ch)
       return 0;
-    // Opaque here (no StableHLO dialect): read its text.
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    ch.print(os);
-    auto field = [&](StringRef key) -> std::optional<int64_t> {
-      size_t pos = text.find((key + " = ").str());
-      if (pos == std::string::npos)
-        return std::nullopt;
-      StringRef rest = StringRef(text).substr(pos + key.size() + 3);
-      bool neg = rest.consume_front("-");
-      int64_t v = 0;
-      if (!llvm::to_integer(rest.take_while(llvm::isDigit), v))
-        return std::nullopt;
-      return neg ? -v : v;
-    };
-    std::optional<int64_t> handle = field("handle");
-    std::optional<int64_t> type = field("type");
-    if (!StringRef(text).starts_with("#stablehlo.channel_handle<") || !handle ||
-        !type)
+    auto s = dyn_cast<stablehlo::StructAttr>(ch);
+    std::optional<int64_t> handle, type;
+    if (s && s.getKind() == "channel_handle") {
+      handle = s.getInt("handle");
+      type = s.getInt("type");
+    }
+    if (!handle || !type)
       return op->emitError() << "expected 'channel_handle' as "
                                 "#stablehlo.channel_handle<handle = N, type = "
                                 "T>, found "
@@ -677,42 +669,93 @@ private:
 };
 
 } // namespace
-OwningOpRef<ModuleOp>
-mlir::comm::importStableHLO(llvm::SourceMgr &sm, MLIRContext *ctx,
-                            const StableHLOImportOptions &opts) {
+
+/// MLIR bytecode starts with these four bytes (StableHLO's portable
+/// artifacts are VHLO in bytecode).
+static bool isBytecode(StringRef text) {
+  return text.starts_with(StringRef("ML\xefR", 4));
+}
+
+OwningOpRef<ModuleOp> mlir::comm::parseStableHLO(llvm::SourceMgr &sm,
+                                                 MLIRContext *ctx) {
+  const llvm::MemoryBuffer *buf = sm.getMemoryBuffer(sm.getMainFileID());
+  if (isBytecode(buf->getBuffer())) {
+    emitError(FileLineColLoc::get(ctx, buf->getBufferIdentifier(), 1, 1))
+        << "this is MLIR bytecode (a StableHLO portable artifact is VHLO "
+           "bytecode); the importer reads StableHLO text: run "
+           "`stablehlo-translate --deserialize FILE > FILE.mlir` first";
+    return nullptr;
+  }
+  // Other dialects (mhlo, sdy, ...) parse opaque, for the importer to name.
   ctx->allowUnregisteredDialects(true);
-  ctx->loadDialect<CommDialect, func::FuncDialect>();
-  // Rewrite "unknown custom op" errors from the pretty form into one
-  // actionable message; other errors go out as they come (before the
-  // parser's cleanup, which MLIR 19 can crash in: tools/common/Contained.cpp).
-  bool prettyForm = false;
-  Location prettyLoc = UnknownLoc::get(ctx);
+  ctx->loadDialect<CommDialect, func::FuncDialect,
+                   stablehlo::StableHLODialect>();
+  // An unknown op in the pretty form fails the parse: say which names exist.
+  // Other errors go out as they come (before the parser's cleanup, which
+  // MLIR 19 can crash in: tools/common/Contained.cpp).
   OwningOpRef<ModuleOp> module;
   {
     ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
       if (d.getSeverity() != DiagnosticSeverity::Error)
         return failure();
-      std::string msg = d.str();
-      if (!StringRef(msg).contains("custom op 'stablehlo.") &&
-          !StringRef(msg).contains("Dialect `stablehlo' not found"))
+      std::string text = d.str();
+      StringRef msg = text;
+      StringRef name;
+      if (msg.consume_front("custom op '") && msg.contains("' is unknown"))
+        name = msg.take_until([](char c) { return c == '\''; });
+      if (!name.starts_with("stablehlo.") && !name.starts_with("vhlo."))
         return failure();
-      if (!prettyForm)
-        prettyLoc = d.getLocation();
-      prettyForm = true;
+      StringRef mnemonic = name.split('.').second;
+      InFlightDiagnostic e = emitError(d.getLocation());
+      if (name.starts_with("vhlo."))
+        e << "'" << name
+          << "' is VHLO (StableHLO's portable form): run `stablehlo-translate "
+             "--deserialize` first and import its StableHLO text";
+      else if (stablehlo::StableHLODialect::isGenericCollective(mnemonic))
+        e << "'" << name << "' has no pretty form: StableHLO prints it "
+          << "generic, as \"" << name << "\"(...)";
+      else
+        e << "'" << name
+          << "' is not a StableHLO op the importer reads (the op list is in "
+             "docs/stablehlo-import.md)";
       return success();
     });
     module = parseSourceFile<ModuleOp>(sm, ctx);
   }
-  if (!module) {
-    if (prettyForm)
-      emitError(prettyLoc)
-          << "StableHLO must be in the generic op form (\"stablehlo.add\"(...) "
-             "...): this build has no StableHLO dialect to read the pretty "
-             "form; print it with the generic printer (e.g. "
-             "module.operation.print(print_generic_op_form=True) from JAX or "
-             "torch_xla, or stablehlo-opt --mlir-print-op-generic)";
+  if (!module)
     return nullptr;
-  }
+  // The dialect lets unknown ops parse in the generic form, for the
+  // collectives; any other is named here.
+  WalkResult r = module->walk([&](Operation *op) {
+    StringRef name = op->getName().getStringRef();
+    auto [dialect, mnemonic] = name.split('.');
+    if (op->isRegistered() ||
+        (dialect == "stablehlo" &&
+         stablehlo::StableHLODialect::isGenericCollective(mnemonic)) ||
+        (dialect != "stablehlo" && dialect != "vhlo"))
+      return WalkResult::advance();
+    if (dialect == "vhlo")
+      op->emitError() << "'" << name
+                      << "' is VHLO (StableHLO's portable form): run "
+                         "`stablehlo-translate --deserialize` first and "
+                         "import its StableHLO text";
+    else
+      op->emitError() << "'" << name
+                      << "' is not a StableHLO op the importer reads (the op "
+                         "list is in docs/stablehlo-import.md)";
+    return WalkResult::interrupt();
+  });
+  if (r.wasInterrupted())
+    return nullptr;
+  return module;
+}
+
+OwningOpRef<ModuleOp>
+mlir::comm::importStableHLO(llvm::SourceMgr &sm, MLIRContext *ctx,
+                            const StableHLOImportOptions &opts) {
+  OwningOpRef<ModuleOp> module = parseStableHLO(sm, ctx);
+  if (!module)
+    return nullptr;
   Importer imp(*module, opts);
   if (failed(imp.run()))
     return nullptr;

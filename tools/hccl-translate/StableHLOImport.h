@@ -16,18 +16,22 @@ struct StableHLOImportOptions {
   int64_t numPartitions = 0;
 };
 
-/// Parses StableHLO in MLIR's generic op form (as JAX / torch_xla print it
-/// with the generic printer) without the StableHLO dialect, and rewrites it
-/// into the comm dialect: all_reduce (with its reduction region),
-/// all_gather, reduce_scatter, all_to_all, collective_permute and
-/// collective_broadcast become comm ops on comm.group symbols holding the
-/// spec's process groups as flattened process ids (replica_id *
-/// num_partitions + partition_id; channel handles kept as `comm.channel`);
-/// calls into communicating functions are inlined; every other stablehlo
-/// op becomes an opaque comm.compute. Collectives in loops and branches,
-/// attributes the importer does not honour, unsupported reduction regions,
-/// padded replica groups and the pretty (custom) form are diagnosed, never
-/// guessed (docs/stablehlo-import.md).
+/// Parses StableHLO in its pretty or generic form (dialects/stablehlo; the
+/// collectives stay generic ops so that every attribute is seen), refusing
+/// MLIR bytecode (VHLO artifacts), VHLO ops and names that are not StableHLO
+/// ops. Null after an error.
+OwningOpRef<ModuleOp> parseStableHLO(llvm::SourceMgr &sm, MLIRContext *ctx);
+
+/// Parses StableHLO (parseStableHLO) and rewrites it into the comm dialect:
+/// all_reduce (with its reduction region), all_gather, reduce_scatter,
+/// all_to_all, collective_permute and collective_broadcast become comm ops on
+/// comm.group symbols holding the spec's process groups as flattened process
+/// ids (replica_id * num_partitions + partition_id; channel handles kept as
+/// `comm.channel`); calls into communicating functions are inlined; every other
+/// stablehlo op becomes an opaque comm.compute. Collectives in loops and
+/// branches, attributes the importer does not honour, unsupported reduction
+/// regions, and padded replica groups are diagnosed, never guessed
+/// (docs/stablehlo-import.md).
 OwningOpRef<ModuleOp> importStableHLO(llvm::SourceMgr &sm, MLIRContext *ctx,
                                       const StableHLOImportOptions &opts);
 

@@ -3,9 +3,12 @@
 //   --comm-to-plan        lowered comm IR -> plan JSON for the runtime
 //   --import-graph        exported graph JSON (docs/graph-format.md) -> IR
 //   --export-graph        comm IR -> exported graph JSON
-//   --import-stablehlo    StableHLO (generic op form) collectives -> comm IR
-//                         (--num-replicas, --num-partitions; --topology,
-//                         --rank-table, --link-params set #comm.topology)
+//   --import-stablehlo    StableHLO (pretty or generic form) collectives ->
+//                         comm IR (--num-replicas, --num-partitions;
+//                         --topology, --rank-table, --link-params set
+//                         #comm.topology)
+//   --print-stablehlo     StableHLO read and printed back (the reader's
+//                         round trip; --mlir-print-op-generic for generic)
 //
 // Every translation checks the input's nesting before parsing it, and the
 // whole run is crash-contained (tools/common/InputGuard.h); the two that read
@@ -234,7 +237,7 @@ static int translateMain(int argc, char **argv) {
       registerDialects);
   TranslateToMLIRRegistration fromStableHLO(
       "import-stablehlo",
-      "map the collectives of StableHLO (generic op form) to comm",
+      "map the collectives of StableHLO (pretty or generic form) to comm",
       [](llvm::SourceMgr &sm, MLIRContext *ctx) -> OwningOpRef<Operation *> {
         if (failed(hccl::tools::checkNesting(sm, ctx)))
           return nullptr;
@@ -253,6 +256,20 @@ static int translateMain(int argc, char **argv) {
         return OwningOpRef<Operation *>(m.release());
       },
       registerDialects);
+  TranslateRegistration printStableHLO(
+      "print-stablehlo",
+      "read StableHLO (pretty or generic form) and print it back",
+      [](const std::shared_ptr<llvm::SourceMgr> &sm, llvm::raw_ostream &os,
+         MLIRContext *ctx) -> LogicalResult {
+        if (failed(hccl::tools::checkNesting(*sm, ctx)))
+          return failure();
+        OwningOpRef<ModuleOp> m = comm::parseStableHLO(*sm, ctx);
+        if (!m)
+          return failure();
+        m->print(os);
+        os << "\n";
+        return success();
+      });
   TranslateRegistration toGraph(
       "export-graph", "write the exported-graph JSON of comm IR",
       fromMLIR([](ModuleOp module, llvm::raw_ostream &os) -> LogicalResult {

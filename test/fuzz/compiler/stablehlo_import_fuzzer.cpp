@@ -1,9 +1,12 @@
-//===- stablehlo_import_fuzzer.cpp - StableHLO (generic form) into comm ---===//
+//===- stablehlo_import_fuzzer.cpp - StableHLO (either form) into comm ----===//
 //
 // hccl-translate --import-stablehlo in process: the nesting scan, the parse
-// with unregistered dialects, the importer (replica groups, reductions,
-// channels) and the verifier; with --num-replicas unset and set, since
-// they take different paths.
+// through the StableHLO reader dialect (pretty and generic forms: the
+// custom parsers of dialects/stablehlo, its keyed attributes), the importer
+// (replica groups, reductions, channels) and the verifier; with
+// --num-replicas unset and set, since they take different paths. The
+// pretty-* seeds hold every op of the reader and the programs of
+// test/Translate/stablehlo-pretty-*.test.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
