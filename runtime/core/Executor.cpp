@@ -9,14 +9,15 @@
 // the same way. Reductions are applied exactly as the program orders them,
 // so results are bit-identical on every rank and from run to run.
 //
-// Waiting (core/WaitPolicy.h): spin briefly (only when this host is not
-// oversubscribed), yield, then sleep on the communicator's doorbell, which
-// peers and the TCP thread ring. While idle, the executor checks the abort
-// record, its peers' health (dead process, closed connection, mismatched call
-// waiting) and the HCCL_EXEC_TIMEOUT deadline.
+// Waiting (core/WaitPolicy.h): spin briefly (shorter, or not at all, when
+// this host has no core to spare), then sleep on the communicator's
+// doorbell, which peers and the TCP thread ring. While idle, the executor
+// checks the abort record, its peers' health (dead process, closed connection,
+// mismatched call waiting) and the HCCL_EXEC_TIMEOUT deadline.
 //
 //===----------------------------------------------------------------------===//
 #include "common/Futex.h"
+#include "common/HostLoad.h"
 #include "common/Log.h"
 #include "core/Communicator.h"
 #include "core/LocalWork.h"
@@ -27,7 +28,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <sched.h>
 
 namespace hccl::rt {
 
@@ -249,7 +249,7 @@ Status Communicator::waitFor(const CallId &call,
   for (int peer : touched_)
     callerMoves =
         callerMoves || pairs_[static_cast<size_t>(peer)]->needsCallerProgress();
-  WaitPolicy policy(oversubscribed_, callerMoves);
+  WaitPolicy policy(oversubscribed_, callerMoves, hostBusy());
   Doorbell &bell = seg_->header()->bell;
   int64_t idleStart = -1;
   int64_t lastHealth = nowUs();
@@ -338,10 +338,6 @@ Status Communicator::waitFor(const CallId &call,
     WaitPolicy::Action next = policy.next(now - idleStart);
     if (next == WaitPolicy::Action::Spin) {
       policy.spin();
-      continue;
-    }
-    if (next == WaitPolicy::Action::Yield) {
-      sched_yield();
       continue;
     }
     // Sleep until a peer or the TCP thread rings, re-checking after raising

@@ -2,18 +2,22 @@
 #include "core/Stream.h"
 #include "common/Deadline.h"
 #include "common/Futex.h"
-
-#include <sched.h>
+#include "common/HostLoad.h"
 
 namespace hccl::rt {
 
 namespace {
 // A futex wake-up costs tens of microseconds or more on a VM. A stream
 // thread whose queue just emptied, and a caller that synchronizes, poll for
-// this long first, yielding the CPU at each look (so a runnable rank thread
-// on an oversubscribed host loses nothing).
+// this long first, when the host has a core to spare; on a busy host they
+// wait on the condition variable at once (a poll would take the core the
+// other side needs, and a yield gives a time slice away: core/WaitPolicy.h).
 constexpr int64_t kWorkerPollUs = 100;
 constexpr int64_t kSyncPollUs = 100;
+
+int64_t pollUntil(int64_t pollUs) {
+  return nowUs() + (hostBusy() ? 0 : pollUs);
+}
 } // namespace
 
 StatusOr<std::unique_ptr<HostStream>> HostStream::create() {
@@ -53,9 +57,9 @@ void HostStream::enqueue(Task t) {
 }
 
 Status HostStream::synchronize() {
-  int64_t until = nowUs() + kSyncPollUs;
+  int64_t until = pollUntil(kSyncPollUs);
   while (outstanding_.load(std::memory_order_acquire) != 0 && nowUs() < until)
-    sched_yield();
+    cpuRelax();
   std::unique_lock<std::mutex> g(mu_);
   doneCv_.wait(g, [&] { return queue_.empty() && !busy_; });
   Status st = firstError_;
@@ -73,10 +77,10 @@ void HostStream::run() {
   for (;;) {
     if (queue_.empty() && !stop_) {
       g.unlock();
-      int64_t until = nowUs() + kWorkerPollUs;
+      int64_t until = pollUntil(kWorkerPollUs);
       while (outstanding_.load(std::memory_order_acquire) == 0 &&
              !stopping_.load(std::memory_order_acquire) && nowUs() < until)
-        sched_yield();
+        cpuRelax();
       g.lock();
     }
     workerSleeping_ = true;

@@ -2,10 +2,12 @@
 #include "bootstrap/Launcher.h"
 #include "bootstrap/Rendezvous.h"
 #include "bootstrap/RootInfo.h"
+#include "common/HostLoad.h"
 #include "common/Socket.h"
 #include "core/LocalWork.h"
 #include "core/ProgramCache.h"
 #include "core/RankInfo.h"
+#include "core/WaitPolicy.h"
 #include "hccl-mlir/schedule/Generate.h"
 #include "transport/Transport.h"
 #include "transport/shm/Regions.h"
@@ -335,4 +337,34 @@ TEST(Regions, FindLocatesShareableMemory) {
   r->reset();
   EXPECT_FALSE(RegionRegistry::instance().find(base, 1, ref))
       << "region " << id;
+}
+
+TEST(HostLoad, RunnableCountIsReadFromLoadavg) {
+  EXPECT_EQ(runnableThreadsOf("0.52 0.58 0.59 3/1172 12345\n"), 3);
+  EXPECT_EQ(runnableThreadsOf("7.14 5.26 4.87 12/988 1"), 12);
+  for (const char *bad :
+       {"", "0.5 0.5 0.5", "0.5 0.5 0.5 /10 1", "0.5 0.5 0.5 x/10 1",
+        "0.5 0.5 0.5 3 1", "0.5 0.5 0.5 1234567890/10 1"})
+    EXPECT_EQ(runnableThreadsOf(bad), -1) << bad;
+  // This process's own thread is running while it reads the file.
+  EXPECT_GE(runnableThreads(), 1);
+}
+
+TEST(WaitPolicy, SpinsOnlyWhileACoreIsFree) {
+  using A = WaitPolicy::Action;
+  // A free core: spin 120 us (shm), 1 ms when the waiter moves the data.
+  EXPECT_EQ(WaitPolicy::spinBudgetUs(false, false, false), 120);
+  EXPECT_EQ(WaitPolicy::spinBudgetUs(false, true, false), 1000);
+  // A busy host: 20 us whatever the transport; own ranks oversubscribing
+  // the host: sleep at once.
+  EXPECT_EQ(WaitPolicy::spinBudgetUs(false, true, true), 20);
+  EXPECT_EQ(WaitPolicy::spinBudgetUs(false, false, true), 20);
+  EXPECT_EQ(WaitPolicy::spinBudgetUs(true, true, false), 0);
+  WaitPolicy idle(false, false, false), busy(false, false, true),
+      over(true, false, false);
+  EXPECT_EQ(idle.next(119), A::Spin);
+  EXPECT_EQ(idle.next(120), A::Sleep);
+  EXPECT_EQ(busy.next(19), A::Spin);
+  EXPECT_EQ(busy.next(20), A::Sleep);
+  EXPECT_EQ(over.next(0), A::Sleep);
 }
