@@ -91,6 +91,7 @@ ProcessGroupHccl::ProcessGroupHccl(const c10::intrusive_ptr<c10d::Store> &store,
     }
   }
   worker_ = std::make_unique<Worker>();
+  p2p_ = std::make_shared<P2pBatch>(comm_, worker_.get());
   init();
 }
 
@@ -116,10 +117,13 @@ ProcessGroupHccl::ProcessGroupHccl(c10::intrusive_ptr<ProcessGroupHccl> parent,
                                     subCommId, rank, &config, &comm_),
             "HcclCreateSubCommConfig");
   worker_ = std::make_unique<Worker>();
+  p2p_ = std::make_shared<P2pBatch>(comm_, worker_.get());
   init();
 }
 
 ProcessGroupHccl::~ProcessGroupHccl() {
+  if (p2p_)
+    p2p_->close(); // queues what is held
   worker_.reset(); // runs what is queued
   if (comm_ != nullptr)
     HcclCommDestroy(comm_);
@@ -130,6 +134,7 @@ ProcessGroupHccl::enqueue(c10d::OpType type, std::vector<at::Tensor> outputs,
                           HcclWork::Body body) {
   auto work = c10::make_intrusive<HcclWork>(rank_, type, std::move(outputs),
                                             std::move(body));
+  p2p_->flush(); // held sends and receives were issued before this call
   worker_->enqueue(work);
   return work;
 }
@@ -152,18 +157,14 @@ ProcessGroupHccl::barrier(const c10d::BarrierOptions &) {
 }
 
 // Point-to-point calls match by issue order on each pair, not by tag
-// (docs/runtime.md, Faults): the tag is accepted and not used.
+// (docs/runtime.md, Faults): the tag is accepted and not used. They are
+// held in p2p_ until a wait, a poll or the next collective needs them.
 c10::intrusive_ptr<c10d::Work>
 ProcessGroupHccl::send(std::vector<at::Tensor> &tensors, int dst, int) {
   checkSingle(tensors, "send tensor");
   checkRoot(dst, "send destination");
   TORCH_CHECK_VALUE(dst != rank_, "hccl: send to this rank itself (", dst, ")");
-  at::Tensor t = tensors[0].contiguous();
-  HcclComm comm = comm_;
-  return enqueue(c10d::OpType::SEND, tensors, [=] {
-    Buffer b = bufferOf(t);
-    hcclCheck(HcclSend(b.ptr, b.count, b.type, dst, comm, nullptr), "HcclSend");
-  });
+  return p2p_->add(rank_, true, dst, tensors[0].contiguous(), tensors[0]);
 }
 
 c10::intrusive_ptr<c10d::Work>
@@ -172,15 +173,7 @@ ProcessGroupHccl::recv(std::vector<at::Tensor> &tensors, int src, int) {
   checkRoot(src, "recv source");
   TORCH_CHECK_VALUE(src != rank_, "hccl: recv from this rank itself (", src,
                     ")");
-  at::Tensor t = tensors[0];
-  HcclComm comm = comm_;
-  return enqueue(c10d::OpType::RECV, tensors, [=]() mutable {
-    at::Tensor c = t.contiguous();
-    Buffer b = bufferOf(c);
-    hcclCheck(HcclRecv(b.ptr, b.count, b.type, src, comm, nullptr), "HcclRecv");
-    if (!c.is_same(t))
-      t.copy_(c);
-  });
+  return p2p_->add(rank_, false, src, tensors[0].contiguous(), tensors[0]);
 }
 
 void ProcessGroupHccl::checkPlanBuffers(const Plan &plan, const std::string &id,

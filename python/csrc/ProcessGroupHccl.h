@@ -5,12 +5,14 @@
 // group: the world's from a root info exchanged through the c10d store,
 // a subgroup's from HcclCreateSubCommConfig on the world's (only members
 // call, as with dist.new_group). Calls are checked on the caller's thread
-// (bad arguments raise there), then queued on the group's Worker (Work.h).
+// (bad arguments raise there), then queued on the group's Worker (Work.h);
+// sends and receives are held until something needs them (P2pBatch.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_TORCH_PROCESSGROUPHCCL_H
 #define HCCL_TORCH_PROCESSGROUPHCCL_H
 
+#include "P2pBatch.h"
 #include "Work.h"
 
 #include "hccl/hccl_ext.h"
@@ -132,6 +134,7 @@ private:
   HcclComm comm_ = nullptr;
   c10::intrusive_ptr<ProcessGroupHccl> parent_; // outlives our communicator
   std::unique_ptr<Worker> worker_;
+  std::shared_ptr<P2pBatch> p2p_; // sends and receives not yet queued
 };
 
 } // namespace hccl_torch

@@ -13,6 +13,21 @@ HcclWork::HcclWork(int rank, c10d::OpType type, std::vector<at::Tensor> outputs,
       future_(c10::make_intrusive<c10::ivalue::Future>(
           c10::ListType::create(c10::TensorType::get()))) {}
 
+c10::intrusive_ptr<c10::ivalue::Future> HcclWork::getFuture() {
+  issue();
+  return future_;
+}
+
+bool HcclWork::isCompleted() {
+  issue();
+  return c10d::Work::isCompleted();
+}
+
+bool HcclWork::wait(std::chrono::milliseconds timeout) {
+  issue();
+  return c10d::Work::wait(timeout);
+}
+
 void HcclWork::run() {
   try {
     body_();

@@ -31,16 +31,28 @@ public:
            Body body);
 
   std::vector<at::Tensor> result() override { return outputs_; }
-  c10::intrusive_ptr<c10::ivalue::Future> getFuture() override {
-    return future_;
-  }
+  c10::intrusive_ptr<c10::ivalue::Future> getFuture() override;
+  bool isCompleted() override;
+  bool wait(std::chrono::milliseconds timeout = kNoTimeout) override;
+
+  /// Work held before it is queued (P2pBatch.h): `issue` queues it (and
+  /// what is held with it), and runs before a wait, a poll or getFuture.
+  void setIssue(std::function<void()> issue) { issue_ = std::move(issue); }
+  /// The body of a work created without one, set before it is queued.
+  void setBody(Body body) { body_ = std::move(body); }
 
   /// Runs the body on the calling (worker) thread, then completes the work.
   void run();
 
 private:
+  void issue() {
+    if (issue_)
+      issue_();
+  }
+
   std::vector<at::Tensor> outputs_;
   Body body_;
+  std::function<void()> issue_;
   c10::intrusive_ptr<c10::ivalue::Future> future_;
 };
 

@@ -461,3 +461,50 @@ def test_collective(size, name):
     failures = [f"rank {r}: {rep[name]}" for r, rep in enumerate(_report(size))
                 if rep[name] is not None]
     assert not failures, "\n".join(failures)
+
+
+# --------------------------------------------------------------------------
+# Point-to-point in any issue order (its own spawn: before the backend held
+# point-to-point calls back until a wait, the first case hung every rank)
+# --------------------------------------------------------------------------
+
+def _p2p_any_order(rank, size):
+    import time
+    import torch
+    import torch.distributed as dist
+    # Receives posted before sends on every rank, as torch's
+    # batch_isend_irecv does with a recv-first list (the suite's
+    # test_batch_isend_irecv_gloo_tags); two messages each way per pair.
+    ops, got = [], {}
+    for peer in range(size):
+        if peer == rank:
+            continue
+        got[peer] = [torch.full((5,), -1.), torch.full((70_000,), -1.)]
+        for t in got[peer]:
+            ops.append(dist.P2POp(dist.irecv, t, peer, tag=peer))
+        for n in (5, 70_000):
+            ops.append(dist.P2POp(dist.isend, torch.full((n,), float(rank)), peer, tag=rank))
+    works = dist.batch_isend_irecv(ops)
+    for w in reversed(works):
+        w.wait()
+    for peer, ts in got.items():
+        for t in ts:
+            _same(t, torch.full(t.shape, float(peer)), f"from rank {peer}")
+    # Sent and never waited for: a later collective (or polling) issues it.
+    nxt, prv = (rank + 1) % size, (rank - 1) % size
+    send, recv = torch.arange(6.) + rank, torch.empty(6)
+    sw, rw = dist.isend(send, nxt), dist.irecv(recv, prv)
+    deadline = time.monotonic() + 60
+    while not rw.is_completed():
+        assert time.monotonic() < deadline, "irecv never completed"
+        time.sleep(0.01)
+    _same(recv, torch.arange(6.) + prv, "polled irecv")
+    t = torch.ones(3)
+    dist.all_reduce(t)
+    assert sw.is_completed() and sw.is_success()
+    _same(t, torch.full((3,), float(size)), "all_reduce after p2p")
+
+
+@pytest.mark.parametrize("size", [2, 4])
+def test_p2p_any_issue_order(size):
+    ranks.run(_p2p_any_order, size, timeout=120, env={"HCCL_EXEC_TIMEOUT": "20"})
