@@ -31,7 +31,38 @@ int rankField(const std::string &where, const std::string &v) {
   return std::atoi(v.c_str());
 }
 
+double realField(const std::string &where, const std::string &what,
+                 const std::string &v, double lo, bool loOpen, double hi) {
+  char *end = nullptr;
+  double x = v.empty() ? NAN : std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || !std::isfinite(x) ||
+      (loOpen ? !(x > lo) : !(x >= lo)) || !(x <= hi)) {
+    std::ostringstream os;
+    os << where << ": " << what << " '" << v << "' must be a number in "
+       << (loOpen ? "(" : "[") << lo << ", " << hi << "]";
+    bad(os.str());
+  }
+  return x;
+}
+
 } // namespace
+
+std::vector<Jitter> parseJitter(const std::string &text) {
+  std::vector<Jitter> out;
+  for (const std::string &entry : split(text, ',')) {
+    std::string where = "--jitter '" + entry + "'";
+    std::vector<std::string> f = split(entry, ':');
+    if (f.size() != 4 || f[0] != "nic")
+      bad(where + ": expected nic:RANK:PROBABILITY:EXTRA_US");
+    Jitter j;
+    j.text = entry;
+    j.rank = rankField(where, f[1]);
+    j.probability = realField(where, "the probability", f[2], 0, true, 1);
+    j.extraUs = realField(where, "the extra latency (us)", f[3], 0, true, 1e9);
+    out.push_back(j);
+  }
+  return out;
+}
 
 std::vector<LinkFault> parseFaults(const std::string &option,
                                    const std::string &text, bool slow) {

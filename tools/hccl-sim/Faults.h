@@ -5,6 +5,8 @@
 //                                 bandwidth, 0 < F <= 1
 //   --slow-link hccs:A:B:F[,...]  the HCCS links between A and B
 //   --fail-link nic:R | hccs:A:B  the same links turned off
+//   --jitter nic:R:P:US[,...]     each message in or out of rank R's NIC
+//                                 waits US more with probability P
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_SIM_FAULTS_H
@@ -21,6 +23,16 @@ namespace hccl::sim {
 /// the --slow-link form); throws tools::BadInput naming the bad entry.
 std::vector<LinkFault> parseFaults(const std::string &option,
                                    const std::string &text, bool slow);
+
+/// Latency spikes on one NIC.
+struct Jitter {
+  int rank = 0;
+  double probability = 0; ///< per message, 0 < P <= 1
+  double extraUs = 0;     ///< the spike, > 0
+  std::string text;
+};
+/// Parses --jitter's list; throws tools::BadInput naming the bad entry.
+std::vector<Jitter> parseJitter(const std::string &text);
 
 } // namespace hccl::sim
 

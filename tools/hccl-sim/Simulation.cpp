@@ -74,6 +74,7 @@ struct World {
   std::map<int64_t, RankState> rankState;
   std::vector<std::vector<tools::TraceEvent>> trace;
   bool tracing = false;
+  const JitterTable *jitter = nullptr;
   StepCounters counters;
   std::string error;
 };
@@ -83,7 +84,8 @@ int laneOf(int64_t id) { return 1 + static_cast<int>(id % 4); }
 void collectiveActor(World &w, int64_t id, int64_t g) {
   InstanceState &inst = w.instances.at(id);
   const PlanProgram &pp = *inst.program;
-  StepExecutor ex(pp.program, id, inst.member.at(g), pp.group, w.hosts);
+  StepExecutor ex(pp.program, id, inst.member.at(g), pp.group, w.hosts,
+                  w.jitter);
   Status s = ex.run(pp.id, laneOf(id),
                     w.tracing ? &w.trace[static_cast<size_t>(g)] : nullptr,
                     w.counters);
@@ -222,6 +224,27 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
   auto spec = buildPlatform(topo, opts.fabric, opts.faults);
   if (!spec)
     return R(spec.status());
+  JitterTable jitter;
+  if (!opts.jitters.empty()) {
+    const int world = topo.worldSize();
+    jitter.probability.assign(static_cast<size_t>(world), 0);
+    jitter.extraSeconds.assign(static_cast<size_t>(world), 0);
+    for (int g = 0; g < world; ++g)
+      jitter.server.push_back(topo.serverOf(g));
+    jitter.seed = opts.seed;
+    for (const Jitter &j : opts.jitters) {
+      if (j.rank >= world)
+        return R::error("--jitter '" + j.text + "': rank outside 0.." +
+                        std::to_string(world - 1));
+      if (topo.servers < 2)
+        return R::error("--jitter '" + j.text +
+                        "': NICs exist only with more than one server");
+      jitter.probability[static_cast<size_t>(j.rank)] = j.probability;
+      jitter.extraSeconds[static_cast<size_t>(j.rank)] = j.extraUs / 1e6;
+      spec->summary += "; jitter " + j.text;
+    }
+    w.jitter = &jitter;
+  }
   // The file SimGrid loads is the one --write-platform leaves behind.
   std::string path =
       opts.platformPath.empty() ? temporaryPlatformPath() : opts.platformPath;

@@ -17,6 +17,7 @@
 #define HCCL_SIM_SIMULATION_H
 
 #include "ChromeTrace.h"
+#include "Faults.h"
 #include "Platform.h"
 
 #include "hccl-mlir/schedule/Plan.h"
@@ -31,6 +32,8 @@ namespace hccl::sim {
 struct SimOptions {
   FabricOptions fabric;
   std::vector<LinkFault> faults;
+  std::vector<Jitter> jitters;
+  uint64_t seed = 1;        ///< of the jitter draws
   std::string platformPath; ///< --write-platform: keep the platform file
   bool trace = false;       ///< collect trace events
 };

@@ -27,9 +27,10 @@ constexpr double kGiveUpSeconds = 1e6;
 
 StepExecutor::StepExecutor(const sched::Program &prog, int64_t instance,
                            int64_t groupRank, const std::vector<int64_t> &group,
-                           const std::vector<sg4::Host *> &hosts)
+                           const std::vector<sg4::Host *> &hosts,
+                           const JitterTable *jitter)
     : prog_(prog), instance_(instance), rank_(groupRank), group_(group),
-      hosts_(hosts),
+      hosts_(hosts), jitter_(jitter),
       elemBytes_(static_cast<double>(sched::dataTypeSize(prog.dtype))) {}
 
 sg4::Mailbox *StepExecutor::mailbox(int64_t from, int64_t to) const {
@@ -38,8 +39,44 @@ sg4::Mailbox *StepExecutor::mailbox(int64_t from, int64_t to) const {
                                std::to_string(global(to)));
 }
 
-Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops,
-                             StepCounters &counters) {
+namespace {
+uint64_t mix(uint64_t h, uint64_t v) {
+  // splitmix64 of the running hash and the next value.
+  uint64_t z = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+double uniform(uint64_t h) {
+  return static_cast<double>(h >> 11) * (1.0 / 9007199254740992.0);
+}
+} // namespace
+
+double StepExecutor::spike(uint32_t phase, int64_t step, int64_t from,
+                           int64_t to) const {
+  if (!jitter_)
+    return 0;
+  const int64_t g = global(from), h = global(to);
+  if (jitter_->server[static_cast<size_t>(g)] ==
+      jitter_->server[static_cast<size_t>(h)])
+    return 0;
+  uint64_t key = jitter_->seed;
+  for (uint64_t v : {static_cast<uint64_t>(instance_), uint64_t(phase),
+                     static_cast<uint64_t>(step), static_cast<uint64_t>(g),
+                     static_cast<uint64_t>(h)})
+    key = mix(key, v);
+  double extra = 0;
+  // The sender's NIC and the receiver's draw independently.
+  for (int64_t nic : {g, h}) {
+    key = mix(key, static_cast<uint64_t>(nic));
+    if (uniform(key) < jitter_->probability[static_cast<size_t>(nic)])
+      extra += jitter_->extraSeconds[static_cast<size_t>(nic)];
+  }
+  return extra;
+}
+
+Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops, uint32_t phase,
+                             int64_t step, StepCounters &counters) {
   const int64_t k = std::max<int64_t>(1, prog_.slices);
   std::vector<const ConcreteOp *> sends, recvs;
   double localReduce = 0;
@@ -68,15 +105,20 @@ Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops,
       ++counters.transfers;
     }
   std::vector<int *> slots(recvs.size());
+  // A latency spike delays a message's delivery: the receiver sees it that
+  // much after the transfer ends.
+  std::vector<double> curSpike, nextSpike;
   auto postPiece = [&](int64_t i, std::vector<sg4::CommPtr> &comms,
-                       double &reduceBytes) {
+                       double &reduceBytes, std::vector<double> &spikes) {
     comms.clear();
+    spikes.clear();
     reduceBytes = 0;
     for (size_t j = 0; j < recvs.size(); ++j) {
       ConcreteOp p = piece(*recvs[j], i);
       if (p.count == 0)
         continue;
       comms.push_back(mailbox(p.peer, rank_)->get_async<int>(&slots[j]));
+      spikes.push_back(spike(phase, step, p.peer, rank_));
       if (p.kind == OpKind::RecvReduce)
         reduceBytes += static_cast<double>(p.count) * elemBytes_;
     }
@@ -99,15 +141,22 @@ Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops,
   };
   try {
     double curReduce = 0, nextReduce = 0;
-    postPiece(0, cur, curReduce);
+    postPiece(0, cur, curReduce, curSpike);
     for (int64_t i = 0; i < k; ++i) {
       waitAll(cur);
+      double ready = 0;
+      for (size_t j = 0; j < cur.size(); ++j)
+        if (curSpike[j] > 0)
+          ready = std::max(ready, cur[j]->get_finish_time() + curSpike[j]);
       // Piece i+1 travels while piece i is reduced.
       if (i + 1 < k)
-        postPiece(i + 1, next, nextReduce);
+        postPiece(i + 1, next, nextReduce, nextSpike);
+      if (ready > sg4::Engine::get_clock())
+        sg4::this_actor::sleep_until(ready);
       if (curReduce > 0)
         sg4::this_actor::execute(curReduce);
       std::swap(cur, next);
+      std::swap(curSpike, nextSpike);
       curReduce = nextReduce;
     }
     if (localReduce > 0)
@@ -144,7 +193,7 @@ Status StepExecutor::run(const std::string &label, int tid,
       ops.clear();
       if (Status st = ev.expandStep(rank_, ph, s, ops, &budget); !st)
         return st;
-      if (Status st = runStep(ops, counters); !st)
+      if (Status st = runStep(ops, ph, s, counters); !st)
         return st;
     }
     double end = sg4::Engine::get_clock();

@@ -11,7 +11,9 @@
 // the receiving host (the reduce rate); local copies cost nothing (as in
 // the cost model). The step ends when all of its ops have; then the next
 // begins. With k slices every op goes in k pieces, and piece i's reduction
-// overlaps piece i+1's transfer (the executor's pipeline).
+// overlaps piece i+1's transfer (the executor's pipeline). A latency spike
+// (--jitter) delivers a step's messages from one rank to another that much
+// after their transfer ends.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_SIM_STEPEXECUTOR_H
@@ -30,6 +32,17 @@
 
 namespace hccl::sim {
 
+/// --jitter, per global rank: the chance and size of a latency spike on
+/// its NIC, and its server (only traffic between servers crosses a NIC).
+/// The sender's NIC and the receiver's draw independently; the draw for a
+/// step's messages from one rank to another is a hash of
+/// (seed, instance, phase, step, sender, receiver): runs repeat exactly.
+struct JitterTable {
+  std::vector<double> probability, extraSeconds;
+  std::vector<int> server;
+  uint64_t seed = 1;
+};
+
 struct StepCounters {
   int64_t transfers = 0; ///< communications posted (pieces counted)
   int64_t steps = 0;
@@ -41,7 +54,8 @@ public:
   /// `hosts[g]` the host of global rank g.
   StepExecutor(const sched::Program &prog, int64_t instance, int64_t groupRank,
                const std::vector<int64_t> &group,
-               const std::vector<simgrid::s4u::Host *> &hosts);
+               const std::vector<simgrid::s4u::Host *> &hosts,
+               const JitterTable *jitter = nullptr);
 
   /// Runs every step; phase spans go to `events` (times in us, on `tid`,
   /// named after `label`). Fails on an expansion error or a transfer over a
@@ -56,12 +70,16 @@ private:
   }
   simgrid::s4u::Mailbox *mailbox(int64_t from, int64_t to) const;
   sched::Status runStep(const std::vector<sched::ConcreteOp> &ops,
-                        StepCounters &counters);
+                        uint32_t phase, int64_t step, StepCounters &counters);
+  /// The delay of a step's messages from group rank `from` to `to` (0:
+  /// none).
+  double spike(uint32_t phase, int64_t step, int64_t from, int64_t to) const;
 
   const sched::Program &prog_;
   int64_t instance_, rank_;
   const std::vector<int64_t> &group_;
   const std::vector<simgrid::s4u::Host *> &hosts_;
+  const JitterTable *jitter_;
   double elemBytes_;
 };
 

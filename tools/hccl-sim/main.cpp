@@ -48,6 +48,8 @@ const char *const kUsage =
     "  --slow-link nic:R:F,..  rank R's NIC at fraction F of its bandwidth\n"
     "              hccs:A:B:F  the HCCS links between ranks A and B\n"
     "  --fail-link nic:R,..    links turned off (hccs:A:B likewise)\n"
+    "  --jitter nic:R:P:US,..  a step's messages through rank R's NIC wait\n"
+    "                          US more with probability P (--seed N, 1)\n"
     "  --trace FILE            Chrome trace of the simulated run\n"
     "  --write-platform FILE   the SimGrid platform XML simulated\n"
     "exit codes: 0 ok, 1 the simulation could not complete, 2 bad input\n";
@@ -56,10 +58,20 @@ const std::set<std::string> kRequestOptions = {
     "collective", "algo",   "ranks",    "count",  "dtype",
     "op",         "root",   "slices",   "chunks", "ranks-per-server",
     "level0",     "level1", "hccl-algo"};
-const std::set<std::string> kCommonOptions = {
-    "topology",         "rank-table",       "link-params",    "fabric-levels",
-    "oversubscription", "servers-per-leaf", "leaves-per-pod", "reduce-gbps",
-    "slow-link",        "fail-link",        "trace",          "write-platform"};
+const std::set<std::string> kCommonOptions = {"topology",
+                                              "rank-table",
+                                              "link-params",
+                                              "fabric-levels",
+                                              "oversubscription",
+                                              "servers-per-leaf",
+                                              "leaves-per-pod",
+                                              "reduce-gbps",
+                                              "slow-link",
+                                              "fail-link",
+                                              "trace",
+                                              "write-platform",
+                                              "jitter",
+                                              "seed"};
 
 SimOptions simOptions(const Args &a) {
   SimOptions o;
@@ -75,6 +87,9 @@ SimOptions simOptions(const Args &a) {
     for (auto &f :
          hccl::sim::parseFaults("fail-link", a.get("fail-link"), false))
       o.faults.push_back(f);
+  if (a.has("jitter"))
+    o.jitters = hccl::sim::parseJitter(a.get("jitter"));
+  o.seed = static_cast<uint64_t>(intArg(a, "seed", 1, 0, INT64_MAX));
   o.platformPath = a.get("write-platform");
   o.trace = a.has("trace");
   return o;

@@ -202,6 +202,26 @@ TEST(SimVsModel, OversubscribedUplinkSharesItsBandwidth) {
   EXPECT_NEAR(shared, expectShared, expectShared * kTolerance);
 }
 
+TEST(SimVsModel, LatencySpikesOnOneNicDelayEveryRingStep) {
+  // A spike on every message through rank 7's NIC: each ring step waits
+  // for the edge 7->8, as if every inter-server link had that much more
+  // latency. Half the messages: repeatable for a seed, and in between.
+  Topology t = preset("910b-8x2");
+  Topology later = t;
+  later.inter.latencyUs += 10;
+  int64_t n = int64_t(1) << 24;
+  std::string req =
+      request("allreduce", "ring", 16, n) + " --topology 910b-8x2";
+  double always = simUs(req + " --jitter nic:7:1:10");
+  double expect = modelUs(Collective::AllReduce, Algorithm::Ring, 16, n, later);
+  EXPECT_NEAR(always, expect, expect * kTolerance);
+  double none = simUs(req);
+  double half = simUs(req + " --jitter nic:7:0.5:10 --seed 7");
+  EXPECT_EQ(half, simUs(req + " --jitter nic:7:0.5:10 --seed 7"));
+  EXPECT_GT(half, none);
+  EXPECT_LT(half, always);
+}
+
 TEST(SimVsModel, FailedLinkOnTheRouteStopsTheCollective) {
   std::string req =
       request("allreduce", "ring", 8, 1024) + " --topology 910b-8";
