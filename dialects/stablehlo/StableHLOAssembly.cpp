@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::stablehlo;
@@ -20,13 +21,24 @@ using namespace mlir::stablehlo;
 // Integer lists
 //===----------------------------------------------------------------------===//
 
+/// At most 2^20 elements, counted without overflow.
+static bool fewElements(ShapedType t) {
+  int64_t n = 1;
+  for (int64_t d : t.getShape())
+    if (d < 0 || llvm::MulOverflow(n, d, n) || n > (int64_t(1) << 20))
+      return false;
+  return true;
+}
+
 std::optional<SmallVector<int64_t>> mlir::stablehlo::intsOf(Attribute a) {
   if (auto d = dyn_cast_or_null<DenseI64ArrayAttr>(a))
     return SmallVector<int64_t>(d.asArrayRef());
   if (auto d = dyn_cast_or_null<DenseBoolArrayAttr>(a))
     return llvm::to_vector(llvm::map_range(
         d.asArrayRef(), [](bool b) { return static_cast<int64_t>(b); }));
-  if (auto d = dyn_cast_or_null<DenseIntElementsAttr>(a))
+  // A dimension list is short; a huge (splat) tensor here is not one.
+  if (auto d = dyn_cast_or_null<DenseIntElementsAttr>(a);
+      d && fewElements(d.getType()))
     return llvm::to_vector(llvm::map_range(
         d.getValues<APInt>(), [](const APInt &v) { return v.getSExtValue(); }));
   if (auto arr = dyn_cast_or_null<ArrayAttr>(a)) {
@@ -320,7 +332,8 @@ void mlir::stablehlo::printCallTarget(OpAsmPrinter &p, Operation *,
 // dot_general, dot
 //===----------------------------------------------------------------------===//
 
-static ParseResult parsePrecisionList(OpAsmParser &p, Attribute &out) {
+ParseResult mlir::stablehlo::parsePrecisionList(OpAsmParser &p,
+                                                Attribute &out) {
   SmallVector<Attribute> values;
   if (p.parseCommaSeparatedList(
           AsmParser::Delimiter::Square, [&]() -> ParseResult {
@@ -340,7 +353,8 @@ static ParseResult parsePrecisionList(OpAsmParser &p, Attribute &out) {
   return success();
 }
 
-static void printPrecisionList(OpAsmPrinter &p, Attribute precision) {
+void mlir::stablehlo::printPrecisionList(OpAsmPrinter &p, Operation *,
+                                         Attribute precision) {
   auto arr = dyn_cast<ArrayAttr>(precision);
   if (!arr) {
     p << precision;
@@ -354,23 +368,6 @@ static void printPrecisionList(OpAsmPrinter &p, Attribute precision) {
       p << a;
   });
   p << ']';
-}
-
-ParseResult mlir::stablehlo::parsePrecisionTail(OpAsmParser &p,
-                                                Attribute &precision) {
-  if (failed(p.parseOptionalComma()))
-    return success();
-  if (p.parseKeyword("precision") || p.parseEqual())
-    return failure();
-  return parsePrecisionList(p, precision);
-}
-
-void mlir::stablehlo::printPrecisionTail(OpAsmPrinter &p, Operation *,
-                                         Attribute precision) {
-  if (!precision)
-    return;
-  p << ", precision = ";
-  printPrecisionList(p, precision);
 }
 
 ParseResult mlir::stablehlo::parseDotTail(OpAsmParser &p, Attribute &dims,
@@ -432,7 +429,10 @@ void mlir::stablehlo::printDotTail(OpAsmPrinter &p, Operation *, Attribute dims,
   printIntList(p, d.getInts("lhs_contracting_dimensions"));
   p << " x ";
   printIntList(p, d.getInts("rhs_contracting_dimensions"));
-  printPrecisionTail(p, nullptr, precision);
+  if (precision) {
+    p << ", precision = ";
+    printPrecisionList(p, nullptr, precision);
+  }
   if (auto alg = dyn_cast_or_null<StructAttr>(algorithm)) {
     p << ", algorithm = <";
     printStructFields(p, alg);
@@ -656,12 +656,11 @@ void mlir::stablehlo::printWindow(OpAsmPrinter &p, Operation *,
     parts.push_back(s);
   };
   list("stride", strides);
-  if (auto pad = dyn_cast_or_null<DenseIntElementsAttr>(padding)) {
-    SmallVector<int64_t> v = *intsOf(pad);
+  if (std::optional<SmallVector<int64_t>> v = intsOf(padding)) {
     std::string s = "pad = [";
-    for (size_t i = 0; i + 1 < v.size(); i += 2)
-      s += (i ? ", [" : "[") + std::to_string(v[i]) + ", " +
-           std::to_string(v[i + 1]) + "]";
+    for (size_t i = 0; i + 1 < v->size(); i += 2)
+      s += (i ? ", [" : "[") + std::to_string((*v)[i]) + ", " +
+           std::to_string((*v)[i + 1]) + "]";
     parts.push_back(s + "]");
   }
   list("lhs_dilate", lhsDilation);

@@ -79,9 +79,9 @@ ParseResult parseDotTail(OpAsmParser &p, Attribute &dims, Attribute &precision,
                          Attribute &algorithm);
 void printDotTail(OpAsmPrinter &p, Operation *, Attribute dims,
                   Attribute precision, Attribute algorithm);
-/// `, precision = [DEFAULT, HIGH]` or nothing.
-ParseResult parsePrecisionTail(OpAsmParser &p, Attribute &precision);
-void printPrecisionTail(OpAsmPrinter &p, Operation *, Attribute precision);
+/// `[DEFAULT, HIGH]`.
+ParseResult parsePrecisionList(OpAsmParser &p, Attribute &precision);
+void printPrecisionList(OpAsmPrinter &p, Operation *, Attribute precision);
 /// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`.
 ParseResult parseConvDims(OpAsmParser &p, Attribute &dims);
 void printConvDims(OpAsmPrinter &p, Operation *, Attribute dims);

@@ -22,6 +22,24 @@ using namespace mlir::stablehlo;
 //===----------------------------------------------------------------------===//
 
 ParseResult constant_Op::parse(OpAsmParser &p, OperationState &st) {
+  // `() <{value = V}> : () -> T`: a value typed other than the result.
+  if (succeeded(p.parseOptionalLParen())) {
+    SMLoc loc = p.getCurrentLocation();
+    DictionaryAttr props;
+    FunctionType fn;
+    if (p.parseRParen() || p.parseLess() || p.parseAttribute(props) ||
+        p.parseGreater() || p.parseOptionalAttrDict(st.attributes) ||
+        p.parseColonType(fn))
+      return failure();
+    Attribute value = props.get("value");
+    if (!value || props.size() != 1 || fn.getNumInputs() != 0 ||
+        fn.getNumResults() != 1)
+      return p.emitError(loc)
+             << "expected <{value = ...}> : () -> T after 'constant()'";
+    st.addAttribute("value", value);
+    st.addTypes(fn.getResults());
+    return success();
+  }
   if (p.parseOptionalAttrDict(st.attributes))
     return failure();
   SMLoc loc = p.getCurrentLocation();
@@ -37,6 +55,15 @@ ParseResult constant_Op::parse(OpAsmParser &p, OperationState &st) {
 }
 
 void constant_Op::print(OpAsmPrinter &p) {
+  auto typed = llvm::dyn_cast<TypedAttr>(getValue());
+  if (!typed || typed.getType() != getType()) {
+    p << "() <{value = ";
+    p.printAttribute(getValue());
+    p << "}>";
+    p.printOptionalAttrDict((*this)->getAttrs(), {"value"});
+    p << " : () -> " << getType();
+    return;
+  }
   p.printOptionalAttrDict((*this)->getAttrs(), {"value"});
   p << ' ';
   p.printAttribute(getValue());
@@ -130,10 +157,26 @@ ParseResult reduce_Op::parse(OpAsmParser &p, OperationState &st) {
   return p.parseRegion(*body, args);
 }
 
+LogicalResult reduce_Op::verify() {
+  size_t n = getNumOperands() / 2;
+  if (getNumOperands() == 0 || getNumOperands() % 2)
+    return emitOpError() << "takes N inputs and N initial values, found "
+                         << getNumOperands() << " operands";
+  if (getNumResults() != n)
+    return emitOpError() << "has " << n << " inputs but " << getNumResults()
+                         << " results";
+  Region &body = getBody();
+  if (!body.hasOneBlock() || body.getNumArguments() != 2 * n)
+    return emitOpError() << "body must be one block of " << 2 * n
+                         << " arguments";
+  return success();
+}
+
 /// The op `applies` would print: one stablehlo op combining the block's two
 /// arguments into the value returned, all of the initial value's type.
 static Operation *compactReducer(reduce_Op op) {
-  if (op.getNumResults() != 1 || op.getBody().getBlocks().size() != 1)
+  if (op.getNumOperands() != 2 || op.getNumResults() != 1 ||
+      !op.getBody().hasOneBlock())
     return nullptr;
   Block &b = op.getBody().front();
   Type t = op.getOperand(1).getType();
@@ -227,16 +270,21 @@ ParseResult while_Op::parse(OpAsmParser &p, OperationState &st) {
   return success();
 }
 
+LogicalResult while_Op::verify() {
+  if (getNumResults() != getNumOperands())
+    return emitOpError() << "has " << getNumOperands()
+                         << " iteration values but " << getNumResults()
+                         << " results";
+  for (Region *r : {&getCond(), &getBody()})
+    if (!r->hasOneBlock() || r->getNumArguments() != getNumOperands())
+      return emitOpError() << (r == &getCond() ? "cond" : "body")
+                           << " must be one block of " << getNumOperands()
+                           << " arguments, the iteration values";
+  return success();
+}
+
 void while_Op::print(OpAsmPrinter &p) {
   Region &cond = getCond();
-  bool named = !cond.empty() && cond.getNumArguments() == getNumOperands() &&
-               !getBody().empty() &&
-               getBody().getNumArguments() == getNumOperands();
-  if (!named) {
-    // Not the shape the pretty form can say: stay generic.
-    p.printGenericOp(*this, /*printOpName=*/false);
-    return;
-  }
   p << '(';
   for (unsigned i = 0; i < getNumOperands(); ++i) {
     p << (i ? ", " : "");

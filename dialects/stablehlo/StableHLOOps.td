@@ -121,7 +121,8 @@ def StableHLO_map_Op : StableHLO_Op<"map"> {
 // Constants and shapes
 //===----------------------------------------------------------------------===//
 
-// `stablehlo.constant dense<1.0> : tensor<f32>`.
+// `stablehlo.constant dense<1.0> : tensor<f32>`; a value whose type is not
+// the result's (quantized) as `stablehlo.constant() <{value = ...}> : () -> T`.
 def StableHLO_constant_Op : StableHLO_Op<"constant"> {
   let arguments = (ins AnyAttr:$value);
   let results = (outs AnyType:$output);
@@ -310,8 +311,8 @@ def StableHLO_dot_Op : StableHLO_Op<"dot"> {
   let arguments = (ins AnyType:$lhs, AnyType:$rhs, Opt:$precision_config);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs custom<PrecisionTail>($precision_config) attr-dict `:`
-    functional-type(operands, results)
+    $lhs `,` $rhs (`,` `precision` `=` custom<PrecisionList>($precision_config)^)?
+    attr-dict `:` functional-type(operands, results)
   }];
 }
 
@@ -370,6 +371,7 @@ def StableHLO_reduce_Op : StableHLO_Op<"reduce"> {
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region AnyRegion:$body);
   let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
 }
 
 def StableHLO_reduce_window_Op : StableHLO_Op<"reduce_window"> {
@@ -466,6 +468,7 @@ def StableHLO_while_Op : StableHLO_Op<"while", [
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region AnyRegion:$cond, AnyRegion:$body);
   let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
 }
 
 def StableHLO_if_Op : StableHLO_Op<"if"> {
