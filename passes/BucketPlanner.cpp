@@ -10,6 +10,7 @@
 #include "BucketPlanner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <unordered_map>
@@ -211,11 +212,103 @@ Plan hccl::bucket::planDdp(const Problem &prob, double capBytes,
   return plan;
 }
 
+namespace {
+/// Relative tolerance under which two finish times count as equal: a few
+/// roundings, so that ties found along a stream of n items cannot add up
+/// to a measurable loss.
+constexpr double kTieTolerance = 1e-15;
+
+/// Fewer, larger buckets at no predicted cost: merges each bucket of a
+/// partition into runs with the next while the merge is valid and no
+/// finish time after it gets later. A bucket's finish is monotone in the
+/// previous one, so once the new chain of finishes is no later than the
+/// old one the rest is no later either; the chain is followed at most
+/// kReach buckets, which bounds the work by O(n * kReach). `fin` holds, for
+/// the buckets not yet visited, bounds that are exact or later than their
+/// finish in the current partition and consistent (each at least what the
+/// one before implies), so the last finish never gets later than before.
+void mergeWhileFree(const Problem &prob, std::vector<int64_t> &bucketOf) {
+  constexpr size_t kReach = 64;
+  struct Run {
+    size_t begin, end; // [begin, end)
+    double ready, bytes;
+  };
+  std::vector<Run> runs;
+  for (size_t i = 0, n = prob.items.size(); i < n;) {
+    size_t j = i;
+    double ready = 0, bytes = 0;
+    for (; j < n && bucketOf[j] == bucketOf[i]; ++j) {
+      ready = std::max(ready, prob.items[j].ready);
+      bytes += prob.items[j].bytes;
+    }
+    runs.push_back({i, j, ready, bytes});
+    i = j;
+  }
+  if (runs.size() < 2)
+    return;
+  auto cost = [&](const Run &r, double bytes) {
+    const Item &head = prob.items[r.begin];
+    return head.key < 0 ? head.fixedSeconds : prob.pricers[head.key](bytes);
+  };
+  auto after = [&](double prev, const Run &r, double bytes) {
+    return std::max(prev, r.ready) + cost(r, bytes);
+  };
+  std::vector<double> fin(runs.size());
+  for (size_t b = 0; b < runs.size(); ++b)
+    fin[b] = after(b ? fin[b - 1] : 0.0, runs[b], runs[b].bytes);
+  const double tol = kTieTolerance * std::max(fin.back(), 1e-9);
+
+  std::vector<Run> out{runs[0]};
+  std::vector<double> outFin{fin[0]}; // exact
+  for (size_t b = 1; b < runs.size(); ++b) {
+    Run &cur = out.back();
+    const Run &next = runs[b];
+    const Item &head = prob.items[cur.begin];
+    bool valid =
+        head.key >= 0 && prob.items[next.begin].key == head.key &&
+        (prob.caps.maxCount <= 0 ||
+         static_cast<int64_t>(next.end - cur.begin) <= prob.caps.maxCount) &&
+        (prob.caps.maxBucketBytes <= 0 ||
+         cur.bytes + next.bytes <= prob.caps.maxBucketBytes);
+    for (size_t m = next.begin; valid && m < next.end; ++m)
+      valid = prob.items[m].key == head.key &&
+              prob.items[m].dependsOn < static_cast<int64_t>(cur.begin);
+    if (valid) {
+      double prev = out.size() > 1 ? outFin[out.size() - 2] : 0.0;
+      Run merged{cur.begin, next.end, std::max(cur.ready, next.ready),
+                 cur.bytes + next.bytes};
+      // The merged bucket ends where runs[b] did; follow the chain of the
+      // buckets after it until it is no later than the old finishes.
+      std::vector<double> chain{after(prev, merged, merged.bytes)};
+      size_t k = b;
+      while (chain.back() > fin[k] + tol && k + 1 < runs.size() &&
+             k - b < kReach) {
+        ++k;
+        chain.push_back(after(chain.back(), runs[k], runs[k].bytes));
+      }
+      if (chain.back() <= fin[k] + tol) {
+        cur = merged;
+        outFin.back() = chain[0];
+        for (size_t m = b + 1; m <= k; ++m)
+          fin[m] = chain[m - b];
+        continue;
+      }
+    }
+    double f = after(outFin.back(), next, next.bytes);
+    out.push_back(next);
+    outFin.push_back(f);
+  }
+  for (size_t b = 0; b < out.size(); ++b)
+    for (size_t i = out[b].begin; i < out[b].end; ++i)
+      bucketOf[i] = static_cast<int64_t>(b);
+}
+} // namespace
+
 Plan hccl::bucket::planOptimal(const Problem &prob) {
   const int64_t n = static_cast<int64_t>(prob.items.size());
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<double> F(n + 1, 0), S(n + 1, 0), R(n, 0);
-  std::vector<int64_t> start(n, 0);
+  std::vector<int64_t> start(n, 0), B(n + 1, 0); // B: buckets of prefix
   for (int64_t j = 0; j < n; ++j) {
     S[j + 1] = S[j] + prob.items[j].bytes;
     R[j] = std::max(prob.items[j].ready, j ? R[j - 1] : 0.0);
@@ -238,6 +331,7 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
 
     if (it.key < 0) {
       F[j + 1] = std::max(F[j], R[j]) + it.fixedSeconds;
+      B[j + 1] = B[j] + 1;
       start[j] = j;
       runStart = -1;
       continue;
@@ -260,9 +354,11 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
 
     double best = inf;
     int64_t bestStart = j;
+    // Equal finishes (to rounding) go to the start with fewer buckets.
     auto consider = [&](double v, int64_t i) {
       ++work;
-      if (v < best) {
+      double tol = kTieTolerance * std::max(std::fabs(v), 1e-9);
+      if (v < best - tol || (v <= best + tol && B[i] < B[bestStart])) {
         best = v;
         bestStart = i;
       }
@@ -294,6 +390,7 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
       }
     }
     F[j + 1] = best;
+    B[j + 1] = B[bestStart] + 1;
     start[j] = bestStart;
   }
 
@@ -308,6 +405,7 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
     for (int64_t i = starts[b]; i < end; ++i)
       plan.bucketOf[i] = static_cast<int64_t>(b);
   }
+  mergeWhileFree(prob, plan.bucketOf);
   plan.finishSeconds = evaluatePlan(prob, plan.bucketOf);
   plan.work = work;
   return plan;

@@ -123,6 +123,15 @@ Plan planDdp(const Problem &prob, double capBytes, double firstBucketBytes);
 /// extra space for n items and A candidate algorithms. A general pricer
 /// falls back to scanning every valid start: O(n * W), W the largest valid
 /// bucket.
+///
+/// Among partitions with the same finish (to rounding) it prefers fewer,
+/// larger buckets, which cost nothing in the model and are robust to costs
+/// it leaves out: the DP breaks ties between starts toward the prefix with
+/// fewer buckets, and a last pass merges neighbouring buckets while no
+/// finish after them gets later (an earlier bucket whose extra time is
+/// absorbed by idle time before a later one). Not guaranteed the fewest
+/// buckets among all optimal partitions (that needs a Pareto front per
+/// prefix); BucketPlannerTest measures how close it comes.
 Plan planOptimal(const Problem &prob);
 
 } // namespace hccl::bucket

@@ -141,21 +141,28 @@ sched::Topology TopologyAttr::toSchedule() const {
   t.intra = fromAttr(getIntra());
   t.inter = fromAttr(getInter());
   t.reduceGBps = getReduceBandwidth().convertToDouble();
+  t.collectiveOverheadUs = getOverhead().convertToDouble();
   return t;
 }
 
 TopologyAttr TopologyAttr::get(MLIRContext *ctx, const sched::Topology &t) {
   return get(ctx, t.servers, t.devicesPerServer,
              t.intraShape == sched::IntraShape::Ring, toAttr(ctx, t.intra),
-             toAttr(ctx, t.inter), APFloat(t.reduceGBps), t.name);
+             toAttr(ctx, t.inter), APFloat(t.reduceGBps),
+             APFloat(t.collectiveOverheadUs), t.name);
 }
 
 LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t servers, int64_t devices,
                                    bool intraRing, LinkAttr intra,
                                    LinkAttr inter, APFloat reduceF,
-                                   StringRef preset) {
+                                   APFloat overheadF, StringRef preset) {
   double reduce = reduceF.convertToDouble();
+  double overhead = overheadF.convertToDouble();
+  if (!std::isfinite(overhead) || !(overhead >= 0))
+    return emitError() << "topology collective overhead must be finite and "
+                          ">= 0 us, found "
+                       << formatNumber(overhead);
   if (servers < 1 || servers > 65536)
     return emitError() << "topology servers must be in 1..65536, found "
                        << servers;
@@ -180,7 +187,7 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (t.servers != servers || t.devicesPerServer != devices ||
         (t.intraShape == sched::IntraShape::Ring) != intraRing ||
         !(t.intra == fromAttr(intra)) || !(t.inter == fromAttr(inter)) ||
-        t.reduceGBps != reduce)
+        t.reduceGBps != reduce || t.collectiveOverheadUs != overhead)
       return emitError() << "topology parameters differ from preset '" << preset
                          << "'";
   }
@@ -196,7 +203,8 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
            << "expected a topology preset string (one of "
            << sched::Topology::presetForms()
            << ") or 'servers = N, devices = M, intra = mesh|ring "
-              "#comm.link<...>, inter = #comm.link<...>, reduce = GBPS'";
+              "#comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, "
+              "overhead = US]'";
   };
   if (parser.parseLess())
     return {};
@@ -242,10 +250,18 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
       parser.parseKeyword("inter") || parser.parseEqual() ||
       parser.parseAttribute(inter) || parser.parseComma() ||
       parser.parseKeyword("reduce") || parser.parseEqual() ||
-      parseNumber(parser, reduce) || parser.parseGreater())
+      parseNumber(parser, reduce))
+    return {};
+  double overhead = 0;
+  if (succeeded(parser.parseOptionalComma()) &&
+      (parser.parseKeyword("overhead") || parser.parseEqual() ||
+       parseNumber(parser, overhead)))
+    return {};
+  if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, ctx, servers,
-                    devices, ring, intra, inter, APFloat(reduce), StringRef());
+                    devices, ring, intra, inter, APFloat(reduce),
+                    APFloat(overhead), StringRef());
 }
 
 void TopologyAttr::print(AsmPrinter &p) const {
@@ -258,8 +274,10 @@ void TopologyAttr::print(AsmPrinter &p) const {
   p.printAttribute(getIntra());
   p << ", inter = ";
   p.printAttribute(getInter());
-  p << ", reduce = " << formatNumber(getReduceBandwidth().convertToDouble())
-    << ">";
+  p << ", reduce = " << formatNumber(getReduceBandwidth().convertToDouble());
+  if (double o = getOverhead().convertToDouble(); o != 0)
+    p << ", overhead = " << formatNumber(o);
+  p << ">";
 }
 
 //===----------------------------------------------------------------------===//

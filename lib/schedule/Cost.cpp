@@ -154,6 +154,8 @@ Result<ProgramCost> predictCost(const Program &prog, const Topology &topo,
       pc.steps += 1;
       pc.rounds += moves ? 1 : 0;
     }
+  if (prog.p > 1) // once per collective, as closedFormCost adds it
+    pc.seconds += topo.collectiveOverhead();
   return pc;
 }
 

@@ -217,10 +217,8 @@ Algorithm canonicalFor(Collective c, Algorithm a) {
   return a;
 }
 
-} // namespace
-
-Result<double> closedFormCost(const ClosedFormRequest &req,
-                              const Topology &topo) {
+/// The steps' time, without the per-collective overhead.
+Result<double> stepsCost(const ClosedFormRequest &req, const Topology &topo) {
   using R = Result<double>;
   if (req.p < 1)
     return R::error("cost: p must be >= 1");
@@ -298,6 +296,16 @@ Result<double> closedFormCost(const ClosedFormRequest &req,
     return R::error("hierarchical: levels cannot serve " +
                     std::string(collectiveName(c)));
   return t;
+}
+
+} // namespace
+
+Result<double> closedFormCost(const ClosedFormRequest &req,
+                              const Topology &topo) {
+  Result<double> t = stepsCost(req, topo);
+  if (!t || req.p <= 1)
+    return t;
+  return *t + topo.collectiveOverhead();
 }
 
 } // namespace hccl::sched

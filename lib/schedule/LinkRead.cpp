@@ -62,7 +62,12 @@ Status readLinkFields(const Json &j, const std::string &path, Topology &t) {
                            ": expected \"mesh\" or \"ring\"");
     t.intraShape = *sh;
   }
-  return numberField(j, "reduce_gbps", path, 0, true, t.reduceGBps, false);
+  if (Status s =
+          numberField(j, "reduce_gbps", path, 0, true, t.reduceGBps, false);
+      !s)
+    return s;
+  return numberField(j, "collective_overhead_us", path, 0, false,
+                     t.collectiveOverheadUs, false);
 }
 
 } // namespace hccl::sched::detail

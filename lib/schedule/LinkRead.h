@@ -1,8 +1,9 @@
 //===- LinkRead.h - The one reader of link figures --------------*- C++ -*-===//
 //
 // A plan's "topology" object and a link-parameter file carry the same
-// figures (intra, inter, intra_shape, reduce_gbps). Both are read here, so
-// a value one accepts the other accepts too. Private to lib/schedule.
+// figures (intra, inter, intra_shape, reduce_gbps, collective_overhead_us).
+// Both are read here, so a value one accepts the other accepts too. Private
+// to lib/schedule.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_LIB_SCHEDULE_LINKREAD_H

@@ -107,7 +107,8 @@ bool readTopology(Reader &rd, const json &j, const std::string &path,
                   Topology &t) {
   if (!rd.object(j, path,
                  {"name", "servers", "devices_per_server", "intra_shape",
-                  "intra", "inter", "reduce_gbps", "rank_server"}))
+                  "intra", "inter", "reduce_gbps", "collective_overhead_us",
+                  "rank_server"}))
     return false;
   std::string name;
   if (!rd.string(j, "name", path, name, false))

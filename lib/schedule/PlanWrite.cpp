@@ -28,6 +28,8 @@ void linkFields(ojson &j, const Topology &t) {
   j["intra"] = linkJson(t.intra);
   j["inter"] = linkJson(t.inter);
   j["reduce_gbps"] = t.reduceGBps;
+  if (t.collectiveOverheadUs != 0) // absent = 0: older readers stay valid
+    j["collective_overhead_us"] = t.collectiveOverheadUs;
 }
 
 ojson topoJson(const Topology &t) {

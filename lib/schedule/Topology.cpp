@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -103,6 +104,9 @@ Status Topology::validate() const {
   }
   if (!(reduceGBps > 0))
     return Status::error("topology: reduction bandwidth must be > 0");
+  if (!(collectiveOverheadUs >= 0) || !std::isfinite(collectiveOverheadUs))
+    return Status::error("topology: collective overhead must be finite and "
+                         ">= 0 us");
   return Status::ok();
 }
 
@@ -181,8 +185,9 @@ Status Topology::applyLinkParams(std::string_view text) {
   if (Status s = jsonread::parseObject(text, "link parameters", j); !s)
     return s;
   // The plan's topology reader reads these keys with the same function.
-  Status s = jsonread::object(
-      j, "", {"intra", "inter", "intra_shape", "reduce_gbps", "version"});
+  Status s = jsonread::object(j, "",
+                              {"intra", "inter", "intra_shape", "reduce_gbps",
+                               "collective_overhead_us", "version"});
   if (s)
     s = detail::readLinkFields(j, "", *this);
   if (!s)
@@ -201,6 +206,7 @@ bool Topology::operator==(const Topology &o) const {
   return name == o.name && servers == o.servers &&
          devicesPerServer == o.devicesPerServer && intraShape == o.intraShape &&
          intra == o.intra && inter == o.inter && reduceGBps == o.reduceGBps &&
+         collectiveOverheadUs == o.collectiveOverheadUs &&
          rankServer == o.rankServer;
 }
 

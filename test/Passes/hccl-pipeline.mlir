@@ -9,23 +9,22 @@
 // RUN: mlir-opt %s --load-dialect-plugin=%hccl_libs/libHcclCommPlugin.so --load-pass-plugin=%hccl_libs/libHcclCommPlugin.so --pass-pipeline="builtin.module(hccl-pipeline)" | FileCheck %s --check-prefix=FULL
 
 // Eight 1 MiB gradients ready 100 us apart on a 910B server: each all-reduce
-// (~17 us) hides behind the next layer's backward, so the optimal sizing
-// keeps them apart, and every one starts as soon as its gradient is ready.
-// All eight share one program.
+// (~17 us) hides behind the next layer's backward, so every partition that
+// keeps the last gradient alone finishes at the same time; the optimal
+// sizing breaks the tie toward fewer, larger buckets: the first seven in
+// one (it ends before l0's gradient is ready), the last alone.
+// FULL-COUNT-1: comm.program @allreduce_mesh_p8_n1835008_fp32_sum
 // FULL-COUNT-1: comm.program @allreduce_mesh_p8_n262144_fp32_sum
 // FULL-NOT: comm.program
 // FULL-LABEL: func.func @backward
 // FULL-NOT: comm.all_reduce
-// FULL: comm.compute "l7.backward"
+// FULL: comm.compute "l1.backward"
 // FULL-NEXT: comm.start {
-// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n262144_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 0 : i64}
-// FULL: comm.compute "l6.backward"
-// FULL-NEXT: comm.start {
-// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n262144_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 1 : i64}
+// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n1835008_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 0 : i64}
 // FULL: comm.compute "l0.backward"
 // FULL-NEXT: comm.start {
-// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n262144_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 7 : i64}
-// FULL-COUNT-8: comm.wait
+// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n262144_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 1 : i64}
+// FULL-COUNT-2: comm.wait
 // FULL: return
 
 // A 64 MiB threshold (HCCL-style fixed fusion) puts all eight in one bucket.

@@ -6,7 +6,8 @@
 // share them (contention, longest-first onto the least loaded port). A step
 // costs max over ranks of (max over classes of alpha + bytes*beta on the
 // busiest port) + gamma * bytes reduced; with k slices, transfer and
-// reduction pipeline: k*alpha + max(X, G) + min(X, G)/k. Program = sum.
+// reduction pipeline: k*alpha + max(X, G) + min(X, G)/k. Program = sum,
+// plus a fixed per-collective overhead (Topology::collectiveOverheadUs).
 //
 // Closed forms give the same figures without generating a program (for
 // selection and bucket sizing); tests hold both to the textbook costs of
@@ -38,6 +39,7 @@ struct CostOptions {
 };
 
 struct ProgramCost {
+  /// The steps plus, for p > 1, the topology's per-collective overhead.
   double seconds = 0;
   std::vector<double> stepSeconds;
   int64_t steps = 0;
@@ -73,7 +75,8 @@ struct ClosedFormRequest {
 
 /// Textbook alpha-beta-gamma time for the request, or an error when the
 /// algorithm cannot serve it. For a flat algorithm on several servers the
-/// slowest link class it crosses is used.
+/// slowest link class it crosses is used. For p > 1 it includes the
+/// topology's per-collective overhead (as predictCost does).
 Result<double> closedFormCost(const ClosedFormRequest &req,
                               const Topology &topo);
 

@@ -55,6 +55,10 @@ struct Topology {
   LinkParams intra;          ///< inside a server
   LinkParams inter;          ///< between servers (unused when servers == 1)
   double reduceGBps = 100.0; ///< local reduction throughput: gamma = 1/that
+  /// Fixed cost of one collective on more than one rank, on top of its
+  /// steps: launch, synchronisation, the copy into a fused buffer. Measured
+  /// by tools/calibrate; 0 in the presets (link parameters set it).
+  double collectiveOverheadUs = 0;
 
   /// Optional explicit mapping from a rank table; empty = server-major.
   std::vector<int> rankServer;
@@ -68,6 +72,7 @@ struct Topology {
   int serverOf(int rank) const;
   bool sameServer(int a, int b) const { return serverOf(a) == serverOf(b); }
   double gamma() const { return 1.0 / (reduceGBps * 1e9); }
+  double collectiveOverhead() const { return collectiveOverheadUs * 1e-6; }
   /// The link class used between two distinct ranks.
   const LinkParams &linkBetween(int a, int b) const {
     return sameServer(a, b) ? intra : inter;

@@ -269,6 +269,27 @@ TEST(Cost, OtherCollectivesClosedFormsMatchPrograms) {
              7 * (a + n * b));
 }
 
+TEST(Cost, CollectiveOverheadIsAddedOncePerCollective) {
+  // Launch, synchronisation, fusion copy: a fixed cost per collective on
+  // more than one rank, the same in the closed form and the program price,
+  // whatever the steps; link parameters set it and refuse a negative one.
+  Topology t = flatTopo(8, 7), h = t;
+  ASSERT_TRUE(h.applyLinkParams(R"({"collective_overhead_us": 30})").isOk());
+  EXPECT_EQ(h.collectiveOverheadUs, 30);
+  for (Algorithm alg : {Algorithm::Ring, Algorithm::RHD}) {
+    for (int64_t p : {int64_t(2), int64_t(5), int64_t(8)}) {
+      double base = closed(Collective::AllReduce, alg, 4096 * 4.0, p, t);
+      EXPECT_REL(closed(Collective::AllReduce, alg, 4096 * 4.0, p, h),
+                 base + 30e-6);
+      EXPECT_REL(programCost(Collective::AllReduce, alg, p, 4096, h),
+                 programCost(Collective::AllReduce, alg, p, 4096, t) + 30e-6);
+    }
+  }
+  EXPECT_EQ(closed(Collective::AllReduce, Algorithm::Ring, 4096, 1, h), 0);
+  Topology bad = t;
+  EXPECT_FALSE(bad.applyLinkParams(R"({"collective_overhead_us": -1})").isOk());
+}
+
 TEST(Cost, BandwidthFigures) {
   // nccl-tests: all-reduce busbw = algbw * 2(p-1)/p.
   EXPECT_DOUBLE_EQ(algBandwidthGBps(2e9, 1.0), 2.0);
