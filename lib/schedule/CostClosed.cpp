@@ -62,14 +62,18 @@ double rs(Algorithm a, int64_t k, double N, const Level &L) {
     return L.step(1, f, f * N / kk, 0) + L.step(1, 0, 0, (kk - 1) * N / kk);
   }
   case Algorithm::RHD: {
-    int64_t l = lg(k), p2 = int64_t(1) << l;
-    bool fold = p2 != k;
-    double t = fold ? L.step(1, 1, N, N) : 0;
+    // Virtual rank v < rem holds two real blocks (its own and its folded
+    // partner's), so a halving step's busiest range of `half` virtual
+    // blocks is the one starting at 0: half + min(half, rem) real blocks of
+    // N / k, sent by one partner and received and reduced by the other.
+    int64_t l = lg(k), p2 = int64_t(1) << l, rem = k - p2;
+    double t = rem ? L.step(1, 1, N, N) : 0;
     for (int64_t i = 0; i < l; ++i) {
-      double b = N / static_cast<double>(int64_t(2) << i);
+      int64_t half = p2 >> (i + 1);
+      double b = static_cast<double>(half + std::min(half, rem)) * N / kk;
       t += L.step(1, 1, b, b);
     }
-    return t + (fold ? L.step(1, 1, N / kk, 0) : 0);
+    return t + (rem ? L.step(1, 1, N / kk, 0) : 0);
   }
   default:
     return NAN;
@@ -88,15 +92,25 @@ double ag(Algorithm a, int64_t k, double N, const Level &L) {
     return L.step(1, f, f * N / kk, 0);
   }
   case Algorithm::RHD: {
-    int64_t l = lg(k), p2 = int64_t(1) << l;
-    bool fold = p2 != k;
-    double t = fold ? L.step(1, 1, N / kk, 0) : 0;
-    for (int64_t i = 0; i < l; ++i)
+    // Doubling step i exchanges ranges of 2^i virtual blocks; the busiest,
+    // starting at 0, holds 2^i + min(2^i, rem) real blocks (see rs). The
+    // unfold returns the other k - 1 blocks to each folded-out rank in two
+    // messages, [0, me - 1) and [me + 1, k): the first is empty for me = 1,
+    // so with one folded pair there is one message; with two ports or more
+    // the two go side by side and the busiest port carries the longer, at
+    // most k - 1 blocks (me = 1).
+    int64_t l = lg(k), p2 = int64_t(1) << l, rem = k - p2;
+    double t = rem ? L.step(1, 1, N / kk, 0) : 0;
+    for (int64_t i = 0; i < l; ++i) {
+      int64_t dist = int64_t(1) << i;
       t += L.step(1, 1,
-                  N * static_cast<double>(int64_t(1) << i) /
-                      static_cast<double>(p2),
-                  0);
-    return t + (fold ? L.step(1, 2, N * (kk - 1) / kk, 0) : 0);
+                  static_cast<double>(dist + std::min(dist, rem)) * N / kk, 0);
+    }
+    if (rem) {
+      int64_t msgs = rem >= 2 && L.link->ports < 2 ? 2 : 1;
+      t += L.step(1, static_cast<double>(msgs), N * (kk - 1) / kk, 0);
+    }
+    return t;
   }
   default:
     return NAN;

@@ -269,6 +269,27 @@ TEST(Cost, OtherCollectivesClosedFormsMatchPrograms) {
              7 * (a + n * b));
 }
 
+TEST(Cost, RhdClosedFormsEqualTheProgramsForEveryP) {
+  // Selection prices RHD with its closed forms, so they must be the price
+  // of the programs that run: every p in 2..64 (powers of two and the
+  // folds between them), one port and several, with and without slices.
+  for (int ports : {1, 7})
+    for (int64_t slices : {int64_t(1), int64_t(4)})
+      for (int64_t p = 2; p <= 64; ++p) {
+        Topology t = flatTopo(p, ports);
+        const int64_t count = 64 * 3 * 4; // whole blocks for every split
+        const double n = count * 4.0;
+        for (Collective c : {Collective::ReduceScatter, Collective::AllGather,
+                             Collective::AllReduce}) {
+          SCOPED_TRACE(std::string(collectiveName(c)) + " p=" +
+                       std::to_string(p) + " ports=" + std::to_string(ports) +
+                       " slices=" + std::to_string(slices));
+          EXPECT_REL(closed(c, Algorithm::RHD, n, p, t, slices),
+                     programCost(c, Algorithm::RHD, p, count, t, slices));
+        }
+      }
+}
+
 TEST(Cost, CollectiveOverheadIsAddedOncePerCollective) {
   // Launch, synchronisation, fusion copy: a fixed cost per collective on
   // more than one rank, the same in the closed form and the program price,
