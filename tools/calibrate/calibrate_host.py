@@ -4,12 +4,16 @@
 Runs the bundled runtime's hccl-test with the ring algorithm (whose cost is
 the textbook one) at several sizes (median of -r rounds) and fits
 
-  all_gather:  T = (p-1) alpha + (p-1)/p S beta            (S = receive bytes)
-  all_reduce:  T = 2(p-1) alpha + 2(p-1)/p S beta + (p-1)/p S gamma
+  all_gather:  T = c + (p-1) alpha + (p-1)/p S beta          (S = receive bytes)
+  all_reduce:  T = c + 2(p-1) alpha + 2(p-1)/p S beta + (p-1)/p S gamma
 
-alpha and beta by least squares on the all-gather (alpha also bounded by the
-all-reduce fit), gamma as the median all-reduce excess over the transfers at
-sizes >= 1 MiB,
+with c the fixed cost of one collective (launch, synchronisation). The two
+intercepts of the least-squares lines give c and alpha: the all-reduce
+takes (p-1) more steps than the all-gather, so alpha = (a_ar - a_ag)/(p-1)
+and c = 2 a_ag - a_ar. When noise makes either negative, c is 0 and alpha
+the smaller of the two per-step intercepts (what this script did before it
+fitted c). beta from the all-gather slope, gamma as the median all-reduce
+excess over the transfers at sizes >= 1 MiB,
 
 then writes the link-parameter JSON that topologies accept
 (docs/plan-format.md, "Link parameters"), so the compiler prices
@@ -84,15 +88,20 @@ def main():
     ar = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds)
     a_ag, b_ag = fit(ag)
     a_ar, _ = fit(ar)
-    # Both fits see alpha; the all-gather one is the cleaner (no reduction).
-    alpha = max(min(a_ag / (p - 1), a_ar / (2 * (p - 1))), 1e-7)
+    # Both intercepts hold c + steps * alpha, with steps p-1 and 2(p-1).
+    alpha = (a_ar - a_ag) / (p - 1)
+    overhead = 2 * a_ag - a_ar
+    if alpha < 1e-7 or overhead < 0:
+        alpha = max(min(a_ag / (p - 1), a_ar / (2 * (p - 1))), 1e-7)
+        overhead = 0.0
     beta = max(b_ag * p / (p - 1), 1e-12)
     # gamma from what the all-reduce spends beyond its transfers, at the
     # sizes where bytes dominate (>= 1 MiB): a slope taken from the whole
     # all-reduce fit minus the all-gather one swung from 4 to 200 GB/s
     # between runs.
     gamma = statistics.median(
-        (t - 2 * (p - 1) * alpha - 2 * (p - 1) / p * s * beta) / ((p - 1) / p * s)
+        (t - overhead - 2 * (p - 1) * alpha - 2 * (p - 1) / p * s * beta)
+        / ((p - 1) / p * s)
         for s, t in ar if s >= (1 << 20))
     reduce_gbps = 1e-9 / gamma if gamma > 1e-12 else 100.0
     params = {
@@ -100,11 +109,13 @@ def main():
         "intra": {"class": "shm", "bandwidth_gbps": round(1e-9 / beta, 4),
                   "latency_us": round(alpha * 1e6, 3), "ports": 1},
         "reduce_gbps": round(min(reduce_gbps, 1000.0), 4),
+        "collective_overhead_us": round(overhead * 1e6, 3),
     }
     with open(args.out, "w") as f:
         json.dump(params, f, indent=1)
         f.write("\n")
-    print(f"calibrate_host: p={p}: alpha {alpha * 1e6:.1f} us, "
+    print(f"calibrate_host: p={p}: overhead {overhead * 1e6:.1f} us per "
+          f"collective, alpha {alpha * 1e6:.1f} us, "
           f"bandwidth {1e-9 / beta:.3f} GB/s, reduction "
           f"{params['reduce_gbps']} GB/s -> {args.out}")
 
