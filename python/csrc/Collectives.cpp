@@ -13,6 +13,8 @@
 
 #include <c10/util/Exception.h>
 
+#include <algorithm>
+
 namespace hccl_torch {
 
 namespace {
@@ -87,6 +89,8 @@ void allToAllV(const at::Tensor &in, const std::vector<uint64_t> &sendCounts,
 c10::intrusive_ptr<c10d::Work>
 ProcessGroupHccl::allreduce(std::vector<at::Tensor> &tensors,
                             const c10d::AllreduceOptions &opts) {
+  if (tensors.size() == 1 && tensors[0].defined() && tensors[0].is_sparse())
+    return allreduceSparse(tensors[0], opts.reduceOp);
   checkSingle(tensors, "all_reduce tensor");
   at::Tensor t = tensors[0];
   Reduction red = hcclReduction(opts.reduceOp, t.scalar_type());
@@ -101,6 +105,75 @@ ProcessGroupHccl::allreduce(std::vector<at::Tensor> &tensors,
     if (red.average)
       c.div_(p);
     copyBack(t, c);
+  });
+}
+
+// A sparse (COO) all-reduce, as gloo's: every rank's nonzeros are gathered
+// (their counts first, then indices and values padded to the largest
+// count) and summed locally, so every rank ends with the same coalesced
+// sum. DDP sends sparse gradients (nn.Embedding(sparse=True)) this way.
+c10::intrusive_ptr<c10d::Work>
+ProcessGroupHccl::allreduceSparse(at::Tensor t, const c10d::ReduceOp &op) {
+  TORCH_CHECK_VALUE(op.op_ == c10d::ReduceOp::SUM,
+                    "hccl: sparse all_reduce supports ReduceOp.SUM only (as "
+                    "gloo's)");
+  TORCH_CHECK_VALUE(t.device().is_cpu(),
+                    "hccl: all_reduce tensor must be a "
+                    "CPU tensor, found one on ",
+                    t.device());
+  (void)hcclType(t.scalar_type(), "sparse all_reduce values");
+  HcclComm comm = comm_;
+  int p = size_;
+  return enqueue(c10d::OpType::ALLREDUCE, {t}, [=]() mutable {
+    at::Tensor in = t.coalesce();
+    int64_t sparseDim = in.sparse_dim(), nnz = in._nnz();
+    // This rank's shape and count; every rank's must agree but the count.
+    std::vector<int64_t> meta{sparseDim, in.dense_dim(), nnz};
+    for (int64_t d : in.sizes())
+      meta.push_back(d);
+    at::Tensor mine = at::tensor(meta, at::kLong);
+    at::Tensor metas = at::empty({p, mine.numel()}, at::kLong);
+    hcclCheck(HcclAllGather(mine.data_ptr(), metas.data_ptr(), mine.numel(),
+                            HCCL_DATA_TYPE_INT64, comm, nullptr),
+              "HcclAllGather");
+    std::vector<int64_t> counts;
+    for (int r = 0; r < p; ++r) {
+      counts.push_back(metas[r][2].item<int64_t>());
+      at::Tensor row = metas[r].clone();
+      row[2] = nnz;
+      TORCH_CHECK_VALUE(row.equal(mine), "hccl: sparse all_reduce: rank ", r,
+                        " has a tensor of another shape (sparse dims, dense "
+                        "dims, nnz, sizes: ",
+                        metas[r], " vs ", mine, ")");
+    }
+    int64_t most = *std::max_element(counts.begin(), counts.end());
+    std::vector<int64_t> valShape = in._values().sizes().vec();
+    valShape[0] = most;
+    std::vector<int64_t> allValShape = valShape;
+    allValShape.insert(allValShape.begin(), p);
+    at::Tensor allIdx = at::zeros({p, sparseDim, most}, at::kLong);
+    at::Tensor allVal = at::zeros(allValShape, in._values().options());
+    if (most > 0 && allVal.numel() > 0) { // else no rank has a nonzero
+      at::Tensor idx = at::zeros({sparseDim, most}, at::kLong);
+      idx.narrow(1, 0, nnz).copy_(in._indices());
+      at::Tensor val = at::zeros(valShape, in._values().options());
+      val.narrow(0, 0, nnz).copy_(in._values());
+      Buffer si = bufferOf(idx), ri = bufferOf(allIdx);
+      hcclCheck(HcclAllGather(si.ptr, ri.ptr, si.count, si.type, comm, nullptr),
+                "HcclAllGather");
+      Buffer sv = bufferOf(val), rv = bufferOf(allVal);
+      hcclCheck(HcclAllGather(sv.ptr, rv.ptr, sv.count, sv.type, comm, nullptr),
+                "HcclAllGather");
+    }
+    std::vector<at::Tensor> idxs, vals;
+    for (int r = 0; r < p; ++r) {
+      idxs.push_back(allIdx[r].narrow(1, 0, counts[r]));
+      vals.push_back(allVal[r].narrow(0, 0, counts[r]));
+    }
+    at::Tensor sum = at::sparse_coo_tensor(at::cat(idxs, 1), at::cat(vals, 0),
+                                           in.sizes(), in.options())
+                         .coalesce();
+    t.copy_(sum);
   });
 }
 

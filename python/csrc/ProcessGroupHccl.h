@@ -123,6 +123,8 @@ public:
                 double scale);
 
 private:
+  c10::intrusive_ptr<c10d::Work> allreduceSparse(at::Tensor t,
+                                                 const c10d::ReduceOp &op);
   void checkPlanBuffers(const Plan &plan, const std::string &id,
                         const at::Tensor &input,
                         const at::Tensor &output) const;

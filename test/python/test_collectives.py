@@ -384,6 +384,33 @@ def _(rank, size, gloo):
     _same(t, torch.full((3,), float(size)), "world after subgroups")
 
 
+def _sparse_input(rank, size):
+    """Rank r's nonzeros: rows r and r + 1 (shared with the neighbours), row
+    7 (shared by all), rank 1 none; a dense trailing dimension of 2."""
+    import torch
+    if rank == 1:
+        return torch.sparse_coo_tensor(torch.empty(2, 0, dtype=torch.int64),
+                                       torch.empty(0, 2), (size + 8, 3, 2))
+    idx = torch.tensor([[rank, rank + 1, 7], [0, 2, rank % 3]])
+    val = torch.arange(6.).reshape(3, 2) + rank
+    return torch.sparse_coo_tensor(idx, val, (size + 8, 3, 2))
+
+
+@check("sparse_all_reduce")
+def _(rank, size, gloo):
+    import torch
+    import torch.distributed as dist
+    t, g = _sparse_input(rank, size), _sparse_input(rank, size)
+    dist.all_reduce(t)
+    dist.all_reduce(g, group=gloo)
+    assert t.is_sparse, f"result is {t.layout}"
+    ref = sum(_sparse_input(r, size).to_dense() for r in range(size))
+    _same(t.to_dense(), ref, "vs reference")
+    _same(t.to_dense(), g.to_dense(), "vs gloo")
+    _raises(ValueError, "sparse all_reduce supports ReduceOp.SUM only",
+            lambda: dist.all_reduce(_sparse_input(rank, size), op=dist.ReduceOp.MAX))
+
+
 def _raises(exc, fragment, fn):
     try:
         fn()
