@@ -6,7 +6,10 @@ test_all_reduce, test_ddp).
 
     PYTHONPATH=build/python /usr/bin/python3 \\
         test/python/pytorch_suite/run_chunks.py OUTDIR [--chunks 8] \\
-        [-k PATTERN] [--world-size 2]
+        [-k PATTERN] [--names FILE] [--world-size 2]
+
+--names FILE runs only the tests named in FILE (one method name a line,
+exact, '#' comments), e.g. gated_gloo.txt with HCCL_SUITE_GATES_AS=gloo.
 
 Each chunk leaves OUTDIR/chunk-N.xml (JUnit) and chunk-N.log; the table and
 the failed/skipped tests with their first message line go to
@@ -25,12 +28,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SUITE = os.path.join(HERE, "run_distributed_test.py")
 
 
-def collect(pattern):
+def collect(pattern, names_file=None):
     cmd = [sys.executable, "-m", "pytest", "-q", "--collect-only", SUITE]
     if pattern:
         cmd += ["-k", pattern]
     out = subprocess.run(cmd, capture_output=True, text=True).stdout
-    return [ln.strip() for ln in out.splitlines() if "::" in ln]
+    ids = [ln.strip() for ln in out.splitlines() if "::" in ln]
+    if names_file:
+        with open(names_file) as f:
+            names = {ln.split("#")[0].strip() for ln in f} - {""}
+        ids = [i for i in ids if i.rsplit("::", 1)[1] in names]
+        missing = names - {i.rsplit("::", 1)[1] for i in ids}
+        if missing:
+            sys.exit(f"run_chunks: {names_file}: not in the suite: "
+                     f"{', '.join(sorted(missing))}")
+    return ids
 
 
 def group_of(name):
@@ -78,12 +90,13 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--chunks", type=int, default=8)
     ap.add_argument("-k", default="")
+    ap.add_argument("--names", help="file of exact test names to run")
     ap.add_argument("--world-size", default="2")
     ap.add_argument("--summarize", action="store_true")
     a = ap.parse_args()
     os.makedirs(a.outdir, exist_ok=True)
     if not a.summarize:
-        ids = collect(a.k)
+        ids = collect(a.k, a.names)
         if not ids:
             sys.exit("run_chunks: no tests collected")
         n = max(1, min(a.chunks, len(ids)))

@@ -40,9 +40,11 @@ for feature in ("ddp", "subgroup", "plugin"):
 # source (the runtime matches point-to-point calls per pair).
 DistTestCases.skip_collective["sendrecv anysource"].add("hccl")
 
-# HCCL_SUITE_GATES_AS=gloo: the suite's skip decorators, evaluated when it is
-# imported, see BACKEND=gloo, so that tests it keeps for gloo by name run too;
-# the tests themselves (init_process_group, BACKEND in their bodies) see hccl.
+# HCCL_SUITE_GATES_AS=gloo: the suite runs as for gloo (its skip decorators,
+# and the branches its test bodies take on BACKEND, e.g. the CPU model of
+# the accumulate-gradients tests), so that the tests it keeps for gloo by
+# name run too; every process group it creates for gloo is an hccl group
+# (init_process_group and new_group below), so the tests run on hccl.
 _gates = os.environ.get("HCCL_SUITE_GATES_AS")
 if _gates:
     os.environ["BACKEND"] = _gates
@@ -61,7 +63,22 @@ from torch.testing._internal.distributed.distributed_test import (  # noqa: E402
 import torch.testing._internal.distributed.distributed_test as _suite  # noqa: E402
 
 if _gates:
-    os.environ["BACKEND"] = _suite.BACKEND = "hccl"
+    import inspect
+    import torch.distributed as _dist
+
+    def _on_hccl(fn):
+        sig = inspect.signature(fn)
+
+        def call(*args, **kwargs):
+            bound = sig.bind(*args, **kwargs)
+            b = bound.arguments.get("backend")
+            if b is not None and str(b).lower() == _gates:
+                bound.arguments["backend"] = "hccl"
+            return fn(*bound.args, **bound.kwargs)
+        return call
+
+    _dist.init_process_group = _on_hccl(_dist.init_process_group)
+    _dist.new_group = _on_hccl(_dist.new_group)
 
 
 class TestDistBackendWithSpawn(TestDistBackend, DistributedTest._DistTestBase):
