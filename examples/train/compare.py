@@ -40,14 +40,24 @@ def sh(cmd, **kw):
     return r.stdout
 
 
-def compile_plan(build, work, model, ranks, batch):
+def calibrate(build, work, ranks):
+    """Link parameters of this host for `ranks` local ranks
+    (tools/calibrate/calibrate_host.py), measured now."""
+    out = os.path.join(work, f"calib-p{ranks}.json")
+    sh([sys.executable, os.path.join(ROOT, "tools", "calibrate", "calibrate_host.py"),
+        "--hccl-test", os.path.join(build, "bin", "hccl-test"), "-p", str(ranks), "-o", out])
+    return out
+
+
+def compile_plan(build, work, model, ranks, batch, link_params=None):
     graph = os.path.join(work, f"{model}-p{ranks}-b{batch}.graph.json")
     plan = os.path.join(work, f"{model}-p{ranks}-b{batch}.plan.json")
     inputs = train_ddp.input_spec(model, batch)
     sh(["/usr/bin/python3", os.path.join(ROOT, "tools", "export", "export_graph.py"),
         os.path.join(HERE, "train_ddp.py") + ":" + model,
         *[a for i in inputs for a in ("--input", i)], *CPU, "--threads", "1",
-        "--ranks", str(ranks), "--topology", f"host-{ranks}", "--brief", "-o", graph])
+        "--ranks", str(ranks), "--topology", f"host-{ranks}", "--brief", "-o", graph,
+        *(["--link-params", link_params] if link_params else [])])
     mlir = sh([os.path.join(build, "bin", "hccl-translate"), "--import-graph", graph])
     lowered = sh([os.path.join(build, "bin", "hccl-opt"), "--hccl-pipeline"], input=mlir)
     sh([os.path.join(build, "bin", "hccl-translate"), "--comm-to-plan", "-o", plan], input=lowered)
@@ -88,6 +98,10 @@ def main(argv):
     p.add_argument("--rounds", type=int, default=1,
                    help="runs of each mode, interleaved (gloo, hccl, plan, gloo, ...); rows "
                         "give medians, and the range of the per-round ratio to gloo")
+    p.add_argument("--calibrate", action="store_true",
+                   help="price the plan with this host's links measured first "
+                        "(calibrate_host.py: latency, bandwidth, reduction, per-call overhead) "
+                        "instead of the host-N preset's figures")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--work", help="folder for graphs, plans, logs, reports (default: a temporary one)")
     p.add_argument("--port", type=int, default=29700)
@@ -106,7 +120,8 @@ def main(argv):
     for model in args.models:
         batch = args.batch or train_ddp.DEFAULT_BATCH[model]
         for ranks in args.ranks:
-            plan, graph = compile_plan(args.build, work, model, ranks, batch)
+            links = calibrate(args.build, work, ranks) if args.calibrate else None
+            plan, graph = compile_plan(args.build, work, model, ranks, batch, links)
             runs = {m: [] for m in modes}
             for rnd in range(args.rounds):
                 for k, mode in enumerate(modes):

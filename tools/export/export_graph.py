@@ -101,6 +101,9 @@ def parse_args(argv):
                    help="data-parallel ranks in group dp (default 8)")
     p.add_argument("--topology", default="910b-8", metavar="PRESET",
                    help="topology preset recorded in the graph (default 910b-8)")
+    p.add_argument("--link-params", metavar="FILE",
+                   help="measured link parameters (JSON, tools/calibrate; docs/plan-format.md) "
+                        "recorded with the topology, so the compiler prices this machine")
     p.add_argument("--peak-tflops", type=positive_float, default=DEFAULT_PEAK_TFLOPS,
                    help=f"device peak, dense FP16 TFLOPS (default {DEFAULT_PEAK_TFLOPS:g}: "
                         "Ascend 910B class, see device_cost.py)")
@@ -160,6 +163,19 @@ def main(argv):
         if args.ranks > size:
             raise UsageError(f"--ranks {args.ranks} exceeds the {size} ranks of "
                              f"topology '{args.topology}'")
+        link_params = None
+        if args.link_params:
+            try:
+                with open(args.link_params) as f:
+                    link_params = json.load(f)
+            except OSError as e:
+                raise UsageError(f"--link-params: cannot read {args.link_params}: "
+                                 f"{e.strerror}") from None
+            except json.JSONDecodeError as e:
+                raise UsageError(f"--link-params: {args.link_params}: not JSON: {e}") from None
+            if not isinstance(link_params, dict):
+                raise UsageError(f"--link-params: {args.link_params}: expected a JSON object "
+                                 "(docs/plan-format.md, 'Link parameters')")
         for path, opt in ((args.output, "--output"), (args.ddp_buckets, "--ddp-buckets")):
             if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
                 raise UsageError(f"{opt}: no such directory: "
@@ -197,6 +213,10 @@ def main(argv):
     default_name = args.model.rpartition(":")[2] if custom else args.model
     name = args.name or default_name.replace("-", "_")
     graph = graph_writer.build_graph(name, rec, args.ranks, args.topology)
+    if link_params is not None:
+        # The graph format's topology object; hccl-translate checks the
+        # figures when it imports the graph (lib/graph).
+        graph["topology"] = {"preset": args.topology, "link_params": link_params}
     graph_writer.write_atomically(args.output, graph_writer.dumps(graph))
 
     nparams = sum(p.tensor.numel() for p in rec.params)
