@@ -84,8 +84,7 @@ int laneOf(int64_t id) { return 1 + static_cast<int>(id % 4); }
 void collectiveActor(World &w, int64_t id, int64_t g) {
   InstanceState &inst = w.instances.at(id);
   const PlanProgram &pp = *inst.program;
-  StepExecutor ex(pp.program, id, inst.member.at(g), pp.group, w.hosts,
-                  w.jitter);
+  StepExecutor ex(pp.program, id, inst.member.at(g), pp.group, w.jitter);
   Status s = ex.run(pp.id, laneOf(id),
                     w.tracing ? &w.trace[static_cast<size_t>(g)] : nullptr,
                     w.counters);

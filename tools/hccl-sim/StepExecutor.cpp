@@ -27,10 +27,9 @@ constexpr double kGiveUpSeconds = 1e6;
 
 StepExecutor::StepExecutor(const sched::Program &prog, int64_t instance,
                            int64_t groupRank, const std::vector<int64_t> &group,
-                           const std::vector<sg4::Host *> &hosts,
                            const JitterTable *jitter)
     : prog_(prog), instance_(instance), rank_(groupRank), group_(group),
-      hosts_(hosts), jitter_(jitter),
+      jitter_(jitter),
       elemBytes_(static_cast<double>(sched::dataTypeSize(prog.dtype))) {}
 
 sg4::Mailbox *StepExecutor::mailbox(int64_t from, int64_t to) const {

@@ -50,11 +50,10 @@ struct StepCounters {
 
 class StepExecutor {
 public:
-  /// `group[r]` is the global rank of group rank r (empty = identity);
-  /// `hosts[g]` the host of global rank g.
+  /// `group[r]` is the global rank of group rank r (empty = identity).
+  /// Runs in an actor on the rank's host: transfers leave from there.
   StepExecutor(const sched::Program &prog, int64_t instance, int64_t groupRank,
                const std::vector<int64_t> &group,
-               const std::vector<simgrid::s4u::Host *> &hosts,
                const JitterTable *jitter = nullptr);
 
   /// Runs every step; phase spans go to `events` (times in us, on `tid`,
@@ -78,7 +77,6 @@ private:
   const sched::Program &prog_;
   int64_t instance_, rank_;
   const std::vector<int64_t> &group_;
-  const std::vector<simgrid::s4u::Host *> &hosts_;
   const JitterTable *jitter_;
   double elemBytes_;
 };
