@@ -167,8 +167,8 @@ LogicalResult reduce_Op::verify() {
                          << " results";
   Region &body = getBody();
   if (!body.hasOneBlock() || body.getNumArguments() != 2 * n)
-    return emitOpError() << "body must be one block of " << 2 * n
-                         << " arguments";
+    return emitOpError() << "body must be one block taking " << 2 * n
+                         << " arguments (accumulator and value per input)";
   return success();
 }
 
@@ -278,8 +278,8 @@ LogicalResult while_Op::verify() {
   for (Region *r : {&getCond(), &getBody()})
     if (!r->hasOneBlock() || r->getNumArguments() != getNumOperands())
       return emitOpError() << (r == &getCond() ? "cond" : "body")
-                           << " must be one block of " << getNumOperands()
-                           << " arguments, the iteration values";
+                           << " must be one block taking the "
+                           << getNumOperands() << " iteration value(s)";
   return success();
 }
 
