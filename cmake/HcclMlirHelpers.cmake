@@ -46,6 +46,7 @@ endfunction()
 
 # The MLIR-free libraries (lib/schedule, runtime) must not pick up LLVM or
 # MLIR through their link closure: that is a checked property, not a promise.
+# Nor SimGrid, which only tools/hccl-sim links (docs/simulation.md).
 function(hccl_check_no_llvm target)
   set(seen "")
   set(queue ${target})
@@ -55,6 +56,9 @@ function(hccl_check_no_llvm target)
       continue()
     endif()
     list(APPEND seen ${t})
+    if(t MATCHES "SimGrid|simgrid")
+      message(FATAL_ERROR "${target} links ${t}: only tools/hccl-sim links SimGrid")
+    endif()
     if(NOT TARGET ${t})
       if(t MATCHES "LLVM|MLIR|llvm|mlir")
         message(FATAL_ERROR "${target} links ${t}: lib/schedule and the runtime must stay free of LLVM/MLIR")
