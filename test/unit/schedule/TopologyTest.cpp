@@ -149,7 +149,7 @@ TEST(Topology, MalformedLinkParameters) {
       {R"({"inter": {"speed": 1}})", "inter.speed: unknown key"},
       {R"({"color": 1})", "link parameters: color: unknown key (expected "
                           "intra, inter, intra_shape, reduce_gbps, "
-                          "version)"},
+                          "collective_overhead_us, version)"},
       {R"({"intra_shape": "torus"})", "intra_shape: expected \"mesh\" or "
                                       "\"ring\""},
   };
