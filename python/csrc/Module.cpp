@@ -76,25 +76,29 @@ PYBIND11_MODULE(_C, m) {
   py::class_<ProcessGroupHccl, c10d::ProcessGroup, NoGilPtr<ProcessGroupHccl>>(
       m, "ProcessGroupHCCL")
       .def(py::init([](const c10::intrusive_ptr<c10d::Store> &store, int rank,
-                       int size) {
+                       int size, int32_t execTimeoutSec) {
              return NoGilPtr<ProcessGroupHccl>(
-                 c10::make_intrusive<ProcessGroupHccl>(store, rank, size));
+                 c10::make_intrusive<ProcessGroupHccl>(store, rank, size,
+                                                       execTimeoutSec));
            }),
            py::arg("store"), py::arg("rank"), py::arg("size"),
+           py::arg("exec_timeout_s") = HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET,
            py::call_guard<py::gil_scoped_release>())
       .def(py::init([](ProcessGroupHccl *parent,
                        const std::vector<int64_t> &ranks, uint64_t subCommId,
-                       int rank) {
+                       int rank, int32_t execTimeoutSec) {
              TORCH_CHECK_VALUE(parent != nullptr,
                                "hccl: a subgroup needs its parent group");
              return NoGilPtr<ProcessGroupHccl>(
                  c10::make_intrusive<ProcessGroupHccl>(
                      c10::intrusive_ptr<ProcessGroupHccl>::
                          unsafe_reclaim_from_nonowning(parent),
-                     ranks, subCommId, rank));
+                     ranks, subCommId, rank, execTimeoutSec));
            }),
            py::arg("parent"), py::arg("ranks"), py::arg("sub_comm_id"),
-           py::arg("rank"), py::call_guard<py::gil_scoped_release>())
+           py::arg("rank"),
+           py::arg("exec_timeout_s") = HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET,
+           py::call_guard<py::gil_scoped_release>())
       .def("_run_plan", &ProcessGroupHccl::runPlan, py::arg("plan"),
            py::arg("program_id"), py::arg("input"), py::arg("output"),
            py::call_guard<py::gil_scoped_release>())

@@ -62,7 +62,7 @@ HcclPlanProgramInfo Plan::info(const std::string &id,
 //===----------------------------------------------------------------------===//
 
 ProcessGroupHccl::ProcessGroupHccl(const c10::intrusive_ptr<c10d::Store> &store,
-                                   int rank, int size)
+                                   int rank, int size, int32_t execTimeoutSec)
     : ProcessGroup(rank, size) {
   TORCH_CHECK_VALUE(size > 0 && rank >= 0 && rank < size, "hccl: rank ", rank,
                     " outside a group of ", size);
@@ -79,8 +79,11 @@ ProcessGroupHccl::ProcessGroupHccl(const c10::intrusive_ptr<c10d::Store> &store,
                 sizeof(info.internal));
     std::memcpy(info.internal, blob.data(), blob.size());
   }
-  hcclCheck(HcclCommInitRootInfo(size, &info, rank, &comm_),
-            "HcclCommInitRootInfo");
+  HcclCommConfig config;
+  HcclCommConfigInit(&config);
+  config.hcclExecTimeOut = execTimeoutSec;
+  hcclCheck(HcclCommInitRootInfoConfig(size, &info, rank, &config, &comm_),
+            "HcclCommInitRootInfoConfig");
   // Every rank has joined: the blob (which carries the communicator's key,
   // docs/security.md) need not stay in the store.
   if (rank == 0) {
@@ -97,7 +100,8 @@ ProcessGroupHccl::ProcessGroupHccl(const c10::intrusive_ptr<c10d::Store> &store,
 
 ProcessGroupHccl::ProcessGroupHccl(c10::intrusive_ptr<ProcessGroupHccl> parent,
                                    const std::vector<int64_t> &ranks,
-                                   uint64_t subCommId, int rank)
+                                   uint64_t subCommId, int rank,
+                                   int32_t execTimeoutSec)
     : ProcessGroup(rank, static_cast<int>(ranks.size())),
       parent_(std::move(parent)) {
   TORCH_CHECK_VALUE(parent_, "hccl: a subgroup needs its parent group");
@@ -112,6 +116,7 @@ ProcessGroupHccl::ProcessGroupHccl(c10::intrusive_ptr<ProcessGroupHccl> parent,
   }
   HcclCommConfig config;
   HcclCommConfigInit(&config);
+  config.hcclExecTimeOut = execTimeoutSec;
   HcclComm parentComm = parent_->comm_;
   hcclCheck(HcclCreateSubCommConfig(&parentComm, ids.size(), ids.data(),
                                     subCommId, rank, &config, &comm_),

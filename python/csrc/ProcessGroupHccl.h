@@ -44,13 +44,18 @@ private:
 class ProcessGroupHccl : public c10d::ProcessGroup {
 public:
   /// The group of `size` ranks whose root info rank 0 publishes in `store`.
-  ProcessGroupHccl(const c10::intrusive_ptr<c10d::Store> &store, int rank,
-                   int size);
+  /// `execTimeoutSec` bounds each call of the group (the communicator's
+  /// hcclExecTimeOut; HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET keeps
+  /// HCCL_EXEC_TIMEOUT's).
+  ProcessGroupHccl(
+      const c10::intrusive_ptr<c10d::Store> &store, int rank, int size,
+      int32_t execTimeoutSec = HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET);
   /// The subgroup of `parent` holding its ranks `ranks` (this process is
   /// ranks[rank]); every member passes the same ranks and `subCommId`.
-  ProcessGroupHccl(c10::intrusive_ptr<ProcessGroupHccl> parent,
-                   const std::vector<int64_t> &ranks, uint64_t subCommId,
-                   int rank);
+  ProcessGroupHccl(
+      c10::intrusive_ptr<ProcessGroupHccl> parent,
+      const std::vector<int64_t> &ranks, uint64_t subCommId, int rank,
+      int32_t execTimeoutSec = HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET);
   ~ProcessGroupHccl() override;
 
   const std::string getBackendName() const override { return "hccl"; }

@@ -97,3 +97,30 @@ def test_mismatched_calls_raise():
     for r, (first, second) in enumerate(out):
         assert second is not None, f"rank {r}: the call after a mismatch succeeded"
         assert "HCCL_E_" in second, second
+
+
+def _group_timeout(rank, size):
+    import datetime
+    import torch.distributed as dist
+    from hccl_mlir.torch import HcclError
+    sub = dist.new_group([0, 1], timeout=datetime.timedelta(seconds=2))
+    store = dist.distributed_c10d._get_default_store()
+    if rank != 0:  # stays in the group until rank 0 has timed out
+        store.wait(["timed out"])
+        return None
+    try:
+        dist.barrier(group=sub)  # rank 1 never joins
+        return "barrier passed"
+    except HcclError as e:
+        return str(e)
+    finally:
+        store.set("timed out", "1")
+
+
+def test_group_timeout_bounds_each_call():
+    # torch's timeout (2 s here) is the group's per-call limit when
+    # HCCL_EXEC_TIMEOUT is longer; the runtime names the limit it applied.
+    out = ranks.run(_group_timeout, 2, leave_together=False, timeout=120,
+                    env={"HCCL_EXEC_TIMEOUT": "60"})
+    assert out[0] is not None and "HCCL_E_TIMEOUT" in out[0], out[0]
+    assert "HCCL_EXEC_TIMEOUT=2 s" in out[0], out[0]
