@@ -17,6 +17,7 @@
 #include "StableHLOImport.h"
 #include "StableHLOGroups.h"
 #include "StableHLORegions.h"
+#include "StableHLOSharding.h"
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
 #include "hccl-mlir/Dialect/StableHLO/StableHLO.h"
@@ -114,7 +115,8 @@ public:
       : module(module), opts(opts), b(module.getContext()) {}
 
   LogicalResult run() {
-    if (failed(shlo::prepareCallsAndRegions(module)))
+    if (failed(shlo::refuseImplicitSharding(module)) ||
+        failed(shlo::prepareCallsAndRegions(module)))
       return failure();
     // Collectives first, so groups exist before their users; then compute.
     SmallVector<Operation *> ops;
@@ -701,6 +703,10 @@ OwningOpRef<ModuleOp> mlir::comm::parseStableHLO(llvm::SourceMgr &sm,
       std::string text = d.str();
       StringRef msg = text;
       StringRef name;
+      if (msg.starts_with("Dialect `sdy' not found")) {
+        emitError(d.getLocation()) << shlo::shardyAdvice();
+        return success();
+      }
       if (msg.consume_front("custom op '") && msg.contains("' is unknown"))
         name = msg.take_until([](char c) { return c == '\''; });
       if (!name.starts_with("stablehlo.") && !name.starts_with("vhlo."))
