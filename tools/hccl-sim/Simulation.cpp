@@ -75,6 +75,9 @@ struct World {
   std::vector<std::vector<tools::TraceEvent>> trace;
   bool tracing = false;
   const JitterTable *jitter = nullptr;
+  /// The topology's fixed cost per collective (launch, synchronisation):
+  /// the cost model adds it once per collective on more than one rank.
+  double overheadS = 0;
   StepCounters counters;
   std::string error;
 };
@@ -84,6 +87,8 @@ int laneOf(int64_t id) { return 1 + static_cast<int>(id % 4); }
 void collectiveActor(World &w, int64_t id, int64_t g) {
   InstanceState &inst = w.instances.at(id);
   const PlanProgram &pp = *inst.program;
+  if (w.overheadS > 0 && pp.program.p > 1)
+    sg4::this_actor::sleep_for(w.overheadS);
   StepExecutor ex(pp.program, id, inst.member.at(g), pp.group, w.jitter);
   Status s = ex.run(pp.id, laneOf(id),
                     w.tracing ? &w.trace[static_cast<size_t>(g)] : nullptr,
@@ -152,6 +157,7 @@ void rankActor(World &w, int64_t g) {
 Status prepare(const Plan &plan, const Topology &topo, World &w) {
   const int64_t world = topo.worldSize();
   w.plan = &plan;
+  w.overheadS = topo.collectiveOverhead();
   w.items = plan.items;
   std::set<int64_t> ranks(plan.groupRanks.begin(), plan.groupRanks.end());
   if (w.items.empty()) {
