@@ -61,8 +61,11 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
     lib/schedule's closed forms, choosing the boundaries and each bucket's
     algorithm together (a bucket costs the cheapest algorithm for its
     size). Exact dynamic programming over the boundaries, O(n * A) for n
-    all-reduces and A candidate algorithms (see docs/passes.md). Needs the
-    module topology.
+    all-reduces and A candidate algorithms (see docs/passes.md); among
+    partitions that finish at the same time it prefers fewer, larger
+    buckets. Every bucket's price includes the topology's per-collective
+    overhead (`#comm.topology<..., overhead = US>`). Needs the module
+    topology.
 
     Every policy honours `max-count` and `max-bucket-bytes`. Sizes accept
     K, M, G suffixes (binary).
