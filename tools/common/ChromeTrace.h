@@ -1,5 +1,4 @@
-//===- ChromeTrace.h - Chrome trace events (chrome://tracing) ----*- C++
-//-*-===//
+//===- ChromeTrace.h - Chrome trace events (chrome://tracing) -*- C++ -*-===//
 //
 // The trace format of hccl-run and hccl-sim: one process per rank (pid =
 // rank, named "rank R"), complete events ("ph": "X") with microsecond

@@ -16,6 +16,7 @@
 #include "PlanRunner.h"
 
 #include "ChromeTrace.h"
+#include "Intervals.h"
 
 #include "Layout.h"
 #include "Reference.h"
@@ -102,25 +103,6 @@ struct Figures {
 };
 
 void hostDone(void *arg) { static_cast<Instance *>(arg)->done = Clock::now(); }
-
-/// Busy time of a set of intervals (their union).
-double unionUs(std::vector<std::pair<double, double>> iv) {
-  std::sort(iv.begin(), iv.end());
-  double total = 0, curS = -1, curE = -1;
-  for (auto [s, e] : iv) {
-    if (s > curE) {
-      if (curE > curS)
-        total += curE - curS;
-      curS = s;
-      curE = e;
-    } else {
-      curE = std::max(curE, e);
-    }
-  }
-  if (curE > curS)
-    total += curE - curS;
-  return total;
-}
 
 class PlanRun {
 public:
@@ -430,7 +412,7 @@ private:
     }
     f.iterationUs = usSince(t0, Clock::now());
     f.computeUs = compute;
-    f.commUs = unionUs(comm);
+    f.commUs = hccl::tools::unionLength(comm);
     f.exposedUs = std::max(0.0, f.iterationUs - compute);
     return 0;
   }

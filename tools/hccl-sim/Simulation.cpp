@@ -1,6 +1,7 @@
 //===- Simulation.cpp - A plan run on a simulated cluster -----------------===//
 #include "Simulation.h"
 
+#include "Intervals.h"
 #include "StepExecutor.h"
 
 #include "hccl-mlir/schedule/Cost.h"
@@ -33,25 +34,6 @@ using sched::Status;
 using sched::Topology;
 
 namespace {
-
-/// Busy time of a set of intervals (their union), as hccl-run counts it.
-double unionOf(std::vector<std::pair<double, double>> iv) {
-  std::sort(iv.begin(), iv.end());
-  double total = 0, curS = -1, curE = -1;
-  for (auto [s, e] : iv) {
-    if (s > curE) {
-      if (curE > curS)
-        total += curE - curS;
-      curS = s;
-      curE = e;
-    } else {
-      curE = std::max(curE, e);
-    }
-  }
-  if (curE > curS)
-    total += curE - curS;
-  return total;
-}
 
 struct RankState {
   double iteration = 0, compute = 0;
@@ -321,7 +303,7 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
   for (auto &[g, rs] : w.rankState) {
     res.iterationUs = std::max(res.iterationUs, rs.iteration * 1e6);
     res.computeUs = std::max(res.computeUs, rs.compute * 1e6);
-    res.commUs = std::max(res.commUs, unionOf(rs.comm) * 1e6);
+    res.commUs = std::max(res.commUs, hccl::tools::unionLength(rs.comm) * 1e6);
     res.exposedUs = std::max(res.exposedUs, (rs.iteration - rs.compute) * 1e6);
   }
   res.trace = std::move(w.trace);
