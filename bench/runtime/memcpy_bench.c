@@ -9,31 +9,14 @@
  *   memcpy-bench [-s 16M] [-n 20] [-r 5]
  *
  *===----------------------------------------------------------------------===*/
+#include "size_arg.h"
 #include <errno.h>
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int parseSize(const char *s, uint64_t *out) {
-  char *end = NULL;
-  errno = 0;
-  if (s[0] < '0' || s[0] > '9')
-    return 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  uint64_t mult = 1;
-  if (*end == 'K' || *end == 'k')
-    mult = 1ull << 10, ++end;
-  else if (*end == 'M' || *end == 'm')
-    mult = 1ull << 20, ++end;
-  else if (*end == 'G' || *end == 'g')
-    mult = 1ull << 30, ++end;
-  if (errno || *end || v == 0 || v > (1ull << 40) / mult)
-    return 0;
-  *out = v * mult;
-  return 1;
-}
 
 static double now(void) {
   struct timespec t;
@@ -64,7 +47,8 @@ int main(int argc, char **argv) {
       fprintf(stderr, "memcpy-bench: unknown option %s (-s -n -r)\n", argv[i]);
       return 2;
     }
-    if (!parseSize(argv[i + 1], dst) || (dst != &bytes && *dst > 1000000)) {
+    if (!parseSize(argv[i + 1], dst) || *dst == 0 ||
+        *dst > (dst == &bytes ? (1ull << 40) : 1000000)) {
       fprintf(stderr, "memcpy-bench: bad value for %s: %s\n", argv[i],
               argv[i + 1]);
       return 2;

@@ -15,33 +15,14 @@
  *===----------------------------------------------------------------------===*/
 #include <mpi.h>
 
+#include "size_arg.h"
 #include <ctype.h>
 #include <errno.h>
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int parseSize(const char *s, uint64_t *out) {
-  char *end = NULL;
-  errno = 0;
-  if (!isdigit((unsigned char)s[0]))
-    return 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno)
-    return 0;
-  uint64_t mult = 1;
-  if (*end == 'K' || *end == 'k')
-    mult = 1ull << 10, ++end;
-  else if (*end == 'M' || *end == 'm')
-    mult = 1ull << 20, ++end;
-  else if (*end == 'G' || *end == 'g')
-    mult = 1ull << 30, ++end;
-  if (*end || v > UINT64_MAX / mult)
-    return 0;
-  *out = v * mult;
-  return 1;
-}
 
 static int parseInt(const char *s, long lo, long hi, long *out) {
   char *end = NULL;
