@@ -41,6 +41,21 @@ int runnableThreads() {
   return runnableThreadsOf(std::string(buf, got));
 }
 
+namespace {
+std::atomic<int> jobThreads{0};
+} // namespace
+
+void noteJobThreads(int n) {
+  int cur = jobThreads.load(std::memory_order_relaxed);
+  while (n > cur &&
+         !jobThreads.compare_exchange_weak(cur, n, std::memory_order_relaxed))
+    ;
+}
+
+bool busyWith(int runnable, int cores, int job) {
+  return runnable > cores + job;
+}
+
 bool hostBusy() {
   using Clock = std::chrono::steady_clock;
   static std::atomic<int64_t> lastNs{INT64_MIN / 2};
@@ -54,7 +69,10 @@ bool hostBusy() {
     int cores =
         static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     int running = runnableThreads();
-    busy.store(running > cores, std::memory_order_relaxed);
+    busy.store(running >= 0 &&
+                   busyWith(running, cores,
+                            jobThreads.load(std::memory_order_relaxed)),
+               std::memory_order_relaxed);
   }
   return busy.load(std::memory_order_relaxed);
 }

@@ -1,12 +1,11 @@
 //===- HostLoad.h - Whether this host has a core to spare now ---*- C++ -*-===//
 //
-// A waiting rank spins only while spinning is cheap: when the host has more
-// runnable threads than cores, a spinning or yielding waiter takes a core
-// from the peer it waits for (or hands a whole time slice to another job),
-// and sleeping on a futex, which the kernel wakes with preemption, is
-// faster. Measured on the 2-core VM at load 7-8: 4 KB to 1 MB all-reduces
-// took 3-43 ms a call with a 100 us yield phase, 0.02-2 ms sleeping at once
-// (docs/performance.md, "Waiting on a busy host").
+// A waiting rank yields only while yielding is cheap: when other jobs keep
+// the host's cores busy, a yielding waiter hands a whole time slice to one
+// of them, and sleeping on a futex, which the kernel wakes with
+// preemption, is faster. Measured on the 2-core VM at load 7-8: 4 KB to
+// 1 MB all-reduces took 3-43 ms a call with a 100 us yield phase, 0.2-1 ms
+// without (docs/performance.md, "Waiting on a busy host").
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_COMMON_HOSTLOAD_H
@@ -22,10 +21,18 @@ int runnableThreads();
 /// The count parsed from /proc/loadavg's text; -1 if malformed.
 int runnableThreadsOf(const std::string &loadavg);
 
-/// More runnable threads than cores: re-read at most every 5 ms (a read
-/// costs a few microseconds; collectives ask once per call). False when
-/// the count is unknown.
+/// Threads of this job that may be runnable while it waits, besides the
+/// host's cores (an executor and a synchronizing caller per local rank);
+/// communicators raise it at init, it never falls.
+void noteJobThreads(int n);
+
+/// Other jobs hold the cores: more runnable threads than cores plus the
+/// job's own (noteJobThreads). Re-read at most every 5 ms (a read costs a
+/// few microseconds; collectives ask once per call). False when the count
+/// is unknown.
 bool hostBusy();
+/// The same decision on given counts.
+bool busyWith(int runnable, int cores, int jobThreads);
 
 } // namespace hccl::rt
 

@@ -9,11 +9,11 @@
 // the same way. Reductions are applied exactly as the program orders them,
 // so results are bit-identical on every rank and from run to run.
 //
-// Waiting (core/WaitPolicy.h): spin briefly (shorter, or not at all, when
-// this host has no core to spare), then sleep on the communicator's
-// doorbell, which peers and the TCP thread ring. While idle, the executor
-// checks the abort record, its peers' health (dead process, closed connection,
-// mismatched call waiting) and the HCCL_EXEC_TIMEOUT deadline.
+// Waiting (core/WaitPolicy.h): spin briefly (only when this host is not
+// oversubscribed), yield (not when other jobs hold the cores), then sleep on
+// the communicator's doorbell, which peers and the TCP thread ring. While idle,
+// the executor checks the abort record, its peers' health (dead process, closed
+// connection, mismatched call waiting) and the HCCL_EXEC_TIMEOUT deadline.
 //
 //===----------------------------------------------------------------------===//
 #include "common/Futex.h"
@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sched.h>
 
 namespace hccl::rt {
 
@@ -338,6 +339,10 @@ Status Communicator::waitFor(const CallId &call,
     WaitPolicy::Action next = policy.next(now - idleStart);
     if (next == WaitPolicy::Action::Spin) {
       policy.spin();
+      continue;
+    }
+    if (next == WaitPolicy::Action::Yield) {
+      sched_yield();
       continue;
     }
     // Sleep until a peer or the TCP thread rings, re-checking after raising

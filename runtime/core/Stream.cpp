@@ -4,14 +4,17 @@
 #include "common/Futex.h"
 #include "common/HostLoad.h"
 
+#include <sched.h>
+
 namespace hccl::rt {
 
 namespace {
 // A futex wake-up costs tens of microseconds or more on a VM. A stream
 // thread whose queue just emptied, and a caller that synchronizes, poll for
-// this long first, when the host has a core to spare; on a busy host they
-// wait on the condition variable at once (a poll would take the core the
-// other side needs, and a yield gives a time slice away: core/WaitPolicy.h).
+// this long first, yielding the CPU at each look (so a runnable rank thread
+// on an oversubscribed host loses nothing); on a busy host they wait on the
+// condition variable at once (a yield gives a time slice to another job:
+// core/WaitPolicy.h).
 constexpr int64_t kWorkerPollUs = 100;
 constexpr int64_t kSyncPollUs = 100;
 
@@ -59,7 +62,7 @@ void HostStream::enqueue(Task t) {
 Status HostStream::synchronize() {
   int64_t until = pollUntil(kSyncPollUs);
   while (outstanding_.load(std::memory_order_acquire) != 0 && nowUs() < until)
-    cpuRelax();
+    sched_yield();
   std::unique_lock<std::mutex> g(mu_);
   doneCv_.wait(g, [&] { return queue_.empty() && !busy_; });
   Status st = firstError_;
@@ -80,7 +83,7 @@ void HostStream::run() {
       int64_t until = pollUntil(kWorkerPollUs);
       while (outstanding_.load(std::memory_order_acquire) == 0 &&
              !stopping_.load(std::memory_order_acquire) && nowUs() < until)
-        cpuRelax();
+        sched_yield();
       g.lock();
     }
     workerSleeping_ = true;

@@ -1,17 +1,20 @@
 //===- WaitPolicy.h - How the executor waits for a step ---------*- C++ -*-===//
 //
 // With a core per rank a peer is usually microseconds away and a futex
-// wake-up costs far more (tens to hundreds of microseconds on a VM), so the
-// executor spins for a while: up to a millisecond when its pairs need its
-// own progress calls (tcp), 120 us otherwise. When the host has no core to
-// spare (more local ranks than cores, or more runnable threads than cores
-// right now: common/HostLoad.h) spinning steals the core the peer needs,
-// and a yield hands a whole time slice to whatever else runs: the executor
-// spins 20 us at most (0 when its own ranks oversubscribe the host) and
-// then sleeps on the communicator's doorbell, where the kernel's wake-up
-// preemption brings it back fastest. There is no yield phase: on an idle
-// host a yield returns at once (a spin), on a busy one it cost 3-43 ms a
-// call (docs/performance.md, "Waiting on a busy host").
+// wake-up costs far more (tens to hundreds of microseconds on a VM, and two
+// sleeping ranks keep waking each other late), so the executor spins for up
+// to a millisecond when its pairs need its own progress calls (20 us
+// otherwise), yielding now and then, yields a while longer and then sleeps
+// on the communicator's doorbell. The yields matter on an idle host: a
+// rank's executor and its caller's synchronize poll share cores, and a
+// yield hands the core to the other one at once (a 2-rank 4 KB all-reduce
+// took 4-5 us with them, 7-55 us without). On an oversubscribed host (more
+// local ranks than cores) spinning only steals a peer's core: it yields
+// briefly and sleeps. On a busy host (more runnable threads than the cores
+// and the job's own threads: common/HostLoad.h) a yield hands a whole time
+// slice to another job, so the executor spins 20 us without yielding and
+// sleeps, where the kernel's wake-up preemption brings it back fastest
+// (docs/performance.md, "Waiting on a busy host").
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_CORE_WAITPOLICY_H
@@ -21,13 +24,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <sched.h>
 #include <thread>
 
 namespace hccl::rt {
 
 class WaitPolicy {
 public:
-  enum class Action { Spin, Sleep };
+  enum class Action { Spin, Yield, Sleep };
 
   /// More ranks of the communicator on this host than it has cores.
   static bool oversubscribed(int localRanks) {
@@ -37,9 +41,10 @@ public:
 
   /// `callerMoves`: a pair of the step moves data only in progress() calls
   /// (tcp: the waiting executor does its socket I/O itself). `hostBusy`:
-  /// more runnable threads than cores now (hostBusy() in common/HostLoad.h).
+  /// other jobs hold the cores now (hostBusy() in common/HostLoad.h).
   WaitPolicy(bool oversubscribed, bool callerMoves, bool hostBusy)
-      : spinUs_(spinBudgetUs(oversubscribed, callerMoves, hostBusy)) {}
+      : spinUs_(spinBudgetUs(oversubscribed, callerMoves, hostBusy)),
+        yieldUs_(yieldBudgetUs(oversubscribed, hostBusy)), yields_(!hostBusy) {}
 
   static int64_t spinBudgetUs(bool oversubscribed, bool callerMoves,
                               bool hostBusy) {
@@ -47,22 +52,36 @@ public:
       return 0;
     if (hostBusy)
       return 20;
-    return callerMoves ? 1000 : 120;
+    return callerMoves ? 1000 : 20;
+  }
+  static int64_t yieldBudgetUs(bool oversubscribed, bool hostBusy) {
+    if (hostBusy)
+      return 0;
+    return oversubscribed ? 200 : 100;
   }
 
   /// What to do after `idleUs` microseconds without progress.
   Action next(int64_t idleUs) const {
-    return idleUs < spinUs_ ? Action::Spin : Action::Sleep;
+    if (idleUs < spinUs_)
+      return Action::Spin;
+    if (idleUs < spinUs_ + yieldUs_)
+      return Action::Yield;
+    return Action::Sleep;
   }
 
-  /// One round of spinning: a few pause instructions.
-  static void spin() {
+  /// One round of spinning: a few pause instructions, and now and then
+  /// (not on a busy host) a yield to let another runnable thread in.
+  void spin() {
     for (int i = 0; i < 16; ++i)
       cpuRelax();
+    if (yields_ && (++spins_ & 63) == 0)
+      sched_yield();
   }
 
 private:
-  int64_t spinUs_;
+  int64_t spinUs_, yieldUs_;
+  bool yields_;
+  uint32_t spins_ = 0;
 };
 
 } // namespace hccl::rt

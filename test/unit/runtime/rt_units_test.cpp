@@ -350,21 +350,35 @@ TEST(HostLoad, RunnableCountIsReadFromLoadavg) {
   EXPECT_GE(runnableThreads(), 1);
 }
 
-TEST(WaitPolicy, SpinsOnlyWhileACoreIsFree) {
+TEST(HostLoad, BusyMeansOtherJobsHoldTheCores) {
+  // 2 cores, a 2-rank job (4 threads of its own may be runnable): its own
+  // spinning threads do not make the host busy; two more threads do.
+  EXPECT_FALSE(busyWith(4, 2, 4));
+  EXPECT_FALSE(busyWith(6, 2, 4));
+  EXPECT_TRUE(busyWith(7, 2, 4));
+  EXPECT_TRUE(busyWith(3, 2, 0));
+}
+
+TEST(WaitPolicy, YieldsOnlyWhenNoOtherJobHoldsTheCores) {
   using A = WaitPolicy::Action;
-  // A free core: spin 120 us (shm), 1 ms when the waiter moves the data.
-  EXPECT_EQ(WaitPolicy::spinBudgetUs(false, false, false), 120);
+  // Idle host: spin 20 us (1 ms when the waiter moves the data), yield
+  // 100 us, sleep. Own ranks oversubscribing it: yield 200 us at once.
+  EXPECT_EQ(WaitPolicy::spinBudgetUs(false, false, false), 20);
   EXPECT_EQ(WaitPolicy::spinBudgetUs(false, true, false), 1000);
-  // A busy host: 20 us whatever the transport; own ranks oversubscribing
-  // the host: sleep at once.
+  EXPECT_EQ(WaitPolicy::yieldBudgetUs(false, false), 100);
+  EXPECT_EQ(WaitPolicy::spinBudgetUs(true, false, false), 0);
+  EXPECT_EQ(WaitPolicy::yieldBudgetUs(true, false), 200);
+  // Busy host: spin 20 us whatever the transport, never yield.
   EXPECT_EQ(WaitPolicy::spinBudgetUs(false, true, true), 20);
-  EXPECT_EQ(WaitPolicy::spinBudgetUs(false, false, true), 20);
-  EXPECT_EQ(WaitPolicy::spinBudgetUs(true, true, false), 0);
+  EXPECT_EQ(WaitPolicy::yieldBudgetUs(false, true), 0);
+  EXPECT_EQ(WaitPolicy::yieldBudgetUs(true, true), 0);
   WaitPolicy idle(false, false, false), busy(false, false, true),
       over(true, false, false);
-  EXPECT_EQ(idle.next(119), A::Spin);
+  EXPECT_EQ(idle.next(19), A::Spin);
+  EXPECT_EQ(idle.next(20), A::Yield);
   EXPECT_EQ(idle.next(120), A::Sleep);
   EXPECT_EQ(busy.next(19), A::Spin);
   EXPECT_EQ(busy.next(20), A::Sleep);
-  EXPECT_EQ(over.next(0), A::Sleep);
+  EXPECT_EQ(over.next(0), A::Yield);
+  EXPECT_EQ(over.next(200), A::Sleep);
 }
