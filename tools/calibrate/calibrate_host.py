@@ -19,6 +19,15 @@ then writes the link-parameter JSON that topologies accept
 (docs/plan-format.md, "Link parameters"), so the compiler prices
 collectives on this machine as they really run.
 
+The figures come from the median time per size over -r rounds. With 3 or
+more rounds each round is also fitted alone and the range of each figure
+is printed (how far to trust it), and fits that had to be clamped are
+named. When the rounds' own fits of the latency, bandwidth or reduction
+rate differ by more than --max-spread (default 3x) the host is too noisy
+to calibrate: the script names the figure, writes nothing and exits 3. The
+overhead's range is printed, not checked: it is the difference of two
+intercepts and is 0 whenever noise makes it negative.
+
   tools/calibrate/calibrate_host.py --hccl-test build/bin/hccl-test -p 8 -o calib.json
 """
 import argparse
@@ -48,11 +57,27 @@ def run_once(hccl_test, op, ranks, sizes, iters):
 
 
 def run(hccl_test, op, ranks, sizes, iters, rounds):
-    """Median time per size over `rounds` runs: single runs on a shared
-    2-core machine vary by tens of percent."""
-    runs = [run_once(hccl_test, op, ranks, sizes, iters) for _ in range(rounds)]
+    """Every round's (size, time) list: single runs on a shared 2-core
+    machine vary by tens of percent, so the figures come from the medians
+    and the rounds' spread says whether they mean anything."""
+    return [run_once(hccl_test, op, ranks, sizes, iters) for _ in range(rounds)]
+
+
+def medians(runs):
     return [(runs[0][i][0], statistics.median(r[i][1] for r in runs))
             for i in range(len(runs[0]))]
+
+
+def worst_spread(runs):
+    """(max/min time over the rounds, size, min, max) at the size where the
+    rounds disagree most."""
+    worst = (1.0, 0, 0.0, 0.0)
+    for i in range(len(runs[0])):
+        ts = [r[i][1] for r in runs]
+        lo, hi = min(ts), max(ts)
+        if lo > 0 and hi / lo > worst[0]:
+            worst = (hi / lo, runs[0][i][0], lo, hi)
+    return worst
 
 
 def fit(points):
@@ -70,22 +95,10 @@ def fit(points):
     return a, b
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hccl-test", required=True)
-    ap.add_argument("-p", "--ranks", type=int, default=8)
-    ap.add_argument("-n", "--iters", type=int, default=5)
-    ap.add_argument("-r", "--rounds", type=int, default=3)
-    ap.add_argument("-o", "--out", required=True)
-    args = ap.parse_args()
-    if args.ranks < 2:
-        sys.exit("calibrate_host: -p must be >= 2")
-    if args.rounds < 1:
-        sys.exit("calibrate_host: -r must be >= 1")
-    p = args.ranks
-    sizes = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20]
-    ag = run(args.hccl_test, "all_gather", p, sizes, args.iters, args.rounds)
-    ar = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds)
+def figures(ag, ar, p):
+    """The link parameters from median (size, time) lists, and notes on the
+    fits that had to be clamped."""
+    notes = []
     a_ag, b_ag = fit(ag)
     a_ar, _ = fit(ar)
     # Both intercepts hold c + steps * alpha, with steps p-1 and 2(p-1).
@@ -94,6 +107,8 @@ def main():
     if alpha < 1e-7 or overhead < 0:
         alpha = max(min(a_ag / (p - 1), a_ar / (2 * (p - 1))), 1e-7)
         overhead = 0.0
+        notes.append("the per-collective overhead did not fit (the intercepts "
+                     "disagree): written as 0")
     beta = max(b_ag * p / (p - 1), 1e-12)
     # gamma from what the all-reduce spends beyond its transfers, at the
     # sizes where bytes dominate (>= 1 MiB): a slope taken from the whole
@@ -103,6 +118,9 @@ def main():
         (t - overhead - 2 * (p - 1) * alpha - 2 * (p - 1) / p * s * beta)
         / ((p - 1) / p * s)
         for s, t in ar if s >= (1 << 20))
+    if gamma <= 1e-12:
+        notes.append("the reduction rate did not fit (the all-reduce is no slower "
+                     "than its transfers): written as 100 GB/s")
     reduce_gbps = 1e-9 / gamma if gamma > 1e-12 else 100.0
     params = {
         "version": "1.0",
@@ -111,14 +129,75 @@ def main():
         "reduce_gbps": round(min(reduce_gbps, 1000.0), 4),
         "collective_overhead_us": round(overhead * 1e6, 3),
     }
+    return params, notes
+
+
+def main():
+    # Progress and the refusal (stderr) in the order they happen.
+    sys.stdout.reconfigure(line_buffering=True)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hccl-test", required=True)
+    ap.add_argument("-p", "--ranks", type=int, default=8)
+    ap.add_argument("-n", "--iters", type=int, default=5)
+    ap.add_argument("-r", "--rounds", type=int, default=3)
+    ap.add_argument("-o", "--out", required=True)
+    ap.add_argument("--max-spread", type=float, default=3.0,
+                    help="refuse to calibrate when latency, bandwidth or reduction "
+                         "rate fitted on each round alone differ by more than this "
+                         "factor (default 3)")
+    args = ap.parse_args()
+    if args.max_spread < 1:
+        sys.exit("calibrate_host: --max-spread must be >= 1")
+    if args.ranks < 2:
+        sys.exit("calibrate_host: -p must be >= 2")
+    if args.rounds < 1:
+        sys.exit("calibrate_host: -r must be >= 1")
+    p = args.ranks
+    sizes = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20]
+    ag_runs = run(args.hccl_test, "all_gather", p, sizes, args.iters, args.rounds)
+    ar_runs = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds)
+    params, notes = figures(medians(ag_runs), medians(ar_runs), p)
+    for op, runs in (("all_gather", ag_runs), ("all_reduce", ar_runs)):
+        ratio, size, lo, hi = worst_spread(runs)
+        print(f"calibrate_host: {op} rounds differ most at {int(size)} B: "
+              f"{lo * 1e6:.1f}-{hi * 1e6:.1f} us (x{ratio:.2f})")
+    # Confidence: the same fit on each round alone. A figure whose rounds
+    # disagree by more than --max-spread says more about the other jobs on
+    # the host than about the host: then nothing is written.
+    if args.rounds < 3:
+        print("calibrate_host: note: fewer than 3 rounds: the figures' spread "
+              "is not checked")
+    else:
+        per = [figures(g, r, p)[0] for g, r in zip(ag_runs, ar_runs)]
+        for key, get in (("latency_us", lambda f: f["intra"]["latency_us"]),
+                         ("bandwidth_gbps", lambda f: f["intra"]["bandwidth_gbps"]),
+                         ("reduce_gbps", lambda f: f["reduce_gbps"])):
+            vals = [get(f) for f in per]
+            lo, hi = min(vals), max(vals)
+            print(f"calibrate_host: {key}: {lo:g} .. {hi:g} over {args.rounds} "
+                  "rounds fitted alone")
+            if lo <= 0 or hi / lo > args.max_spread:
+                print(f"calibrate_host: the host is too noisy to calibrate: "
+                      f"{key} came out {lo:g} .. {hi:g} in {args.rounds} rounds "
+                      f"fitted alone (more than --max-spread {args.max_spread:g}x "
+                      "apart); nothing written. Calibrate on a quiet host, with "
+                      "more rounds (-r) or iterations (-n), or allow more spread",
+                      file=sys.stderr)
+                return 3
+        vals = [f["collective_overhead_us"] for f in per]
+        print(f"calibrate_host: collective_overhead_us: {min(vals):g} .. "
+              f"{max(vals):g} over {args.rounds} rounds fitted alone")
+    for n in notes:
+        print(f"calibrate_host: note: {n}")
     with open(args.out, "w") as f:
         json.dump(params, f, indent=1)
         f.write("\n")
-    print(f"calibrate_host: p={p}: overhead {overhead * 1e6:.1f} us per "
-          f"collective, alpha {alpha * 1e6:.1f} us, "
-          f"bandwidth {1e-9 / beta:.3f} GB/s, reduction "
+    print(f"calibrate_host: p={p}: overhead {params['collective_overhead_us']} us per "
+          f"collective, alpha {params['intra']['latency_us']} us, "
+          f"bandwidth {params['intra']['bandwidth_gbps']} GB/s, reduction "
           f"{params['reduce_gbps']} GB/s -> {args.out}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

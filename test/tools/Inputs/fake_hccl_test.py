@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""A stand-in for hccl-test in calibrate_host.py's test: writes the --csv
+rows of a ring all-gather / all-reduce on the alpha-beta-gamma model with
+known figures (overhead 30 us, alpha 10 us, 2 GB/s, reduction 5 GB/s).
+FAKE_NOISE_DIR set: each call (a round) scales every time by the next
+factor of 1, 4, 1.2, 2 (a noisy host), counted in that folder."""
+import os
+import sys
+
+args = sys.argv[1:]
+op = args[0]
+opt = {args[i]: args[i + 1] for i in range(1, len(args) - 1, 2)}
+p = int(opt["-p"])
+lo, hi, f = int(opt["-b"]), int(opt["-e"]), int(opt["-f"])
+C, ALPHA, BETA, GAMMA = 30e-6, 10e-6, 1 / 2e9, 1 / 5e9
+scale = 1.0
+noise = os.environ.get("FAKE_NOISE_DIR")
+if noise:
+    n = len(os.listdir(noise))
+    open(os.path.join(noise, str(n)), "w").close()
+    scale = (1.0, 4.0, 1.2, 2.0)[n % 4]
+rows = []
+s = lo
+while s <= hi:
+    if op == "all_gather":
+        t = C + (p - 1) * ALPHA + (p - 1) / p * s * BETA
+    else:
+        t = C + 2 * (p - 1) * ALPHA + 2 * (p - 1) / p * s * BETA + (p - 1) / p * s * GAMMA
+    rows.append(f"{op},fp32,sum,{p},{s},{s // 4},{t * scale * 1e6:.4f},0,0,NULL")
+    s *= f
+with open(opt["--csv"], "w") as out:
+    out.write("op,datatype,reduce_op,ranks,data_size_bytes,count,avg_time_us,"
+              "alg_bandwidth_gbps,bus_bandwidth_gbps,check_result\n")
+    out.write("\n".join(rows) + "\n")
