@@ -101,7 +101,8 @@ def main(argv):
     p.add_argument("--calibrate", action="store_true",
                    help="price the plan with this host's links measured first "
                         "(calibrate_host.py: latency, bandwidth, reduction, per-call overhead) "
-                        "instead of the host-N preset's figures")
+                        "instead of the host-N preset's figures; stops, naming the "
+                        "figure, when the host is too noisy to calibrate")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--work", help="folder for graphs, plans, logs, reports (default: a temporary one)")
     p.add_argument("--port", type=int, default=29700)
