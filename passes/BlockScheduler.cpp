@@ -354,18 +354,22 @@ int64_t BlockScheduler::oldestReadyWait() const {
 /// The next node by the priorities of BlockScheduler.h; -1 when nothing is
 /// ready (a cycle).
 int64_t BlockScheduler::pickNext() {
-  bool startHeld = false;
+  // A start is held back by the in-flight limits, or by the memory cap
+  // (its results would not fit). Either way the oldest in-flight wait goes
+  // first when the model says it is free: it frees a limit and the
+  // collective's inputs. Without that, a start the cap holds back waits
+  // for compute to free memory, which is what made the schedule worse
+  // under a looser cap than under a tighter one (issue 15, item 2).
+  bool startHeld = false, memoryHeld = false;
   if (readyStart >= 0) {
     const Coll &c = colls[nodes[readyStart].coll];
-    if (limitsAllow(c)) {
-      if (fits(nodes[readyStart]))
-        return readyStart;
-    } else {
-      startHeld = true;
-      int64_t w = oldestReadyWait();
-      if (w >= 0 && colls[nodes[w].coll].endUs <= clockUs)
-        return w;
-    }
+    startHeld = !limitsAllow(c);
+    memoryHeld = !startHeld && !fits(nodes[readyStart]);
+    if (!startHeld && !memoryHeld)
+      return readyStart;
+    int64_t w = oldestReadyWait();
+    if (w >= 0 && colls[nodes[w].coll].endUs <= clockUs)
+      return w;
   }
   // The first ready op in the original order that fits under the cap.
   int64_t scanned = 0;
@@ -376,7 +380,7 @@ int64_t BlockScheduler::pickNext() {
       break;
   }
   if (!readyWait.empty()) {
-    int64_t w = startHeld ? oldestReadyWait() : -1;
+    int64_t w = startHeld || memoryHeld ? oldestReadyWait() : -1;
     return w >= 0 ? w : std::get<2>(*readyWait.begin());
   }
   // Nothing fits under the memory cap: the original order decides.

@@ -16,9 +16,10 @@
 // and the in-flight limits allow; else run the ready compute op that comes
 // first in the original order (within the memory cap); else wait, for the
 // in-flight collective whose result is needed soonest (or the oldest one,
-// when a limit holds a start back). When a limit holds a start back and
-// the cost model says the oldest in-flight collective has already
-// finished, its wait goes first: it is free. Ties break on the original
+// when a limit or the memory cap holds a start back). When a limit or the
+// memory cap holds a start back and the cost model says the oldest
+// in-flight collective has already finished, its wait goes first: it is
+// free, and it frees the limit or that collective's input. Ties break on the original
 // position, so the output is a pure function of the input.
 //
 // Liveness for the memory cap: a value is live from its producer until its
