@@ -17,6 +17,54 @@
 
 using namespace hccl::bucket;
 
+double Limits::nextBoundary(double t) const {
+  auto it = std::lower_bound(boundaries.begin(), boundaries.end(), t);
+  return it == boundaries.end() ? t : *it;
+}
+
+namespace {
+/// Buckets issued one after another under the limits (BucketPlanner.h,
+/// Limits): the finish of each, in O(1) amortised per bucket.
+class LimitedStream {
+public:
+  explicit LimitedStream(const Limits &limits) : limits(limits) {}
+
+  /// Issues the next bucket; returns its finish.
+  double push(double ready, double bytes, double cost) {
+    size_t b = fin.size();
+    byteSum.push_back((b ? byteSum.back() : 0.0) + bytes);
+    // The oldest bucket that may stay in flight: the in-flight buckets are
+    // the suffix [waitedUpTo, b) that the limits allow beside b.
+    if (!limits.any()) {
+      waitedUpTo = 0;
+    } else {
+      if (limits.maxInFlight > 0)
+        waitedUpTo = std::max(
+            waitedUpTo,
+            b + 1 > static_cast<size_t>(limits.maxInFlight)
+                ? b + 1 - static_cast<size_t>(limits.maxInFlight)
+                : size_t{0});
+      if (limits.maxBytesInFlight > 0)
+        while (waitedUpTo < b &&
+               byteSum[b] - (waitedUpTo ? byteSum[waitedUpTo - 1] : 0.0) >
+                   limits.maxBytesInFlight)
+          ++waitedUpTo;
+    }
+    double gate = waitedUpTo ? fin[waitedUpTo - 1] : 0.0;
+    double issue = gate > ready ? limits.nextBoundary(gate) : ready;
+    double f = std::max(issue, fin.empty() ? 0.0 : fin.back()) + cost;
+    fin.push_back(f);
+    return f;
+  }
+  double finish() const { return fin.empty() ? 0.0 : fin.back(); }
+
+private:
+  const Limits &limits;
+  std::vector<double> fin, byteSum;
+  size_t waitedUpTo = 0; ///< buckets [0, waitedUpTo) were waited for
+};
+} // namespace
+
 double BucketPricer::operator()(double bytes) const {
   if (general)
     return general(bytes);
@@ -101,7 +149,7 @@ double hccl::bucket::evaluatePlan(const Problem &prob,
     a.bytes += prob.items[i].bytes;
     a.last = i;
   }
-  double finish = 0;
+  LimitedStream stream(prob.limits);
   for (size_t i = 0; i < prob.items.size(); ++i) {
     const Acc &a = acc.find(bucketOf[i])->second;
     if (a.last != i)
@@ -109,9 +157,9 @@ double hccl::bucket::evaluatePlan(const Problem &prob,
     const Item &first = prob.items[a.first];
     double cost =
         first.key < 0 ? first.fixedSeconds : prob.pricers[first.key](a.bytes);
-    finish = std::max(finish, a.ready) + cost;
+    stream.push(a.ready, a.bytes, cost);
   }
-  return finish;
+  return stream.finish();
 }
 
 Plan hccl::bucket::planSingletons(const Problem &prob) {
@@ -220,14 +268,16 @@ constexpr double kTieTolerance = 1e-15;
 
 /// Fewer, larger buckets at no predicted cost: merges each bucket of a
 /// partition into runs with the next while the merge is valid and no
-/// finish time after it gets later. A bucket's finish is monotone in the
+/// finish time after it gets later (with `oneInFlight`, under that
+/// limit). A bucket's finish is monotone in the
 /// previous one, so once the new chain of finishes is no later than the
 /// old one the rest is no later either; the chain is followed at most
 /// kReach buckets, which bounds the work by O(n * kReach). `fin` holds, for
 /// the buckets not yet visited, bounds that are exact or later than their
 /// finish in the current partition and consistent (each at least what the
 /// one before implies), so the last finish never gets later than before.
-void mergeWhileFree(const Problem &prob, std::vector<int64_t> &bucketOf) {
+void mergeWhileFree(const Problem &prob, std::vector<int64_t> &bucketOf,
+                    bool oneInFlight) {
   constexpr size_t kReach = 64;
   struct Run {
     size_t begin, end; // [begin, end)
@@ -251,7 +301,10 @@ void mergeWhileFree(const Problem &prob, std::vector<int64_t> &bucketOf) {
     return head.key < 0 ? head.fixedSeconds : prob.pricers[head.key](bytes);
   };
   auto after = [&](double prev, const Run &r, double bytes) {
-    return std::max(prev, r.ready) + cost(r, bytes);
+    double begin = prev <= r.ready ? r.ready
+                   : oneInFlight   ? prob.limits.nextBoundary(prev)
+                                   : prev;
+    return begin + cost(r, bytes);
   };
   std::vector<double> fin(runs.size());
   for (size_t b = 0; b < runs.size(); ++b)
@@ -304,10 +357,18 @@ void mergeWhileFree(const Problem &prob, std::vector<int64_t> &bucketOf) {
 }
 } // namespace
 
-Plan hccl::bucket::planOptimal(const Problem &prob) {
+namespace {
+/// planOptimal's dynamic programme (BucketPlanner.h); with `oneInFlight`
+/// under that limit, else under no limit.
+Plan planDp(const Problem &prob, bool oneInFlight) {
   const int64_t n = static_cast<int64_t>(prob.items.size());
   const double inf = std::numeric_limits<double>::infinity();
-  std::vector<double> F(n + 1, 0), S(n + 1, 0), R(n, 0);
+  // G[i]: when a start held back by the bucket that ends at F[i] is
+  // issued (F[i] itself without a limit).
+  auto issueAfter = [&](double f) {
+    return oneInFlight ? prob.limits.nextBoundary(f) : f;
+  };
+  std::vector<double> F(n + 1, 0), G(n + 1, 0), S(n + 1, 0), R(n, 0);
   std::vector<int64_t> start(n, 0), B(n + 1, 0); // B: buckets of prefix
   for (int64_t j = 0; j < n; ++j) {
     S[j + 1] = S[j] + prob.items[j].bytes;
@@ -330,7 +391,8 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
         ++bytesLo;
 
     if (it.key < 0) {
-      F[j + 1] = std::max(F[j], R[j]) + it.fixedSeconds;
+      F[j + 1] = (F[j] <= R[j] ? R[j] : G[j]) + it.fixedSeconds;
+      G[j + 1] = issueAfter(F[j + 1]);
       B[j + 1] = B[j] + 1;
       start[j] = j;
       runStart = -1;
@@ -366,14 +428,14 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
 
     if (!fast) {
       for (int64_t i = lo; i <= j; ++i)
-        consider(std::max(F[i], R[j]) + price(S[j + 1] - S[i]), i);
+        consider((F[i] <= R[j] ? R[j] : G[i]) + price(S[j + 1] - S[i]), i);
     } else {
       if (idle >= lo)
         consider(R[j] + price(S[j + 1] - S[idle]), idle);
       int64_t busyLo = std::max(lo, idle + 1);
       for (size_t a = 0; a < windows.size(); ++a) {
         const AffinePiece &pc = price.pieces[a];
-        auto key = [&](int64_t i) { return F[i] - pc.beta * S[i]; };
+        auto key = [&](int64_t i) { return G[i] - pc.beta * S[i]; };
         std::deque<int64_t> &w = windows[a];
         while (!w.empty() && key(w.back()) >= key(j)) {
           w.pop_back();
@@ -390,6 +452,7 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
       }
     }
     F[j + 1] = best;
+    G[j + 1] = issueAfter(best);
     B[j + 1] = B[bestStart] + 1;
     start[j] = bestStart;
   }
@@ -405,8 +468,115 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
     for (int64_t i = starts[b]; i < end; ++i)
       plan.bucketOf[i] = static_cast<int64_t>(b);
   }
-  mergeWhileFree(prob, plan.bucketOf);
+  mergeWhileFree(prob, plan.bucketOf, oneInFlight);
   plan.finishSeconds = evaluatePlan(prob, plan.bucketOf);
   plan.work = work;
   return plan;
 }
+
+int64_t bucketCount(const std::vector<int64_t> &bucketOf) {
+  return bucketOf.empty()
+             ? 0
+             : *std::max_element(bucketOf.begin(), bucketOf.end()) + 1;
+}
+
+/// Whether `plan` beats `best` under the exact evaluation: an earlier
+/// finish, or the same (to rounding) with fewer buckets.
+bool better(const Plan &plan, const Plan &best) {
+  double tol = kTieTolerance * std::max(best.finishSeconds, 1e-9);
+  return plan.finishSeconds < best.finishSeconds - tol ||
+         (plan.finishSeconds <= best.finishSeconds + tol &&
+          bucketCount(plan.bucketOf) < bucketCount(best.bucketOf));
+}
+
+/// The smallest threshold at which planThreshold's partition `bucketOf`
+/// changes (a bucket takes its next item), or infinity.
+double nextThreshold(const Problem &prob,
+                     const std::vector<int64_t> &bucketOf) {
+  const size_t n = prob.items.size();
+  double next = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    double bytes = prob.items[i].bytes;
+    while (j + 1 < n && bucketOf[j + 1] == bucketOf[i])
+      bytes += prob.items[++j].bytes;
+    const Item &head = prob.items[i];
+    if (j + 1 < n && head.key >= 0) {
+      const Item &nx = prob.items[j + 1];
+      double need = bytes + nx.bytes;
+      if (nx.key == head.key && nx.dependsOn < static_cast<int64_t>(i) &&
+          (prob.caps.maxCount <= 0 ||
+           static_cast<int64_t>(j + 2 - i) <= prob.caps.maxCount) &&
+          (prob.caps.maxBucketBytes <= 0 || need <= prob.caps.maxBucketBytes))
+        next = std::min(next, need);
+    }
+    i = j + 1;
+  }
+  return next;
+}
+
+/// Merges neighbouring buckets of a partition into runs while the exact
+/// finish does not get later: O(buckets * n).
+void mergeWhileNotLater(const Problem &prob, Plan &plan) {
+  const int64_t n = static_cast<int64_t>(plan.bucketOf.size());
+  for (int64_t b = 0; b + 1 < bucketCount(plan.bucketOf);) {
+    int64_t first = std::find(plan.bucketOf.begin(), plan.bucketOf.end(), b) -
+                    plan.bucketOf.begin();
+    int64_t last = first;
+    while (last + 1 < n && plan.bucketOf[last + 1] <= b + 1)
+      ++last;
+    if (!isValidBucket(prob, first, last)) {
+      ++b;
+      continue;
+    }
+    std::vector<int64_t> merged = plan.bucketOf;
+    for (int64_t &x : merged)
+      if (x > b)
+        --x;
+    double f = evaluatePlan(prob, merged);
+    double tol = kTieTolerance * std::max(plan.finishSeconds, 1e-9);
+    if (f <= plan.finishSeconds + tol) {
+      plan.bucketOf = std::move(merged);
+      plan.finishSeconds = f;
+    } else {
+      ++b;
+    }
+  }
+}
+} // namespace
+
+Plan hccl::bucket::planOptimal(const Problem &prob) {
+  const Limits &lim = prob.limits;
+  if (!lim.any())
+    return planDp(prob, false);
+  if (lim.maxInFlight == 1) // a byte limit adds nothing to one in flight
+    return planDp(prob, true);
+  // Not a function of the previous finish alone: the best of candidates
+  // under the exact evaluation (BucketPlanner.h).
+  Plan best = planDp(prob, true);
+  int64_t work = best.work;
+  auto offer = [&](Plan p) {
+    if (better(p, best))
+      best = std::move(p);
+  };
+  Plan free = planDp(prob, false);
+  work += free.work;
+  offer(std::move(free));
+  constexpr double kDdpCap = 25.0 * (1 << 20), kDdpFirst = 1 << 20;
+  if (Plan ddp = planDdp(prob, kDdpCap, kDdpFirst);
+      isValidPlan(prob, ddp.bucketOf)) // interleaved keys are not runs
+    offer(std::move(ddp));
+  double t = 0;
+  for (int64_t k = 0; k < kMaxSweep; ++k) {
+    Plan p = planThreshold(prob, t, 0);
+    work += static_cast<int64_t>(prob.items.size());
+    t = nextThreshold(prob, p.bucketOf);
+    offer(std::move(p));
+    if (!std::isfinite(t))
+      break;
+  }
+  mergeWhileNotLater(prob, best);
+  best.work = work;
+  return best;
+}
+

@@ -62,10 +62,36 @@ struct Caps {
   int64_t maxCount = 0;      ///< 0 = no cap
 };
 
+/// The limits comm-overlap-schedule will enforce (BlockScheduler.h), as
+/// the planner models them. The compute stream issues each start; when a
+/// limit holds one back (it would make more than `maxInFlight` collectives,
+/// or more than `maxBytesInFlight` bytes, started and not yet waited), the
+/// scheduler waits for the oldest in-flight buckets, in order, as soon as
+/// they have ended, and it sees that only between compute ops: the start
+/// goes at the first compute-op end (`boundaries`) at or after the last
+/// such bucket ends, or when it ends, once the block's independent compute
+/// is over. One bucket alone is always allowed. The limits are per stream
+/// here; the scheduler counts every group's collectives together.
+///
+/// Every item's ready time must be a boundary (or 0), as it is when it is
+/// the end of the op that made the gradient (buildReadyTimeline): then a
+/// prefix's best finish never gets later by leaving out its last item,
+/// which the one-in-flight programme needs to be exact.
+struct Limits {
+  int64_t maxInFlight = 0;        ///< 0 = no limit
+  double maxBytesInFlight = 0;    ///< 0 = no limit
+  std::vector<double> boundaries; ///< ascending compute-op ends, seconds
+
+  bool any() const { return maxInFlight > 0 || maxBytesInFlight > 0; }
+  /// The first boundary at or after t; t itself past the last one.
+  double nextBoundary(double t) const;
+};
+
 struct Problem {
   std::vector<Item> items;
   std::vector<BucketPricer> pricers;
   Caps caps;
+  Limits limits;
 };
 
 /// bucketOf[i] = bucket index of item i; buckets are runs numbered 0, 1, ...
@@ -81,9 +107,9 @@ struct Plan {
 bool isValidBucket(const Problem &prob, int64_t i, int64_t j);
 /// Whether `bucketOf` is a partition into valid runs.
 bool isValidPlan(const Problem &prob, const std::vector<int64_t> &bucketOf);
-/// Finish time of the last bucket under the model. Buckets are issued in
-/// the order of their last members (where fusion puts them); for a
-/// partition into runs that is the partition's order.
+/// Finish time of the last bucket under the model, the limits included.
+/// Buckets are issued in the order of their last members (where fusion
+/// puts them); for a partition into runs that is the partition's order.
 double evaluatePlan(const Problem &prob, const std::vector<int64_t> &bucketOf);
 
 /// Every item alone.
@@ -132,7 +158,26 @@ Plan planDdp(const Problem &prob, double capBytes, double firstBucketBytes);
 /// absorbed by idle time before a later one). Not guaranteed the fewest
 /// buckets among all optimal partitions (that needs a Pareto front per
 /// prefix); BucketPlannerTest measures how close it comes.
+///
+/// Under the limits (`prob.limits`): with `maxInFlight` = 1 the next bucket
+/// always waits for the previous one, a finish still depends on the
+/// previous finish alone, and the same dynamic programme is exact with
+/// each busy start's finish F[i] replaced by the boundary the start is
+/// issued at (non-decreasing in F[i], so the windows still apply). With
+/// more in flight, or a byte limit, a finish depends on earlier finishes
+/// than the previous one and the programme is no longer exact: the plan is
+/// the best, under the exact evaluation, of the programme's plans for no
+/// limit and for one in flight (an upper bound of these limits), every
+/// distinct `planThreshold` partition (a sweep over the threshold, at most
+/// kMaxSweep of them) and DDP's default buckets, then improved by merging
+/// neighbours while the finish does not get later. So it is never worse
+/// than a threshold partition under the same limits; BucketPlannerTest
+/// measures its gap to brute force.
 Plan planOptimal(const Problem &prob);
+
+/// Distinct planThreshold partitions visited by planOptimal's sweep, at
+/// most.
+constexpr int64_t kMaxSweep = 4096;
 
 } // namespace hccl::bucket
 

@@ -14,9 +14,29 @@
 // `optimal` is O(n * A) (BucketPlanner.h), with A the candidate algorithms (<=
 // 10).
 //
+// Under the overlap limits (`max-in-flight`, `max-bytes-in-flight`,
+// `memory-cap`) `optimal` does not trust its own model alone: the planner
+// sees one stream at a time, so it cannot see the in-flight count that all
+// groups share, the waits a barrier forces, compute that consumes reduced
+// values moving up once a limit makes its wait come early, or the memory
+// cap. Each candidate (the planner's plans under the limits and without
+// them, DDP's default buckets and a threshold every power of two from 1M
+// to 1G) is applied to a clone of the module, nested in it for the time,
+// which comm-gradient-fusion and comm-overlap-schedule then schedule under
+// the same limits; the candidate whose timeline (comm-estimate's) is the
+// shortest wins, the first on ties. That is kCandidates runs of those two
+// passes.
+//
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
+#include "Timeline.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ScopeExit.h"
+
+#include <functional>
 #include <tuple>
 
 #include "hccl-mlir/Passes/Passes.h"
@@ -42,6 +62,8 @@ struct BucketSizingPass
   enum class Policy { Threshold, Ddp, Optimal } kind = Policy::Threshold;
   double threshold = 0, firstBucket = 0;
   bucket::Caps caps;
+  bucket::Limits limits; ///< the counts; the boundaries are per block
+  double memoryCapBytes = 0;
   ComputeCostOptions computeOpts;
   std::optional<sched::HcclAlgoSpec> override;
   std::optional<CommCostModel> model;
@@ -118,6 +140,30 @@ struct BucketSizingPass
              << " is not valid: expected 0 (no limit) or "
                 "a positive count";
     caps.maxCount = maxCount;
+    if (maxInFlight < 0)
+      return emitError(root->getLoc())
+             << kPass << ": option max-in-flight="
+             << static_cast<int64_t>(maxInFlight)
+             << " is not valid: expected 0 (no limit) or a positive count";
+    // A limit other than the default 0 (no limit) under another policy.
+    // (hasValue() cannot tell: a pipeline sets every option.)
+    if (kind != Policy::Optimal)
+      for (auto [name, given] :
+           {std::pair{"max-in-flight", maxInFlight != defaults.maxInFlight},
+            std::pair{"max-bytes-in-flight",
+                      maxBytesInFlight.getValue() != defaults.maxBytesInFlight},
+            std::pair{"memory-cap",
+                      memoryCap.getValue() != defaults.memoryCap}})
+        if (given)
+          return emitError(root->getLoc())
+                 << kPass << ": option " << name
+                 << " has no effect with policy=" << policy
+                 << " (only policy=optimal sizes under the overlap limits)";
+    limits.maxInFlight = maxInFlight;
+    if (failed(parseBytes("max-bytes-in-flight", maxBytesInFlight, true,
+                          limits.maxBytesInFlight)) ||
+        failed(parseBytes("memory-cap", memoryCap, true, memoryCapBytes)))
+      return failure();
     computeOpts = {peakTflops, memoryGbps};
     if (failed(verifyComputeOptions(root, kPass, computeOpts)) ||
         failed(verifyRegionDepth(root, kMaxRegionDepth, kPass)) ||
@@ -147,21 +193,123 @@ struct BucketSizingPass
     return &*model;
   }
 
+  /// How a candidate plans one stream.
+  using Planner = std::function<bucket::Plan(const bucket::Problem &)>;
+
+  /// The candidates of policy=optimal under the overlap limits, the
+  /// planner's own first (BucketSizing.cpp's header).
+  std::vector<Planner> candidates() const {
+    std::vector<Planner> out;
+    out.push_back([](const bucket::Problem &p) { return bucket::planOptimal(p); });
+    out.push_back([](const bucket::Problem &p) {
+      bucket::Problem blind = p;
+      blind.limits = {};
+      bucket::Plan plan = bucket::planOptimal(blind);
+      return plan;
+    });
+    out.push_back([](const bucket::Problem &p) {
+      return bucket::planDdp(p, 25.0 * (1 << 20), 1 << 20);
+    });
+    for (double t = 1 << 20; t <= double(1 << 30); t *= 2)
+      out.push_back(
+          [t](const bucket::Problem &p) { return bucket::planThreshold(p, t, 0); });
+    return out;
+  }
+
+  bool underLimits() const {
+    return kind == Policy::Optimal && (limits.any() || memoryCapBytes > 0);
+  }
+
   void runOnOperation() override {
     if (failed(parseOptions()))
       return signalPassFailure();
     model.reset();
+    Operation *root = getOperation();
+    Planner chosen;
+    if (underLimits() && isa<ModuleOp>(root)) {
+      FailureOr<Planner> best = chooseOnSchedule(cast<ModuleOp>(root));
+      if (failed(best))
+        return signalPassFailure();
+      chosen = *best;
+    }
     nextBucket = 0;
-    bool failedAny = false;
-    getOperation()->walk<WalkOrder::PreOrder>([&](Block *block) {
-      if (!failedAny && failed(sizeBlock(*block)))
-        failedAny = true;
-    });
-    if (failedAny)
+    if (failed(sizeAll(root, chosen, /*record=*/true)))
       signalPassFailure();
   }
 
-  LogicalResult sizeBlock(Block &block) {
+  /// Sizes every block under `root` with `planner` (null: the policy's).
+  LogicalResult sizeAll(Operation *root, const Planner &planner, bool record) {
+    bool failedAny = false;
+    root->walk<WalkOrder::PreOrder>([&](Block *block) {
+      if (!failedAny && failed(sizeBlock(*block, planner, record)))
+        failedAny = true;
+    });
+    return failure(failedAny);
+  }
+
+  /// The candidate whose plan comm-overlap-schedule turns into the
+  /// shortest predicted iteration under the limits.
+  FailureOr<Planner> chooseOnSchedule(ModuleOp root) {
+    std::vector<Planner> cands = candidates();
+    OverlapScheduleOptions o;
+    o.maxInFlight = maxInFlight;
+    o.maxBytesInFlight = maxBytesInFlight;
+    o.memoryCap = memoryCap;
+    o.peakTflops = peakTflops;
+    o.memoryGbps = memoryGbps;
+    double bestUs = std::numeric_limits<double>::infinity();
+    size_t best = 0;
+    for (size_t c = 0; c < cands.size(); ++c) {
+      FailureOr<double> us = predictOnClone(root, cands[c], o);
+      if (failed(us))
+        return failure();
+      ++numCandidates;
+      if (*us < bestUs * (1 - 1e-12)) {
+        bestUs = *us;
+        best = c;
+      }
+    }
+    return cands[best];
+  }
+
+  /// Sizes a clone of `root` with `planner`, fuses and schedules it under
+  /// the limits and returns the sum of its functions' iterations. The clone
+  /// is nested in `root` while it lives, as dynamic pipelines require.
+  FailureOr<double> predictOnClone(ModuleOp root, const Planner &planner,
+                                   const OverlapScheduleOptions &o) {
+    OpBuilder b(root.getContext());
+    b.setInsertionPointToEnd(root.getBody());
+    auto clone = cast<ModuleOp>(b.clone(*root.getOperation()));
+    auto erase = llvm::make_scope_exit([&] { clone.erase(); });
+    if (failed(sizeAll(clone, planner, /*record=*/false)))
+      return failure();
+    // The clone's warnings (a memory cap not met) are the real run's to
+    // give, once; its errors still go out.
+    ScopedDiagnosticHandler quiet(root.getContext(), [](Diagnostic &d) {
+      return success(d.getSeverity() != DiagnosticSeverity::Error);
+    });
+    OpPassManager pm(ModuleOp::getOperationName());
+    pm.addPass(createGradientFusion());
+    pm.addPass(createOverlapSchedule(o));
+    if (failed(runPipeline(pm, clone)))
+      return failure();
+    FailureOr<CommCostModel *> m = getModel(root);
+    if (failed(m))
+      return failure();
+    double total = 0;
+    for (auto fn : clone.getOps<func::FuncOp>()) {
+      if (fn.isExternal())
+        continue;
+      FailureOr<IterationTimeline> tl =
+          simulateRegion(fn.getBody(), **m, computeOpts);
+      if (failed(tl))
+        return failure();
+      total += tl->iterationUs;
+    }
+    return total;
+  }
+
+  LogicalResult sizeBlock(Block &block, const Planner &planner, bool record) {
     if (isa_and_nonnull<StartOp>(block.getParentOp()))
       return success();
     auto getModelFn = [&](Operation *at) { return getModel(at); };
@@ -173,17 +321,24 @@ struct BucketSizingPass
                 : nullptr);
     if (failed(streams))
       return failure();
+    for (BucketStream &s : *streams) {
+      s.problem.limits.maxInFlight = limits.maxInFlight;
+      s.problem.limits.maxBytesInFlight = limits.maxBytesInFlight;
+    }
     for (BucketStream &s : *streams)
-      assign(s, optimal ? bucket::planOptimal(s.problem)
-                : kind == Policy::Ddp
-                    ? bucket::planDdp(s.problem, threshold, firstBucket)
-                    : bucket::planThreshold(s.problem, threshold, firstBucket));
+      assign(s,
+             planner    ? planner(s.problem)
+             : optimal  ? bucket::planOptimal(s.problem)
+             : kind == Policy::Ddp
+                 ? bucket::planDdp(s.problem, threshold, firstBucket)
+                 : bucket::planThreshold(s.problem, threshold, firstBucket),
+             record);
     return success();
   }
 
   /// Writes the plan; buckets holding all-reduces are numbered densely, in
   /// order, after those of earlier streams.
-  void assign(const BucketStream &s, const bucket::Plan &plan) {
+  void assign(const BucketStream &s, const bucket::Plan &plan, bool record) {
     llvm::DenseMap<int64_t, int64_t> ids;
     Builder b(&getContext());
     for (auto [i, op] : llvm::enumerate(s.ops)) {
@@ -192,11 +347,13 @@ struct BucketSizingPass
       auto [it, inserted] = ids.try_emplace(plan.bucketOf[i], nextBucket);
       if (inserted) {
         ++nextBucket;
-        ++numBuckets;
+        if (record)
+          ++numBuckets;
       }
       op->setAttr(CommDialect::getBucketAttrName(),
                   b.getI64IntegerAttr(it->second));
-      ++numBucketed;
+      if (record)
+        ++numBucketed;
     }
   }
 };

@@ -504,6 +504,8 @@ ReadyTimeline mlir::comm::buildReadyTimeline(Block &block,
     } else {
       tl.independentUs += cost;
       clockUs += cost;
+      if (cost > 0)
+        tl.boundaries.push_back(clockUs * 1e-6);
     }
   }
   return tl;
@@ -531,6 +533,7 @@ FailureOr<SmallVector<BucketStream>> mlir::comm::buildBucketStreams(
     BucketStream stream;
     hccl::bucket::Problem &prob = stream.problem;
     prob.caps = caps;
+    prob.limits.boundaries = tl.boundaries;
     SmallVector<std::tuple<Attribute, Type, Attribute>> keys;
     llvm::DenseMap<int64_t, int64_t> localOf;
     for (int64_t g : members) {

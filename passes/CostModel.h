@@ -170,6 +170,9 @@ struct ReadyTimeline {
     int64_t dependsOn;
   };
   std::vector<Item> items;
+  /// Ends of the compute ops that depend on no communication, ascending,
+  /// in seconds: where the overlap pass can next issue a held-back start.
+  std::vector<double> boundaries;
   double independentUs = 0;
   double dependentUs = 0;
 };
@@ -179,7 +182,9 @@ ReadyTimeline buildReadyTimeline(Block &block, const ComputeCostOptions &opts);
 /// One communicator group's collectives in a block, as the bucket planner
 /// sees them: items[i] is ops[i]. All-reduces get the key of what fusion
 /// must agree on (reduction, element type, pinned algorithm); any other
-/// collective is a key -1 item with its own fixed cost.
+/// collective is a key -1 item with its own fixed cost. The problem's
+/// limits carry the block's compute boundaries; their counts are the
+/// caller's.
 struct BucketStream {
   SmallVector<Operation *> ops;
   hccl::bucket::Problem problem;

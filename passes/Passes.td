@@ -69,6 +69,18 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
 
     Every policy honours `max-count` and `max-bucket-bytes`. Sizes accept
     K, M, G suffixes (binary).
+
+    `max-in-flight`, `max-bytes-in-flight` and `memory-cap` are the limits
+    `comm-overlap-schedule` will enforce (the pipeline gives both passes
+    the same ones): `optimal` sizes the buckets under them. Its planner
+    models the in-flight limits (a start a limit holds back goes at the
+    first compute-op boundary after the buckets before it have ended:
+    exact with one in flight, the best of its plans and of every threshold
+    partition otherwise); on a module it then checks its choice against
+    DDP's buckets and thresholds of 1M to 1G by scheduling each on a clone
+    under the limits and keeps the shortest predicted iteration
+    (docs/passes.md). The other policies refuse these options: their
+    buckets depend on sizes alone.
   }];
   let options = [
     Option<"policy", "policy", "std::string", /*default=*/"\"threshold\"",
@@ -91,6 +103,16 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
     Option<"algo", "algo", "std::string", /*default=*/"\"\"",
            "optimal: HCCL_ALGO override for the cost model (as "
            "comm-select-algorithm's algo=); default: none">,
+    Option<"maxInFlight", "max-in-flight", "int64_t", /*default=*/"0",
+           "optimal: comm-overlap-schedule's limit of collectives in flight "
+           "to size under (default 0 = no limit)">,
+    Option<"maxBytesInFlight", "max-bytes-in-flight", "std::string",
+           /*default=*/"\"0\"",
+           "optimal: comm-overlap-schedule's limit of bytes in flight to "
+           "size under (default 0 = no limit)">,
+    Option<"memoryCap", "memory-cap", "std::string", /*default=*/"\"0\"",
+           "optimal: comm-overlap-schedule's memory cap to size under "
+           "(default 0 = no cap)">,
     Option<"peakTflops", "peak-tflops", "double", /*default=*/"320.0",
            "Compute estimate: device peak in TFLOPS for linalg ops; default "
            "320">,
@@ -101,6 +123,9 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
     Statistic<"numBuckets", "buckets", "Buckets assigned">,
     Statistic<"numBucketed", "bucketed-collectives",
               "All-reduces given a bucket">,
+    Statistic<"numCandidates", "candidates-scheduled",
+              "optimal under the overlap limits: candidate plans scheduled "
+              "on a clone">,
   ];
 }
 

@@ -45,6 +45,13 @@ void mlir::comm::buildHcclPipeline(OpPassManager &pm,
     sizing.algo = o.algo;
   sizing.peakTflops = o.peakTflops;
   sizing.memoryGbps = o.memoryGbps;
+  if (o.policy == "optimal") { // sizing under the limits overlap enforces
+    sizing.maxInFlight = o.maxInFlight;
+    if (!o.maxBytesInFlight.empty())
+      sizing.maxBytesInFlight = o.maxBytesInFlight;
+    if (!o.memoryCap.empty())
+      sizing.memoryCap = o.memoryCap;
+  }
   pm.addPass(createBucketSizing(sizing));
   pm.addPass(createGradientFusion());
   OverlapScheduleOptions overlap;

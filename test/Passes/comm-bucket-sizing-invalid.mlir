@@ -7,6 +7,9 @@
 // RUN: not hccl-opt %s -split-input-file --comm-bucket-sizing="policy=optimal algo=level7:ring" 2>&1 | FileCheck %s --check-prefix=ALGO
 // RUN: not hccl-opt %s -split-input-file --comm-bucket-sizing="peak-tflops=0" 2>&1 | FileCheck %s --check-prefix=PEAK
 // RUN: not hccl-opt %s -split-input-file --comm-bucket-sizing=max-count=x 2>&1 | FileCheck %s --check-prefix=PARSE
+// RUN: not hccl-opt %s -split-input-file --comm-bucket-sizing="policy=optimal max-in-flight=-1" 2>&1 | FileCheck %s --check-prefix=FLIGHT
+// RUN: not hccl-opt %s -split-input-file --comm-bucket-sizing="policy=optimal max-bytes-in-flight=3Q" 2>&1 | FileCheck %s --check-prefix=FBYTES
+// RUN: not hccl-opt %s -split-input-file --comm-bucket-sizing="policy=optimal memory-cap=-1" 2>&1 | FileCheck %s --check-prefix=CAP
 
 // POLICY: error: comm-bucket-sizing: option policy='fastest' is not valid: expected threshold, ddp or optimal
 // ZERO: error: comm-bucket-sizing: option threshold-bytes='0' is not a valid size: expected a positive byte count with an optional K, M or G suffix
@@ -15,6 +18,9 @@
 // ALGO: error: comm-bucket-sizing: option algo='level7:ring' is not valid: HCCL_ALGO: unknown level 'level7'
 // PEAK: error: comm-bucket-sizing: option peak-tflops must be a positive number, found 0
 // PARSE: for the --max-count option: 'x' value invalid for long argument
+// FLIGHT: error: comm-bucket-sizing: option max-in-flight=-1 is not valid: expected 0 (no limit) or a positive count
+// FBYTES: error: comm-bucket-sizing: option max-bytes-in-flight='3Q' is not a valid size: expected a non-negative byte count
+// CAP: error: comm-bucket-sizing: option memory-cap='-1' is not a valid size
 
 // The optimal policy prices with the topology: there is none.
 comm.group @dp ranks = [0, 1, 2, 3]

@@ -25,6 +25,16 @@
 // PASS-64: error: comm-bucket-sizing: option threshold-bytes='64M' has no effect with policy=optimal
 // RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=optimal first-bucket-bytes=0})" 2>&1 | FileCheck %s --check-prefix=PASS-0
 // PASS-0: error: comm-bucket-sizing: option first-bucket-bytes='0' has no effect with policy=optimal
+// The overlap limits: only optimal sizes under them (0 means no limit and
+// is accepted under any policy).
+// RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=threshold max-in-flight=2})" 2>&1 | FileCheck %s --check-prefix=PASS-FLIGHT
+// PASS-FLIGHT: error: comm-bucket-sizing: option max-in-flight has no effect with policy=threshold (only policy=optimal sizes under the overlap limits)
+// RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=ddp memory-cap=1G})" 2>&1 | FileCheck %s --check-prefix=PASS-CAP
+// PASS-CAP: error: comm-bucket-sizing: option memory-cap has no effect with policy=ddp
+// RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{max-bytes-in-flight=8M})" 2>&1 | FileCheck %s --check-prefix=PASS-FB
+// PASS-FB: error: comm-bucket-sizing: option max-bytes-in-flight has no effect with policy=threshold
+// The pipeline gives its limits to sizing only under optimal.
+// RUN: hccl-opt %s "--hccl-pipeline=policy=threshold max-in-flight=1 memory-cap=1G lower=false" | FileCheck %s --check-prefix=OK
 // ddp reads both sizes.
 // RUN: hccl-opt %s "--hccl-pipeline=policy=ddp threshold-bytes=25M first-bucket-bytes=1M lower=false" | FileCheck %s --check-prefix=OK
 

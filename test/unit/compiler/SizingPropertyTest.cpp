@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
 #include "PassTestUtil.h"
+#include "Timeline.h"
 
 #include "gtest/gtest.h"
 
@@ -174,6 +175,67 @@ TEST_P(SizingProperty, CapsHold) {
                               "max-bucket-bytes=8M"),
                   bucket::planOptimal(s.problem).finishSeconds, 1e-12);
     }
+}
+
+/// The iteration the pipeline predicts (comm-estimate's timeline) after
+/// sizing with `sizing`, fusion and overlap scheduling under `limits`.
+double pipelineIteration(ModuleOp m, StringRef sizing, StringRef limits) {
+  OwningOpRef<ModuleOp> c = cloneModule(m);
+  std::string diags;
+  std::string pipe = ("comm-bucket-sizing{" + sizing +
+                      "},comm-gradient-fusion,comm-overlap-schedule{" + limits +
+                      "}")
+                         .str();
+  EXPECT_TRUE(succeeded(runPipeline(*c, pipe, &diags))) << pipe << diags;
+  CommCostModel model(getTopology(*c).toSchedule());
+  FailureOr<IterationTimeline> tl =
+      simulateRegion(getGraphFunc(*c).getBody(), model, ComputeCostOptions{});
+  EXPECT_TRUE(succeeded(tl)) << pipe;
+  return succeeded(tl) ? tl->iterationUs : 0.0;
+}
+
+// The property of issue 15 item 2, on what the pipeline predicts rather
+// than on the planner's own model: sized under the limits comm-overlap-
+// schedule enforces, `optimal` is never predicted slower than a threshold
+// policy or DDP's buckets under the same limits. The planner's model of the
+// limits (BucketPlanner.h, Limits) and the list scheduler are separate
+// code, so this fails where the model misses what the scheduler does.
+TEST_P(SizingProperty, OptimalUnderOverlapLimitsNeverPredictedSlower) {
+  MLIRContext ctx;
+  GraphSpec spec;
+  spec.ops = 1200;
+  spec.seed = GetParam() + 100;
+  spec.consumers = GetParam() % 2;
+  spec.sideEffects = GetParam() % 3 != 0;
+  OwningOpRef<ModuleOp> m = makeRandomGraph(ctx, spec);
+  for (const char *limits :
+       {"max-in-flight=1", "max-in-flight=2", "max-bytes-in-flight=4M",
+        "max-in-flight=3 max-bytes-in-flight=16M", "memory-cap=24M"}) {
+    double opt =
+        pipelineIteration(*m, (std::string("policy=optimal ") + limits), limits);
+    ASSERT_GT(opt, 0);
+    // The candidates the pass schedules itself: never slower, unless its
+    // own prediction on the clone differs from the pipeline's.
+    for (const char *other : {"policy=threshold threshold-bytes=1M",
+                              "policy=threshold threshold-bytes=64M",
+                              "policy=threshold threshold-bytes=1G",
+                              "policy=ddp"})
+      EXPECT_LE(opt, pipelineIteration(*m, other, limits) * (1 + 1e-9))
+          << limits << " against " << other << " (seed " << spec.seed << ")";
+    // Thresholds off its grid: within kOffGrid (measured worst: 0.05%,
+    // memory-cap=24M against ddp threshold-bytes=50M, seed 104), since the
+    // memory cap and the effects the planner does not model are only
+    // priced on the candidates (BucketSizing.cpp).
+    constexpr double kOffGrid = 0.005;
+    for (const char *other : {"policy=threshold threshold-bytes=3M",
+                              "policy=threshold threshold-bytes=10M",
+                              "policy=threshold threshold-bytes=25M",
+                              "policy=threshold threshold-bytes=40M",
+                              "policy=threshold threshold-bytes=300M",
+                              "policy=ddp threshold-bytes=50M"})
+      EXPECT_LE(opt, pipelineIteration(*m, other, limits) * (1 + kOffGrid))
+          << limits << " against " << other << " (seed " << spec.seed << ")";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, SizingProperty,
