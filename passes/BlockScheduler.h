@@ -19,8 +19,8 @@
 // when a limit or the memory cap holds a start back). When a limit or the
 // memory cap holds a start back and the cost model says the oldest
 // in-flight collective has already finished, its wait goes first: it is
-// free, and it frees the limit or that collective's input. Ties break on the original
-// position, so the output is a pure function of the input.
+// free, and it frees the limit or that collective's input. Ties break on the
+// original position, so the output is a pure function of the input.
 //
 // Liveness for the memory cap: a value is live from its producer until its
 // last consumer; a collective's inputs stay live until its wait (the

@@ -40,10 +40,9 @@ public:
     } else {
       if (limits.maxInFlight > 0)
         waitedUpTo = std::max(
-            waitedUpTo,
-            b + 1 > static_cast<size_t>(limits.maxInFlight)
-                ? b + 1 - static_cast<size_t>(limits.maxInFlight)
-                : size_t{0});
+            waitedUpTo, b + 1 > static_cast<size_t>(limits.maxInFlight)
+                            ? b + 1 - static_cast<size_t>(limits.maxInFlight)
+                            : size_t{0});
       if (limits.maxBytesInFlight > 0)
         while (waitedUpTo < b &&
                byteSum[b] - (waitedUpTo ? byteSum[waitedUpTo - 1] : 0.0) >
@@ -579,4 +578,3 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
   best.work = work;
   return best;
 }
-

@@ -142,8 +142,8 @@ struct BucketSizingPass
     caps.maxCount = maxCount;
     if (maxInFlight < 0)
       return emitError(root->getLoc())
-             << kPass << ": option max-in-flight="
-             << static_cast<int64_t>(maxInFlight)
+             << kPass
+             << ": option max-in-flight=" << static_cast<int64_t>(maxInFlight)
              << " is not valid: expected 0 (no limit) or a positive count";
     // A limit other than the default 0 (no limit) under another policy.
     // (hasValue() cannot tell: a pipeline sets every option.)
@@ -200,7 +200,8 @@ struct BucketSizingPass
   /// planner's own first (BucketSizing.cpp's header).
   std::vector<Planner> candidates() const {
     std::vector<Planner> out;
-    out.push_back([](const bucket::Problem &p) { return bucket::planOptimal(p); });
+    out.push_back(
+        [](const bucket::Problem &p) { return bucket::planOptimal(p); });
     out.push_back([](const bucket::Problem &p) {
       bucket::Problem blind = p;
       blind.limits = {};
@@ -211,8 +212,9 @@ struct BucketSizingPass
       return bucket::planDdp(p, 25.0 * (1 << 20), 1 << 20);
     });
     for (double t = 1 << 20; t <= double(1 << 30); t *= 2)
-      out.push_back(
-          [t](const bucket::Problem &p) { return bucket::planThreshold(p, t, 0); });
+      out.push_back([t](const bucket::Problem &p) {
+        return bucket::planThreshold(p, t, 0);
+      });
     return out;
   }
 
@@ -327,8 +329,8 @@ struct BucketSizingPass
     }
     for (BucketStream &s : *streams)
       assign(s,
-             planner    ? planner(s.problem)
-             : optimal  ? bucket::planOptimal(s.problem)
+             planner   ? planner(s.problem)
+             : optimal ? bucket::planOptimal(s.problem)
              : kind == Policy::Ddp
                  ? bucket::planDdp(s.problem, threshold, firstBucket)
                  : bucket::planThreshold(s.problem, threshold, firstBucket),

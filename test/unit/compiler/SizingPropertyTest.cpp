@@ -182,10 +182,10 @@ TEST_P(SizingProperty, CapsHold) {
 double pipelineIteration(ModuleOp m, StringRef sizing, StringRef limits) {
   OwningOpRef<ModuleOp> c = cloneModule(m);
   std::string diags;
-  std::string pipe = ("comm-bucket-sizing{" + sizing +
-                      "},comm-gradient-fusion,comm-overlap-schedule{" + limits +
-                      "}")
-                         .str();
+  std::string pipe =
+      ("comm-bucket-sizing{" + sizing +
+       "},comm-gradient-fusion,comm-overlap-schedule{" + limits + "}")
+          .str();
   EXPECT_TRUE(succeeded(runPipeline(*c, pipe, &diags))) << pipe << diags;
   CommCostModel model(getTopology(*c).toSchedule());
   FailureOr<IterationTimeline> tl =
@@ -211,15 +211,15 @@ TEST_P(SizingProperty, OptimalUnderOverlapLimitsNeverPredictedSlower) {
   for (const char *limits :
        {"max-in-flight=1", "max-in-flight=2", "max-bytes-in-flight=4M",
         "max-in-flight=3 max-bytes-in-flight=16M", "memory-cap=24M"}) {
-    double opt =
-        pipelineIteration(*m, (std::string("policy=optimal ") + limits), limits);
+    double opt = pipelineIteration(
+        *m, (std::string("policy=optimal ") + limits), limits);
     ASSERT_GT(opt, 0);
     // The candidates the pass schedules itself: never slower, unless its
     // own prediction on the clone differs from the pipeline's.
-    for (const char *other : {"policy=threshold threshold-bytes=1M",
-                              "policy=threshold threshold-bytes=64M",
-                              "policy=threshold threshold-bytes=1G",
-                              "policy=ddp"})
+    for (const char *other :
+         {"policy=threshold threshold-bytes=1M",
+          "policy=threshold threshold-bytes=64M",
+          "policy=threshold threshold-bytes=1G", "policy=ddp"})
       EXPECT_LE(opt, pipelineIteration(*m, other, limits) * (1 + 1e-9))
           << limits << " against " << other << " (seed " << spec.seed << ")";
     // Thresholds off its grid: within kOffGrid (measured worst: 0.05%,
