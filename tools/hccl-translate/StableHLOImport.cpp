@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "StableHLOImport.h"
+#include "StableHLOCost.h"
 #include "StableHLOGroups.h"
 #include "StableHLORegions.h"
 #include "StableHLOSharding.h"
@@ -647,7 +648,9 @@ private:
     return success();
   }
 
-  /// Opaque compute: same operands and results, the op name for a name.
+  /// Opaque compute: same operands and results, the op name for a name,
+  /// and the FLOPs and bytes the cost model prices it from
+  /// (StableHLOCost.h).
   LogicalResult convertCompute(Operation *op) {
     if (op->getNumResults() == 0) {
       op->emitWarning() << "dropped: '" << op->getName()
@@ -655,9 +658,14 @@ private:
       op->erase();
       return success();
     }
+    shlo::ComputeCost cost = shlo::computeCost(op);
+    auto figure = [&](std::optional<double> v) {
+      return v ? b.getF64FloatAttr(*v) : FloatAttr();
+    };
     auto c = b.create<ComputeOp>(op->getLoc(), op->getResultTypes(),
                                  b.getStringAttr(op->getName().getStringRef()),
-                                 op->getOperands(), FloatAttr(), FloatAttr());
+                                 op->getOperands(), figure(cost.flops),
+                                 figure(cost.bytes));
     op->replaceAllUsesWith(c->getResults());
     op->erase();
     return success();
