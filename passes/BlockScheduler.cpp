@@ -64,7 +64,10 @@ void BlockScheduler::priceCollectives() {
     if (!coll || !getScheduleCollective(coll))
       continue;
     FailureOr<CollectivePrice> p = model->price(coll);
-    seconds[coll] = succeeded(p) ? p->seconds : 0;
+    FailureOr<std::vector<int64_t>> fp = model->footprint(coll);
+    if (succeeded(p))
+      prices[coll] = {p->seconds, p->latencySeconds,
+                      succeeded(fp) ? std::move(*fp) : std::vector<int64_t>()};
   }
 }
 
@@ -166,7 +169,8 @@ void BlockScheduler::addCollective(Operation &op, int64_t idx,
   if (inner)
     if (auto pb = getPayloadBytes(cast<CollectiveOpInterface>(inner)))
       c.bytes = static_cast<double>(*pb);
-  c.seconds = inner ? seconds.lookup(inner) : 0;
+  if (auto it = inner ? prices.find(inner) : prices.end(); it != prices.end())
+    c.price = it->second;
   int64_t cn = static_cast<int64_t>(colls.size());
   c.start = addNode(&op, Kind::Start, idx);
   nodes[c.start].coll = cn;
@@ -368,7 +372,7 @@ int64_t BlockScheduler::pickNext() {
     if (!startHeld && !memoryHeld)
       return readyStart;
     int64_t w = oldestReadyWait();
-    if (w >= 0 && colls[nodes[w].coll].endUs <= clockUs)
+    if (w >= 0 && links.endedBy(colls[nodes[w].coll].job, clockUs))
       return w;
   }
   // The first ready op in the original order that fits under the cap.
@@ -398,7 +402,8 @@ int64_t BlockScheduler::pickNext() {
 /// Appends n to the order and advances the model: live bytes (its results
 /// become live, the values it was the last consumer of die), the
 /// predicted clock (compute runs on one stream, each group's collectives
-/// on a stream of their own, a wait lasts until its collective ends) and
+/// on a stream of their own, sharing links with other groups' in flight:
+/// LinkSharing.h; a wait lasts until its collective ends) and
 /// what is in flight.
 void BlockScheduler::place(int64_t n) {
   Node &nd = nodes[n];
@@ -418,17 +423,20 @@ void BlockScheduler::place(int64_t n) {
       live -= slotBytes[v];
   if (nd.kind == Kind::Start) {
     Coll &c = colls[nd.coll];
-    double &free = streamFree[c.group];
-    double begin = std::max(clockUs, free);
-    c.endUs = begin + c.seconds * 1e6;
-    free = c.endUs;
+    // On the group's stream, sharing links with the other groups' (the
+    // clock is in microseconds).
+    c.job =
+        links.add({clockUs, c.price.latency * 1e6,
+                   (c.price.seconds - c.price.latency) * 1e6,
+                   reinterpret_cast<uintptr_t>(c.group.getAsOpaquePointer()),
+                   c.price.footprint});
     flight.insert(nd.coll);
     ++inFlight;
     bytesInFlight += c.bytes;
   } else if (nd.kind == Kind::Wait) {
     if (nd.coll >= 0) {
       Coll &c = colls[nd.coll];
-      clockUs = std::max(clockUs, c.endUs);
+      clockUs = std::max(clockUs, links.endOf(c.job));
       if (flight.erase(nd.coll)) {
         --inFlight;
         bytesInFlight -= c.bytes;

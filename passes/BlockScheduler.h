@@ -36,6 +36,7 @@
 #define HCCL_MLIR_PASSES_BLOCKSCHEDULER_H
 
 #include "CostModel.h"
+#include "LinkSharing.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -93,14 +94,19 @@ private:
     double defBytes = 0;               ///< their bytes
     int64_t firstUse = std::numeric_limits<int64_t>::max(); ///< Wait only
   };
+  /// What the model says of one collective (all zero without a model).
+  struct Price {
+    double seconds = 0, latency = 0; ///< latency: the part not shared
+    std::vector<int64_t> footprint;  ///< CommCostModel::footprint
+  };
   struct Coll {
     Operation *op; ///< the collective (or the existing comm.start)
     bool existing; ///< already a start/wait pair
     int64_t start, wait;
     double bytes = 0;
-    double seconds = 0;
+    Price price;
     Attribute group;
-    double endUs = 0;
+    size_t job = 0; ///< in `links`, once started
   };
   /// Op -> node of its results, and the first liveness slot of those
   /// results (slot + result number), so that a use finds its slot with the
@@ -145,8 +151,8 @@ private:
   CommCostModel *model;
   Operation *terminator = nullptr;
 
-  // priceCollectives: seconds per collective op (0: could not be priced).
-  llvm::DenseMap<Operation *, double> seconds;
+  // priceCollectives: per collective op it could price.
+  llvm::DenseMap<Operation *, Price> prices;
 
   // buildGraph: the graph and the values its nodes define.
   std::vector<Node> nodes;
@@ -171,7 +177,8 @@ private:
   int64_t inFlight = 0;
   double bytesInFlight = 0;
   std::set<int64_t> flight; ///< collective numbers, oldest first
-  llvm::DenseMap<Attribute, double> streamFree;
+  /// The groups' streams and the links they share (LinkSharing.h).
+  hccl::contention::LinkSharing links;
   bool capMissed = false;
 };
 

@@ -288,9 +288,61 @@ FailureOr<CollectivePrice> CommCostModel::price(Operation *op, bool useAttr,
     return hit->second;
   FailureOr<CollectivePrice> priced = priceUncached(
       op, *coll, *bytes, elemBytes, *pl, useAttr ? attr : nullptr);
-  if (succeeded(priced))
-    priceCache.emplace(key, *priced);
+  if (failed(priced))
+    return failure();
+  // The latency part: the same algorithm moving one element (what link
+  // sharing does not stretch).
+  Choice ch{priced->algorithm, priced->level0, priced->level1, priced->slices,
+            0};
+  sched::Result<double> lat = closedForm(ch, *coll, elemBytes, elemBytes, *pl);
+  priced->latencySeconds = lat ? std::min(*lat, priced->seconds) : 0.0;
+  priceCache.emplace(key, *priced);
   return priced;
+}
+
+FailureOr<std::vector<int64_t>> CommCostModel::footprint(Operation *op) {
+  auto coll = dyn_cast<CollectiveOpInterface>(op);
+  if (!coll)
+    return op->emitOpError() << "is not a communication op";
+  GroupOp g = lookupGroup(op, coll.getGroupAttr());
+  if (!g)
+    return op->emitOpError()
+           << "references unknown group " << coll.getGroupAttr();
+  if (!topo)
+    return op->emitOpError() << "cannot place group " << coll.getGroupAttr()
+                             << ": the module has no topology";
+  // Which member only sends (broadcast's root) or only receives (reduce's).
+  std::optional<int64_t> sendOnly, recvOnly;
+  if (auto b = dyn_cast<BroadcastOp>(op))
+    sendOnly = b.getRoot();
+  if (auto r = dyn_cast<ReduceOp>(op))
+    recvOnly = r.getRoot();
+  const int64_t world = topo->worldSize();
+  auto resource = [&](bool interServer, bool out, int64_t rank) {
+    return ((interServer ? 2 : 0) + (out ? 1 : 0)) * world + rank;
+  };
+  std::vector<int64_t> out;
+  for (int64_t i = 0, e = g.getNumSubgroups(); i < e; ++i) {
+    ArrayRef<int64_t> ranks = g.getSubgroup(i);
+    llvm::DenseMap<int, int> perServer;
+    for (int64_t r : ranks)
+      ++perServer[topo->serverOf(static_cast<int>(r))];
+    bool inter = perServer.size() > 1;
+    for (auto [local, r] : llvm::enumerate(ranks)) {
+      bool sends = !(recvOnly && *recvOnly == static_cast<int64_t>(local));
+      bool receives = !(sendOnly && *sendOnly == static_cast<int64_t>(local));
+      bool intra = perServer[topo->serverOf(static_cast<int>(r))] > 1;
+      for (bool cls : {false, true}) {
+        if (cls ? !inter : !intra)
+          continue;
+        if (sends)
+          out.push_back(resource(cls, true, r));
+        if (receives)
+          out.push_back(resource(cls, false, r));
+      }
+    }
+  }
+  return out;
 }
 
 FailureOr<CollectivePrice>

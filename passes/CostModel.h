@@ -78,6 +78,9 @@ struct CollectivePrice {
   hccl::sched::Algorithm level1 = hccl::sched::Algorithm::Ring;
   int64_t slices = 1;
   double seconds = 0;
+  /// The part of `seconds` that does not grow with bytes (alpha terms and
+  /// the per-collective overhead): what link sharing leaves alone.
+  double latencySeconds = 0;
   bool fromAttr = false; ///< the op's `algo` attribute decided
 };
 
@@ -102,6 +105,12 @@ public:
   const hccl::sched::HcclAlgoSpec *getOverride() const {
     return algoOverride ? &*algoOverride : nullptr;
   }
+
+  /// The links `op` moves data over, as LinkSharing's resources: per
+  /// member of every subgroup, (server links if another member shares its
+  /// server, NIC if the subgroup spans servers) x (out, in), except that
+  /// broadcast's root only sends and reduce's only receives.
+  FailureOr<std::vector<int64_t>> footprint(Operation *op);
 
   /// Placement of the group `op` runs on; emits at `op` if the symbol is
   /// missing or a rank lies outside the topology.

@@ -1,5 +1,6 @@
 //===- Timeline.cpp - Predicted iteration timeline of a function ----------===//
 #include "Timeline.h"
+#include "LinkSharing.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -19,9 +20,11 @@ public:
     for (Block &b : body)
       if (failed(runBlock(b)))
         return failure();
-    double end = clock;
-    for (auto &[g, t] : streamFree)
-      end = std::max(end, t);
+    double end = std::max(clock, links.finishAll());
+    for (size_t i = 0; i < tl.collectives.size(); ++i) {
+      tl.collectives[i].beginUs = links.beginOf(jobs[i]);
+      tl.collectives[i].endUs = links.endOf(jobs[i]);
+    }
     tl.iterationUs = end;
     tl.exposedUs = std::max(0.0, end - tl.computeUs);
     assignLanes();
@@ -35,7 +38,11 @@ private:
   const ComputeCostOptions &opts;
   IterationTimeline tl;
   double clock = 0;
-  llvm::DenseMap<Attribute, double> streamFree;
+  /// The groups' streams and the links they share (LinkSharing.h), in
+  /// microseconds; jobs[i] is tl.collectives[i]'s.
+  hccl::contention::LinkSharing links;
+  std::vector<size_t> jobs;
+  llvm::DenseMap<Attribute, std::vector<int64_t>> footprints;
   llvm::DenseMap<Operation *, size_t> started; // comm.start -> event
 
   static bool holdsComm(Operation *op) {
@@ -59,10 +66,18 @@ private:
     ev.op = coll;
     ev.price = *price;
     ev.issueUs = clock;
-    double &free = streamFree[cast<CollectiveOpInterface>(coll).getGroupAttr()];
-    ev.beginUs = std::max(clock, free);
-    ev.endUs = ev.beginUs + price->seconds * 1e6;
-    free = ev.endUs;
+    Attribute group = cast<CollectiveOpInterface>(coll).getGroupAttr();
+    auto fp = footprints.find(group);
+    if (fp == footprints.end()) {
+      FailureOr<std::vector<int64_t>> f = model.footprint(coll);
+      if (failed(f))
+        return failure();
+      fp = footprints.try_emplace(group, std::move(*f)).first;
+    }
+    jobs.push_back(links.add(
+        {clock, price->latencySeconds * 1e6,
+         (price->seconds - price->latencySeconds) * 1e6,
+         reinterpret_cast<uintptr_t>(group.getAsOpaquePointer()), fp->second}));
     tl.commUs += price->seconds * 1e6;
     tl.collectives.push_back(ev);
     return tl.collectives.size() - 1;
@@ -86,7 +101,7 @@ private:
           continue;
         CollectiveEvent &ev = tl.collectives[it->second];
         ev.waitUs = clock;
-        clock = std::max(clock, ev.endUs);
+        clock = std::max(clock, links.endOf(jobs[it->second]));
         continue;
       }
       if (getScheduleCollective(&op)) {
@@ -95,7 +110,7 @@ private:
           return failure();
         CollectiveEvent &ev = tl.collectives[*idx];
         ev.waitUs = clock;
-        clock = std::max(clock, ev.endUs);
+        clock = std::max(clock, links.endOf(jobs[*idx]));
         continue;
       }
       if (isCommOp(&op))

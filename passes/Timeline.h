@@ -4,7 +4,8 @@
 //
 //  - one compute stream executes compute ops back to back;
 //  - each communicator group has one communication stream that runs its
-//    collectives in issue order;
+//    collectives in issue order; collectives of different groups in flight
+//    at once share the links they both use (LinkSharing.h);
 //  - a synchronous collective is issued when reached and blocks the compute
 //    stream until it ends; `comm.start` issues without blocking and
 //    `comm.wait` blocks until that collective ends;

@@ -48,13 +48,18 @@ func.func @async(%x: tensor<1000000xf32>) -> tensor<1000000xf32> {
 }
 
 // One stream per group: two @dp collectives run one after the other, the
-// @tp one beside them. p = 2 ring of 4e6 B: 2 alpha + n beta + n/2 gamma
-// = 20 + 4000 + 2000 us. Iteration = 2 x 9060 us (the @dp stream).
+// @tp one beside them, on the same devices' links (docs/passes.md,
+// contention). p = 2 ring of 4e6 B: 2 alpha + n beta + n/2 gamma
+// = 20 + 4000 + 2000 us; p = 4: 60 + 9000. Both first collectives move at
+// half rate until @tp's 6000 us of bandwidth part are done (12000 us; it
+// ends at 12020), @dp's first has 3000 us left alone (ends 15060), its
+// second runs alone: 24120 us, less what one element's latency part
+// (priced on 4 bytes) takes off. Without sharing it was 2 x 9060.
 // CHECK-LABEL: comm-estimate @streams topology=1x4
 // CHECK-NEXT:  #0 all_reduce @dp p=4 bytes=4000000 algo=ring time_us=9060.000
 // CHECK-NEXT:  #1 all_reduce @tp p=2 bytes=4000000 algo=ring time_us=6020.000 busbw_GBps=0.664
 // CHECK-NEXT:  #2 all_reduce @dp p=4 bytes=4000000 algo=ring time_us=9060.000
-// CHECK-NEXT:  timeline @streams compute_us=0.000 comm_us=24140.000 exposed_comm_us=18120.000 iteration_us=18120.000
+// CHECK-NEXT:  timeline @streams compute_us=0.000 comm_us=24140.000 exposed_comm_us=24119.994 iteration_us=24119.994
 func.func @streams(%x: tensor<1000000xf32>) -> (tensor<1000000xf32>, tensor<1000000xf32>, tensor<1000000xf32>) {
   %t0 = comm.start {
     %r = comm.all_reduce sum %x on @dp algo <ring> : tensor<1000000xf32>

@@ -1,0 +1,202 @@
+//===- ContentionTest.cpp - Groups that share links at once ---------------===//
+//
+// LinkSharing (the fluid model) on hand-worked cases, then the timeline
+// comm-estimate prints on modules whose groups do or do not share links:
+// four groups over the same 8 ranks, each all-reducing 256 MiB at once,
+// used to be predicted as fast as one (issue 15, item 3).
+//
+//===----------------------------------------------------------------------===//
+#include "LinkSharing.h"
+#include "PassTestUtil.h"
+#include "Timeline.h"
+
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace hccl::contention;
+
+namespace {
+
+constexpr double kEps = 1e-9;
+
+TEST(LinkSharing, AloneTakesItsPrice) {
+  LinkSharing s;
+  size_t a = s.add({2, 1, 10, 0, {7}});
+  EXPECT_NEAR(s.beginOf(a), 2, kEps);
+  EXPECT_NEAR(s.endOf(a), 13, kEps);
+}
+
+TEST(LinkSharing, TwoOnOneLinkShareIt) {
+  // Both move 10 units at half rate (20), then their latency (1).
+  LinkSharing s;
+  size_t a = s.add({0, 1, 10, 0, {5}});
+  size_t b = s.add({0, 1, 10, 1, {5}});
+  EXPECT_NEAR(s.endOf(a), 21, kEps);
+  EXPECT_NEAR(s.endOf(b), 21, kEps);
+}
+
+TEST(LinkSharing, DisjointLinksDoNotSlowEachOther) {
+  LinkSharing s;
+  size_t a = s.add({0, 1, 10, 0, {1, 2}});
+  size_t b = s.add({0, 1, 10, 1, {3, 4}});
+  EXPECT_NEAR(s.endOf(a), 11, kEps);
+  EXPECT_NEAR(s.endOf(b), 11, kEps);
+}
+
+TEST(LinkSharing, OneStreamRunsInOrder) {
+  // Same stream: no sharing, the second begins when the first has ended
+  // (its latency included).
+  LinkSharing s;
+  size_t a = s.add({0, 1, 10, 3, {5}});
+  size_t b = s.add({0, 1, 10, 3, {5}});
+  EXPECT_NEAR(s.endOf(a), 11, kEps);
+  EXPECT_NEAR(s.beginOf(b), 11, kEps);
+  EXPECT_NEAR(s.endOf(b), 22, kEps);
+}
+
+TEST(LinkSharing, StaggeredStarts) {
+  // a alone for 5 (half done), then both at half rate: a's last 5 take 10
+  // (ends 15, b has 5 left), then b alone: 20.
+  LinkSharing s;
+  size_t a = s.add({0, 0, 10, 0, {9}});
+  size_t b = s.add({5, 0, 10, 1, {9}});
+  EXPECT_NEAR(s.endOf(a), 15, kEps);
+  EXPECT_NEAR(s.endOf(b), 20, kEps);
+}
+
+TEST(LinkSharing, LazyQueriesDoNotRunAhead) {
+  // Asking whether a ended by 4 must not settle its end before b, issued
+  // at 5, joins: the compute stream asks, then issues b.
+  LinkSharing s;
+  size_t a = s.add({0, 0, 10, 0, {9}});
+  EXPECT_FALSE(s.endedBy(a, 4));
+  size_t b = s.add({5, 0, 10, 1, {9}});
+  EXPECT_FALSE(s.endedBy(a, 14.9));
+  EXPECT_TRUE(s.endedBy(a, 15.0 + kEps));
+  EXPECT_NEAR(s.endOf(b), 20, kEps);
+}
+
+TEST(LinkSharing, TheMostSharedLinkSetsTheRate) {
+  // c uses links 1 and 2; a uses 1, b and d use 2. On link 2 three jobs
+  // move, so c and the others there get a third until one finishes.
+  LinkSharing s;
+  size_t a = s.add({0, 0, 6, 0, {1}});
+  size_t b = s.add({0, 0, 3, 1, {2}});
+  size_t c = s.add({0, 0, 3, 2, {1, 2}});
+  size_t d = s.add({0, 0, 3, 3, {2}});
+  // b, c, d at 1/3 until 9 (all three done); a at 1/2 (link 1 has a and
+  // c) until 9: 4.5 done, 1.5 left alone: 10.5.
+  EXPECT_NEAR(s.endOf(b), 9, kEps);
+  EXPECT_NEAR(s.endOf(c), 9, kEps);
+  EXPECT_NEAR(s.endOf(d), 9, kEps);
+  EXPECT_NEAR(s.endOf(a), 10.5, kEps);
+  EXPECT_NEAR(s.finishAll(), 10.5, kEps);
+}
+
+TEST(LinkSharing, LatencyTailHoldsTheStreamNotTheLink) {
+  // a's bandwidth part ends at 5, its latency at 25; b on another stream
+  // moves alone after 5; c on a's stream waits for 25.
+  LinkSharing s;
+  size_t a = s.add({0, 20, 5, 0, {1}});
+  size_t b = s.add({5, 0, 5, 1, {1}});
+  size_t c = s.add({0, 0, 1, 0, {1}});
+  EXPECT_NEAR(s.endOf(b), 10, kEps);
+  EXPECT_NEAR(s.endOf(a), 25, kEps);
+  EXPECT_NEAR(s.beginOf(c), 25, kEps);
+}
+
+// --- The timeline of comm-estimate ---
+
+/// Predicted iteration of function `fn` after comm-overlap-schedule.
+double iterationOf(const std::string &text, llvm::StringRef fn) {
+  mlir::MLIRContext ctx;
+  hccl::testing::loadDialects(ctx);
+  mlir::OwningOpRef<mlir::ModuleOp> m =
+      mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
+  EXPECT_TRUE(m);
+  if (!m)
+    return 0;
+  std::string diags;
+  EXPECT_TRUE(succeeded(
+      hccl::testing::runPipeline(*m, "comm-overlap-schedule", &diags)))
+      << diags;
+  auto f = m->lookupSymbol<mlir::func::FuncOp>(fn);
+  mlir::FailureOr<mlir::comm::CommCostModel> model =
+      mlir::comm::CommCostModel::get(f, true, "test");
+  EXPECT_TRUE(succeeded(model));
+  mlir::FailureOr<mlir::comm::IterationTimeline> tl = mlir::comm::simulateRegion(
+      f.getBody(), *model, mlir::comm::ComputeCostOptions{});
+  EXPECT_TRUE(succeeded(tl));
+  return succeeded(tl) ? tl->iterationUs : 0;
+}
+
+/// A module on `topo` with one 256 MiB all-reduce per group in `groups`
+/// (name -> ranks), all independent, in @all, and the first alone in @one.
+std::string module(const std::string &topo,
+                   const std::vector<std::pair<std::string, std::string>>
+                       &groups) {
+  std::string t = "tensor<67108864xf32>";
+  std::string s = "module attributes {comm.topology = #comm.topology<\"" +
+                  topo + "\">} {\n";
+  for (auto &[name, ranks] : groups)
+    s += "comm.group @" + name + " ranks = [" + ranks + "]\n";
+  s += "func.func @all(%a: " + t + ") -> (";
+  for (size_t i = 0; i < groups.size(); ++i)
+    s += (i ? ", " : "") + t;
+  s += ") {\n";
+  for (size_t i = 0; i < groups.size(); ++i)
+    s += "  %r" + std::to_string(i) + " = comm.all_reduce sum %a on @" +
+         groups[i].first + " : " + t + "\n";
+  s += "  return ";
+  for (size_t i = 0; i < groups.size(); ++i)
+    s += (i ? ", %r" : "%r") + std::to_string(i);
+  s += " : ";
+  for (size_t i = 0; i < groups.size(); ++i)
+    s += (i ? ", " : "") + t;
+  s += "\n}\nfunc.func @one(%a: " + t + ") -> " + t + " {\n  %r = " +
+       "comm.all_reduce sum %a on @" + groups[0].first + " : " + t +
+       "\n  return %r : " + t + "\n}\n}\n";
+  return s;
+}
+
+const char *kServer0 = "0, 1, 2, 3, 4, 5, 6, 7";
+const char *kServer1 = "8, 9, 10, 11, 12, 13, 14, 15";
+
+TEST(Contention, FourGroupsOnTheSameRanksTakeFourTimesAsLong) {
+  std::string text = module("910b-8", {{"g0", kServer0},
+                                       {"g1", kServer0},
+                                       {"g2", kServer0},
+                                       {"g3", kServer0}});
+  double one = iterationOf(text, "one"), all = iterationOf(text, "all");
+  // The bandwidth part (nearly all of 256 MiB's time) is shared four ways;
+  // the latency parts are not: between 3.9x and 4x.
+  EXPECT_GT(all, 3.9 * one);
+  EXPECT_LE(all, 4 * one * (1 + 1e-9));
+}
+
+TEST(Contention, GroupsOnOtherServersDoNotShare) {
+  std::string text =
+      module("910b-8x2", {{"a", kServer0}, {"b", kServer1}});
+  EXPECT_NEAR(iterationOf(text, "all"), iterationOf(text, "one"), 1e-6);
+}
+
+TEST(Contention, ServerLinksAndNicsAreSeparateClasses) {
+  // @x stays inside server 0 (HCCS); @y pairs rank 0 with rank 8 (only
+  // their NICs): no link in common, no slowdown. @z spans both servers
+  // with every rank, so it shares with @x (HCCS) and @y (the NICs).
+  std::string text = module("910b-8x2", {{"x", kServer0}, {"y", "0, 8"}});
+  std::string yFirst = module("910b-8x2", {{"y", "0, 8"}, {"x", kServer0}});
+  EXPECT_NEAR(iterationOf(text, "all"),
+              std::max(iterationOf(text, "one"), iterationOf(yFirst, "one")),
+              1e-6);
+  const char *both = "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15";
+  std::string zFirst = module("910b-8x2", {{"z", both}, {"x", kServer0}});
+  std::string xFirst = module("910b-8x2", {{"x", kServer0}, {"z", both}});
+  double zAlone = iterationOf(zFirst, "one"), xAlone = iterationOf(xFirst, "one");
+  ASSERT_GT(zAlone, xAlone);
+  // z moves at half rate while x moves: at least half of x's time more.
+  EXPECT_GT(iterationOf(zFirst, "all"), zAlone + 0.5 * xAlone);
+}
+
+} // namespace
