@@ -182,7 +182,8 @@ static std::string groupName(Operation *op) {
                                      : std::string("?");
 }
 
-FailureOr<GroupPlacement> CommCostModel::placement(Operation *op) {
+/// The group a communication op runs on, or an error at it.
+static FailureOr<GroupOp> groupOf(Operation *op) {
   auto coll = dyn_cast<CollectiveOpInterface>(op);
   if (!coll)
     return op->emitOpError() << "is not a communication op";
@@ -190,6 +191,15 @@ FailureOr<GroupPlacement> CommCostModel::placement(Operation *op) {
   if (!g)
     return op->emitOpError()
            << "references unknown group " << coll.getGroupAttr();
+  return g;
+}
+
+FailureOr<GroupPlacement> CommCostModel::placement(Operation *op) {
+  FailureOr<GroupOp> found = groupOf(op);
+  if (failed(found))
+    return failure();
+  GroupOp g = *found;
+  auto coll = cast<CollectiveOpInterface>(op);
   auto it = placements.find(g);
   if (it != placements.end())
     return it->second;
@@ -301,13 +311,11 @@ FailureOr<CollectivePrice> CommCostModel::price(Operation *op, bool useAttr,
 }
 
 FailureOr<std::vector<int64_t>> CommCostModel::footprint(Operation *op) {
-  auto coll = dyn_cast<CollectiveOpInterface>(op);
-  if (!coll)
-    return op->emitOpError() << "is not a communication op";
-  GroupOp g = lookupGroup(op, coll.getGroupAttr());
-  if (!g)
-    return op->emitOpError()
-           << "references unknown group " << coll.getGroupAttr();
+  FailureOr<GroupOp> found = groupOf(op);
+  if (failed(found))
+    return failure();
+  GroupOp g = *found;
+  auto coll = cast<CollectiveOpInterface>(op);
   if (!topo)
     return op->emitOpError() << "cannot place group " << coll.getGroupAttr()
                              << ": the module has no topology";
