@@ -62,7 +62,10 @@ def cnn():
 
 def gpt():
     import models
-    cfg = models.TransformerConfig(positions=GPT["seq"], dropout=0.0, **GPT)
+    # `batch` only sizes the exporter's own example inputs; training takes
+    # its batches from batch() below.
+    cfg = models.TransformerConfig(positions=GPT["seq"], dropout=0.0,
+                                   batch=DEFAULT_BATCH["gpt"], **GPT)
     return models.GPT(cfg)
 
 
