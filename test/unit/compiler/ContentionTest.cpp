@@ -125,17 +125,18 @@ double iterationOf(const std::string &text, llvm::StringRef fn) {
   mlir::FailureOr<mlir::comm::CommCostModel> model =
       mlir::comm::CommCostModel::get(f, true, "test");
   EXPECT_TRUE(succeeded(model));
-  mlir::FailureOr<mlir::comm::IterationTimeline> tl = mlir::comm::simulateRegion(
-      f.getBody(), *model, mlir::comm::ComputeCostOptions{});
+  mlir::FailureOr<mlir::comm::IterationTimeline> tl =
+      mlir::comm::simulateRegion(f.getBody(), *model,
+                                 mlir::comm::ComputeCostOptions{});
   EXPECT_TRUE(succeeded(tl));
   return succeeded(tl) ? tl->iterationUs : 0;
 }
 
 /// A module on `topo` with one 256 MiB all-reduce per group in `groups`
 /// (name -> ranks), all independent, in @all, and the first alone in @one.
-std::string module(const std::string &topo,
-                   const std::vector<std::pair<std::string, std::string>>
-                       &groups) {
+std::string
+module(const std::string &topo,
+       const std::vector<std::pair<std::string, std::string>> &groups) {
   std::string t = "tensor<67108864xf32>";
   std::string s = "module attributes {comm.topology = #comm.topology<\"" +
                   topo + "\">} {\n";
@@ -154,9 +155,9 @@ std::string module(const std::string &topo,
   s += " : ";
   for (size_t i = 0; i < groups.size(); ++i)
     s += (i ? ", " : "") + t;
-  s += "\n}\nfunc.func @one(%a: " + t + ") -> " + t + " {\n  %r = " +
-       "comm.all_reduce sum %a on @" + groups[0].first + " : " + t +
-       "\n  return %r : " + t + "\n}\n}\n";
+  s += "\n}\nfunc.func @one(%a: " + t + ") -> " + t +
+       " {\n  %r = " + "comm.all_reduce sum %a on @" + groups[0].first + " : " +
+       t + "\n  return %r : " + t + "\n}\n}\n";
   return s;
 }
 
@@ -164,10 +165,9 @@ const char *kServer0 = "0, 1, 2, 3, 4, 5, 6, 7";
 const char *kServer1 = "8, 9, 10, 11, 12, 13, 14, 15";
 
 TEST(Contention, FourGroupsOnTheSameRanksTakeFourTimesAsLong) {
-  std::string text = module("910b-8", {{"g0", kServer0},
-                                       {"g1", kServer0},
-                                       {"g2", kServer0},
-                                       {"g3", kServer0}});
+  std::string text = module(
+      "910b-8",
+      {{"g0", kServer0}, {"g1", kServer0}, {"g2", kServer0}, {"g3", kServer0}});
   double one = iterationOf(text, "one"), all = iterationOf(text, "all");
   // The bandwidth part (nearly all of 256 MiB's time) is shared four ways;
   // the latency parts are not: between 3.9x and 4x.
@@ -176,8 +176,7 @@ TEST(Contention, FourGroupsOnTheSameRanksTakeFourTimesAsLong) {
 }
 
 TEST(Contention, GroupsOnOtherServersDoNotShare) {
-  std::string text =
-      module("910b-8x2", {{"a", kServer0}, {"b", kServer1}});
+  std::string text = module("910b-8x2", {{"a", kServer0}, {"b", kServer1}});
   EXPECT_NEAR(iterationOf(text, "all"), iterationOf(text, "one"), 1e-6);
 }
 
@@ -193,7 +192,8 @@ TEST(Contention, ServerLinksAndNicsAreSeparateClasses) {
   const char *both = "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15";
   std::string zFirst = module("910b-8x2", {{"z", both}, {"x", kServer0}});
   std::string xFirst = module("910b-8x2", {{"x", kServer0}, {"z", both}});
-  double zAlone = iterationOf(zFirst, "one"), xAlone = iterationOf(xFirst, "one");
+  double zAlone = iterationOf(zFirst, "one"),
+         xAlone = iterationOf(xFirst, "one");
   ASSERT_GT(zAlone, xAlone);
   // z moves at half rate while x moves: at least half of x's time more.
   EXPECT_GT(iterationOf(zFirst, "all"), zAlone + 0.5 * xAlone);
