@@ -24,8 +24,9 @@
 // to 1G) is applied to a clone of the module, nested in it for the time,
 // which comm-gradient-fusion and comm-overlap-schedule then schedule under
 // the same limits; the candidate whose timeline (comm-estimate's) is the
-// shortest wins, the first on ties. That is kCandidates runs of those two
-// passes.
+// shortest wins, the first on ties. That is 14 runs of those two passes,
+// each on a clone that is sized again from scratch (its group ops are new,
+// so the cost model's caches do not carry over).
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -205,8 +206,7 @@ struct BucketSizingPass
     out.push_back([](const bucket::Problem &p) {
       bucket::Problem blind = p;
       blind.limits = {};
-      bucket::Plan plan = bucket::planOptimal(blind);
-      return plan;
+      return bucket::planOptimal(blind);
     });
     out.push_back([](const bucket::Problem &p) {
       return bucket::planDdp(p, 25.0 * (1 << 20), 1 << 20);

@@ -325,6 +325,10 @@ FailureOr<std::vector<int64_t>> CommCostModel::footprint(Operation *op) {
     sendOnly = b.getRoot();
   if (auto r = dyn_cast<ReduceOp>(op))
     recvOnly = r.getRoot();
+  FootprintKey key{g.getOperation(), sendOnly.value_or(-1),
+                   recvOnly.value_or(-1)};
+  if (auto hit = footprints.find(key); hit != footprints.end())
+    return hit->second;
   const int64_t world = topo->worldSize();
   auto resource = [&](bool interServer, bool out, int64_t rank) {
     return ((interServer ? 2 : 0) + (out ? 1 : 0)) * world + rank;
@@ -350,6 +354,7 @@ FailureOr<std::vector<int64_t>> CommCostModel::footprint(Operation *op) {
       }
     }
   }
+  footprints.emplace(key, out);
   return out;
 }
 

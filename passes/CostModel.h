@@ -109,7 +109,8 @@ public:
   /// The links `op` moves data over, as LinkSharing's resources: per
   /// member of every subgroup, (server links if another member shares its
   /// server, NIC if the subgroup spans servers) x (out, in), except that
-  /// broadcast's root only sends and reduce's only receives.
+  /// broadcast's root only sends and reduce's only receives. Cached per
+  /// group and root.
   FailureOr<std::vector<int64_t>> footprint(Operation *op);
 
   /// Placement of the group `op` runs on; emits at `op` if the symbol is
@@ -159,6 +160,9 @@ private:
   std::optional<hccl::sched::Topology> topo;
   std::optional<hccl::sched::HcclAlgoSpec> algoOverride;
   llvm::DenseMap<Operation *, GroupPlacement> placements;
+  /// (group, broadcast root or -1, reduce root or -1) -> footprint.
+  using FootprintKey = std::tuple<Operation *, int64_t, int64_t>;
+  std::map<FootprintKey, std::vector<int64_t>> footprints;
 };
 
 /// The gradient-ready timeline of one block: every top-level collective in

@@ -42,7 +42,6 @@ private:
   /// microseconds; jobs[i] is tl.collectives[i]'s.
   hccl::contention::LinkSharing links;
   std::vector<size_t> jobs;
-  llvm::DenseMap<Attribute, std::vector<int64_t>> footprints;
   llvm::DenseMap<Operation *, size_t> started; // comm.start -> event
 
   static bool holdsComm(Operation *op) {
@@ -67,17 +66,15 @@ private:
     ev.price = *price;
     ev.issueUs = clock;
     Attribute group = cast<CollectiveOpInterface>(coll).getGroupAttr();
-    auto fp = footprints.find(group);
-    if (fp == footprints.end()) {
-      FailureOr<std::vector<int64_t>> f = model.footprint(coll);
-      if (failed(f))
-        return failure();
-      fp = footprints.try_emplace(group, std::move(*f)).first;
-    }
-    jobs.push_back(links.add(
-        {clock, price->latencySeconds * 1e6,
-         (price->seconds - price->latencySeconds) * 1e6,
-         reinterpret_cast<uintptr_t>(group.getAsOpaquePointer()), fp->second}));
+    // Per op, not per group: a broadcast's root changes its footprint.
+    FailureOr<std::vector<int64_t>> fp = model.footprint(coll);
+    if (failed(fp))
+      return failure();
+    jobs.push_back(
+        links.add({clock, price->latencySeconds * 1e6,
+                   (price->seconds - price->latencySeconds) * 1e6,
+                   reinterpret_cast<uintptr_t>(group.getAsOpaquePointer()),
+                   std::move(*fp)}));
     tl.commUs += price->seconds * 1e6;
     tl.collectives.push_back(ev);
     return tl.collectives.size() - 1;
