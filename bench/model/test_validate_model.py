@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Unit tests of validate_model.py's statistics and Horovod emulation, on
+hand-worked values. Run: python3 bench/model/test_validate_model.py (the
+lit test test/tools/validate-model.test does)."""
+import math
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import validate_model as vm  # noqa: E402
+
+
+class Statistics(unittest.TestCase):
+    def test_ranks_average_ties(self):
+        self.assertEqual(vm.ranks_of([5, 6, 7, 8, 7]), [1, 2, 3.5, 5, 3.5])
+        self.assertEqual(vm.ranks_of([2, 2, 2]), [2, 2, 2])
+
+    def test_spearman_hand_worked(self):
+        # ranks x: 1 2 3 4 5, y: 1 2 3.5 5 3.5; deviations from 3:
+        # x -2 -1 0 1 2, y -2 -1 0.5 2 0.5; sum xy = 4+1+0+2+1 = 8,
+        # sum xx = 10, sum yy = 4+1+0.25+4+0.25 = 9.5: rho = 8 / sqrt(95).
+        rho = vm.spearman([1, 2, 3, 4, 5], [5, 6, 7, 8, 7])
+        self.assertAlmostEqual(rho, 8 / math.sqrt(95), places=12)
+        self.assertAlmostEqual(rho, 0.82078, places=5)
+
+    def test_spearman_monotone_and_reversed(self):
+        self.assertAlmostEqual(vm.spearman([1, 2, 3], [10, 200, 3000]), 1.0)
+        self.assertAlmostEqual(vm.spearman([1, 2, 3, 4], [9, 7, 5, 1]), -1.0)
+        # one swap among 4: d = (0, 0, 1, -1), 1 - 6*2/(4*15) = 0.8
+        self.assertAlmostEqual(vm.spearman([1, 2, 3, 4], [1, 2, 4, 3]), 0.8)
+
+    def test_spearman_undefined(self):
+        self.assertIsNone(vm.spearman([1], [2]))
+        self.assertIsNone(vm.spearman([1, 2, 3], [4, 4, 4]))
+        with self.assertRaises(ValueError):
+            vm.spearman([1, 2], [1])
+
+    def test_errors(self):
+        self.assertAlmostEqual(vm.rel_error(110, 100), 0.10)
+        self.assertAlmostEqual(vm.rel_error(80, 100), -0.20)
+        self.assertIsNone(vm.rel_error(1, 0))
+        # |errors| 0.05 0.2 0.1 0.3 -> median 0.15, worst 0.3; None skipped
+        med, worst = vm.error_summary([0.05, -0.2, None, 0.1, -0.3])
+        self.assertAlmostEqual(med, 0.15)
+        self.assertAlmostEqual(worst, 0.3)
+        self.assertEqual(vm.error_summary([None]), (None, None))
+
+    def test_spread(self):
+        # (12 - 9) / median 10 = 0.3
+        self.assertAlmostEqual(vm.spread([10, 12, 9]), 0.3)
+        self.assertEqual(vm.spread([5]), 0.0)
+
+    def test_optimal_verdict(self):
+        def row(p, ms, rng):
+            return {"policy": p, "meas_iter_ms": ms, "meas_range_ms": rng}
+        # optimal 105 vs best other (ddp) 100: slower by 5 ms; noise 6 ms
+        # (ddp's range) covers it
+        v = vm.optimal_verdict([row("none", 150, 1), row("ddp", 100, 6),
+                                row("optimal", 105, 2)])
+        self.assertEqual(v, ("ok", 105, "ddp", 100, 6))
+        v = vm.optimal_verdict([row("none", 150, 1), row("ddp", 100, 3),
+                                row("optimal", 105, 2)])
+        self.assertEqual(v[0], "SLOWER")
+        self.assertIsNone(vm.optimal_verdict([row("ddp", 1, 0)]))
+
+    def test_parse_size(self):
+        self.assertEqual(vm.parse_size("64M"), 64 << 20)
+        self.assertEqual(vm.parse_size("1"), 1)
+        with self.assertRaises(Exception):
+            vm.parse_size("64MB")
+
+
+def graph(times, grad_elems):
+    """compute c_i (time_us) -> g_i (fp32), then all_reduce g_i."""
+    g = {"format": "hccl-mlir.graph", "version": 1, "name": "t",
+         "groups": [{"name": "dp", "ranks": [0, 1]}], "tensors": [], "ops": []}
+    prev = "loss.grad"
+    g["tensors"].append({"name": prev, "shape": [1], "dtype": "fp32"})
+    for i, (t, n) in enumerate(zip(times, grad_elems)):
+        act = f"a{i}"
+        g["tensors"] += [{"name": f"g{i}", "shape": [n], "dtype": "fp32"},
+                         {"name": f"g{i}.avg", "shape": [n], "dtype": "fp32"},
+                         {"name": act, "shape": [1], "dtype": "fp32"}]
+        g["ops"].append({"op": "compute", "name": f"c{i}", "time_us": t,
+                         "inputs": [prev], "outputs": [f"g{i}", act]})
+        g["ops"].append({"op": "all_reduce", "name": f"ar{i}", "group": "dp",
+                         "reduction": "sum", "inputs": [f"g{i}"],
+                         "outputs": [f"g{i}.avg"]})
+        prev = act
+    return g
+
+
+class Horovod(unittest.TestCase):
+    # ready times 3000, 4000, 6000, 6500, 11000 us; 5 ms cycles: ticks
+    # 1, 1, 2, 2, 3. Gradients of 1M fp32 = 4 MiB each.
+    TIMES = [3000, 1000, 2000, 500, 4500]
+    M = 1 << 20
+
+    def test_cycles(self):
+        g = graph(self.TIMES, [self.M] * 5)
+        b = vm.horovod_buckets(g, 5000, 64 << 20)
+        # all_reduce ops sit at odd indices 1, 3, 5, 7, 9
+        self.assertEqual(b, [[1, 3], [5, 7], [9]])
+
+    def test_buffer_limit(self):
+        # 8 MiB per pair > 6 MiB buffer: each alone; a 16 MiB tensor larger
+        # than the buffer goes alone too
+        g = graph(self.TIMES, [self.M, self.M, self.M, 4 * self.M, self.M])
+        b = vm.horovod_buckets(g, 5000, 6 << 20)
+        self.assertEqual(b, [[1], [3], [5], [7], [9]])
+        b = vm.horovod_buckets(g, 5000, 8 << 20)
+        self.assertEqual(b, [[1, 3], [5], [7], [9]])
+
+    def test_zero_cycle_fuses_same_instant_only(self):
+        g = graph([3000, 0, 10], [self.M] * 3)
+        self.assertEqual(vm.horovod_buckets(g, 0, 64 << 20), [[1, 3], [5]])
+
+    def test_fuse_graph(self):
+        g = graph(self.TIMES, [self.M] * 5)
+        f = vm.fuse_graph(g, [[1, 3], [5, 7], [9]])
+        kinds = [(op["op"], op["inputs"]) for op in f["ops"]]
+        self.assertEqual(kinds, [
+            ("compute", ["loss.grad"]), ("compute", ["a0"]),
+            ("all_reduce", ["g0", "g1"]),
+            ("compute", ["a1"]), ("compute", ["a2"]),
+            ("all_reduce", ["g2", "g3"]),
+            ("compute", ["a3"]), ("all_reduce", ["g4"])])
+        self.assertEqual(f["ops"][2]["outputs"], ["g0.avg", "g1.avg"])
+        # the input graph is left as it was
+        self.assertEqual(len(g["ops"]), 10)
+
+    def test_host_graph(self):
+        g = graph([100, 200], [4, 4])
+        g["topology"] = "910b-8"
+        self.assertEqual(vm.compute_scale(g, None), 16.0)
+        self.assertEqual(vm.compute_scale({"topology": "host-8"}, None), 1.0)
+        self.assertEqual(vm.compute_scale(g, 2.5), 2.5)
+        h = vm.host_graph(g, {"x": 1}, 4, 16.0)
+        self.assertEqual(h["topology"], {"preset": "host-4", "link_params": {"x": 1}})
+        self.assertEqual(h["groups"], [{"name": "dp", "ranks": [0, 1, 2, 3]}])
+        self.assertEqual([op.get("time_us") for op in h["ops"]],
+                         [1600.0, None, 3200.0, None])
+        self.assertEqual(g["ops"][0]["time_us"], 100)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,717 @@
+#!/usr/bin/env python3
+"""The cost model against measurement (issue 15, "Validation").
+
+For every graph, bucketing policy and in-flight setting: compile with
+`hccl-opt --hccl-pipeline`, predict with `--comm-estimate` (iteration and
+exposed communication), export with `hccl-translate --comm-to-plan`, run
+with `hccl-run` on local ranks, and print predicted and measured figures
+side by side with the relative error, the Spearman rank correlation of the
+policies (per graph and in-flight setting, per graph, overall) and whether
+`optimal` was measured no slower than the best other policy beyond the
+run-to-run noise.
+
+Graphs are priced for this host the way scripts/demo.sh prices them:
+topology host-N with link figures calibrated by
+tools/calibrate/calibrate_host.py (or given with --link-params), the
+data-parallel group on N ranks, compute times scaled (1 for graphs exported
+for a host device, 16 for graphs priced for a 910B-class NPU: 320 -> 20
+TFLOPS, the device of examples/gpt-small-host.graph.json).
+
+Policies (all through --hccl-pipeline, with max-in-flight=K given to both
+sizing and overlap scheduling):
+  none     no fusion: one bucket per gradient (policy=threshold
+           threshold-bytes=1: every gradient is larger than the limit)
+  ddp      policy=ddp (PyTorch DDP's Reducer: 1 MiB first bucket, 25 MiB)
+  t25M, t64M, t256M
+           policy=threshold threshold-bytes=25M / 64M / 256M
+  horovod  Horovod's tensor fusion, emulated (the pipeline has no such
+           policy): gradients that become ready within one cycle
+           (--horovod-cycle-ms, default 5 ms, Horovod's default before 0.21,
+           which went with the 64 MiB buffer) are fused in ready order into
+           buffers of at most --horovod-fusion-bytes (default 64M); a tensor
+           larger than the buffer goes alone. The buckets are written into
+           the graph as multi-input all_reduce ops and the pipeline then runs
+           with no further fusion (policy=threshold threshold-bytes=1).
+           Unlike Horovod, a bucket starts when its last gradient is ready,
+           not at the next cycle tick, and there is no negotiation.
+  optimal  policy=optimal (the pipeline's default)
+
+In-flight settings: max-in-flight of --hccl-pipeline, 0 = unlimited.
+
+Measurement: hccl-run -n ITERS -w WARMUP per round (its median of the
+slowest rank), --rounds rounds interleaved over all configurations (each
+round visits them in a rotated order); the figure is the median of the
+rounds, the spread (max - min) / median over the rounds.
+
+Everything it writes goes to --work (default: a temporary folder, removed
+at the end unless --keep-work) and to --csv / --json. Exit status: 0 done
+(targets met or not: the summary says), 1 a tool failed (named, with its
+stderr), 2 bad command line.
+
+  bench/model/validate_model.py --bin build/bin --link-params calib.json --csv out.csv
+  bench/model/validate_model.py --quick
+"""
+import argparse
+import csv
+import glob
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+POLICIES = ["none", "ddp", "t25M", "t64M", "t256M", "horovod", "optimal"]
+POLICY_OPTS = {
+    "none": "policy=threshold threshold-bytes=1",
+    "ddp": "policy=ddp",
+    "t25M": "policy=threshold threshold-bytes=25M",
+    "t64M": "policy=threshold threshold-bytes=64M",
+    "t256M": "policy=threshold threshold-bytes=256M",
+    "horovod": "policy=threshold threshold-bytes=1",
+    "optimal": "policy=optimal",
+}
+# Extra --hccl-pipeline options per graph, for every policy alike. gpt2-xl:
+# 5.8 GiB of gradients; an unbounded bucket (optimal picks one of 4.1 GB)
+# does not fit N ranks' buffers in this machine's memory (docs/performance.md,
+# the demo's gpt2-xl row uses the same cap).
+GRAPH_PIPELINE = {"gpt2-xl": "max-bucket-bytes=256M"}
+NPU_COMPUTE_SCALE = 16.0
+QUICK = {"graphs": ["resnet18-host"], "policies": ["none", "ddp", "optimal"],
+         "in_flight": [0], "ranks": 2, "rounds": 2, "iters": 2}
+TARGET_MEDIAN_ERR, TARGET_WORST_ERR, TARGET_RHO = 0.10, 0.25, 0.9
+DTYPE_BYTES = {"int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "fp16": 2,
+               "bf16": 2, "float16": 2, "bfloat16": 2, "int32": 4, "uint32": 4,
+               "fp32": 4, "f32": 4, "float32": 4, "int64": 8, "uint64": 8,
+               "fp64": 8, "f64": 8, "float64": 8}
+
+
+class ToolError(Exception):
+    pass
+
+
+def log(msg):
+    print(f"validate_model: {msg}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- statistics
+
+def ranks_of(values):
+    """1-based ranks, ties given the average of the ranks they span."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    r = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return r
+
+
+def spearman(xs, ys):
+    """Spearman's rank correlation (Pearson's on average ranks); None when
+    fewer than 2 points or either side is constant (undefined)."""
+    if len(xs) != len(ys):
+        raise ValueError("spearman: lengths differ")
+    if len(xs) < 2:
+        return None
+    rx, ry = ranks_of(xs), ranks_of(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    if sxx == 0 or syy == 0:
+        return None
+    return sxy / math.sqrt(sxx * syy)
+
+
+def rel_error(pred, meas):
+    """Signed (pred - meas) / meas."""
+    if meas <= 0:
+        return None
+    return (pred - meas) / meas
+
+
+def spread(values):
+    """(max - min) / median: the run-to-run spread of the rounds."""
+    m = statistics.median(values)
+    return (max(values) - min(values)) / m if m > 0 else 0.0
+
+
+def error_summary(errors):
+    """(median, worst) of |error| over the defined ones."""
+    a = [abs(e) for e in errors if e is not None]
+    if not a:
+        return None, None
+    return statistics.median(a), max(a)
+
+
+def optimal_verdict(rows):
+    """For one graph and in-flight setting: is optimal measured no slower
+    than the best other policy beyond the noise? The noise is the larger of
+    the two configurations' round ranges (max - min, ms). Returns
+    (verdict, optimal ms, best other name, its ms, noise ms) or None."""
+    opt = [r for r in rows if r["policy"] == "optimal"]
+    others = [r for r in rows if r["policy"] != "optimal"]
+    if not opt or not others:
+        return None
+    o = opt[0]
+    best = min(others, key=lambda r: r["meas_iter_ms"])
+    noise = max(o["meas_range_ms"], best["meas_range_ms"])
+    ok = o["meas_iter_ms"] <= best["meas_iter_ms"] + noise
+    return ("ok" if ok else "SLOWER", o["meas_iter_ms"], best["policy"],
+            best["meas_iter_ms"], noise)
+
+
+# ---------------------------------------------------------------- graphs
+
+def parse_size(text):
+    m = re.fullmatch(r"(\d+)([KMG]?)", text.strip())
+    if not m:
+        raise argparse.ArgumentTypeError(f"not a size: '{text}' (N, NK, NM or NG)")
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)]
+
+
+def graph_name(path):
+    return os.path.basename(path)[:-len(".graph.json")]
+
+
+def default_graphs():
+    return (sorted(glob.glob(os.path.join(ROOT, "examples", "*.graph.json"))) +
+            sorted(glob.glob(os.path.join(HERE, "graphs", "*.graph.json"))))
+
+
+def resolve_graph(spec):
+    if os.path.isfile(spec):
+        return os.path.abspath(spec)
+    for p in default_graphs():
+        if graph_name(p) == spec:
+            return p
+    names = ", ".join(graph_name(p) for p in default_graphs())
+    raise argparse.ArgumentTypeError(
+        f"no graph '{spec}' (a .graph.json file or one of: {names})")
+
+
+def compute_scale(graph, override):
+    if override is not None:
+        return override
+    topo = graph.get("topology", "")
+    preset = topo if isinstance(topo, str) else topo.get("preset", "")
+    return 1.0 if str(preset).startswith("host") else NPU_COMPUTE_SCALE
+
+
+def host_graph(graph, calib, ranks, scale):
+    """scripts/demo.sh's pricing: host-N with calibrated links, every group
+    on the N ranks, compute scaled."""
+    g = json.loads(json.dumps(graph))
+    g["topology"] = {"preset": f"host-{ranks}", "link_params": calib}
+    g["groups"] = [{"name": grp["name"], "ranks": list(range(ranks))}
+                   for grp in g["groups"]]
+    for op in g["ops"]:
+        if op["op"] == "compute" and "time_us" in op:
+            op["time_us"] *= scale
+    return g
+
+
+def horovod_buckets(graph, cycle_us, fusion_bytes):
+    """Horovod's tensor fusion on the graph's ready timeline: lists of
+    all_reduce op indices, each one fused all_reduce. A gradient is ready
+    when the compute op that produced it ends (compute runs back to back in
+    op order); the background thread picks up at each cycle tick the
+    tensors that became ready since the last one and fuses them, in ready
+    order, into buffers of at most fusion_bytes (same group, reduction and
+    dtype); a tensor larger than the buffer goes alone."""
+    tensors = {t["name"]: t for t in graph["tensors"]}
+
+    def nbytes(name):
+        t = tensors[name]
+        n = DTYPE_BYTES[t["dtype"]]
+        for d in t["shape"]:
+            n *= d
+        return n
+
+    ready = {}          # tensor -> time it is produced
+    clock = 0.0
+    consumers = {}      # tensor -> index of first op reading it
+    for i, op in enumerate(graph["ops"]):
+        for t in op["inputs"]:
+            consumers.setdefault(t, i)
+    buckets, cur, cur_key, cur_bytes, cur_tick = [], [], None, 0, None
+    for i, op in enumerate(graph["ops"]):
+        if op["op"] == "compute":
+            clock += op.get("time_us", 0.0)
+            for t in op["outputs"]:
+                ready[t] = clock
+            continue
+        if op["op"] != "all_reduce":
+            # Another collective: fused buckets do not reach across it.
+            if cur:
+                buckets.append(cur)
+            cur, cur_key, cur_bytes, cur_tick = [], None, 0, None
+            continue
+        t_ready = max([ready.get(t, 0.0) for t in op["inputs"]] + [0.0])
+        tick = math.ceil(t_ready / cycle_us) if cycle_us > 0 else t_ready
+        size = sum(nbytes(t) for t in op["inputs"])
+        key = (op.get("group"), op.get("reduction", "sum"),
+               tuple(tensors[t]["dtype"] for t in op["inputs"]))
+        # A consumer of a bucket member's result before this op would have
+        # to move past the fused op: close the bucket there instead.
+        blocked = any(consumers.get(o, len(graph["ops"])) < i
+                      for j in cur for o in graph["ops"][j]["outputs"])
+        if (cur and (tick != cur_tick or key != cur_key or blocked or
+                     cur_bytes + size > fusion_bytes)):
+            buckets.append(cur)
+            cur, cur_bytes = [], 0
+        cur.append(i)
+        cur_key, cur_tick = key, tick
+        cur_bytes += size
+        for t in op["outputs"]:
+            ready[t] = clock
+    if cur:
+        buckets.append(cur)
+    return buckets
+
+
+def fuse_graph(graph, buckets):
+    """The graph with each bucket as one multi-input all_reduce at the
+    position of its last member."""
+    g = json.loads(json.dumps(graph))
+    last = {b[-1]: b for b in buckets if len(b) > 1}
+    dropped = {i for b in buckets if len(b) > 1 for i in b[:-1]}
+    ops = []
+    for i, op in enumerate(graph["ops"]):
+        if i in dropped:
+            continue
+        if i in last:
+            members = [graph["ops"][j] for j in last[i]]
+            op = dict(op)
+            op["name"] = f"horovod.bucket{len(ops)}"
+            op["inputs"] = [t for m in members for t in m["inputs"]]
+            op["outputs"] = [t for m in members for t in m["outputs"]]
+        ops.append(op)
+    g["ops"] = ops
+    return g
+
+
+# ---------------------------------------------------------------- tools
+
+class Tools:
+    def __init__(self, bindir, nice):
+        self.bindir = bindir
+        self.nice = nice
+        self.env = dict(os.environ)
+        libdir = os.path.join(os.path.dirname(bindir), "lib")
+        if os.path.isdir(libdir):
+            self.env["LD_LIBRARY_PATH"] = libdir + (
+                ":" + self.env["LD_LIBRARY_PATH"] if self.env.get("LD_LIBRARY_PATH") else "")
+        for t in ("hccl-opt", "hccl-translate", "hccl-run"):
+            p = os.path.join(bindir, t)
+            if not os.access(p, os.X_OK):
+                raise ToolError(f"{t} not found (or not executable) at {p}; "
+                                "build it or give --bin")
+
+    def path(self, tool):
+        return os.path.join(self.bindir, tool)
+
+    def run(self, tool, args, stdin=None, measure=False, timeout=None):
+        cmd = [self.path(tool)] + args
+        if measure and self.nice:
+            cmd = ["nice", "-n", str(self.nice)] + cmd
+        try:
+            res = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True,
+                                 env=self.env, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise ToolError(f"{tool} timed out after {timeout} s: {' '.join(cmd)}")
+        if res.returncode != 0:
+            raise ToolError(f"{tool} failed (exit {res.returncode}): "
+                            f"{' '.join(cmd)}\n{res.stderr.strip()}")
+        return res.stdout
+
+
+TIMELINE = re.compile(r"timeline @\S+ compute_us=([\d.]+) comm_us=([\d.]+) "
+                      r"exposed_comm_us=([\d.]+) iteration_us=([\d.]+)")
+RUN_ROW = re.compile(r"^scheduled\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)"
+                     r"\s*\|\s*([\d.]+)\s*\|\s*(\d+)\s*\|\s*(\S+)", re.M)
+
+
+def parse_estimate(text, what):
+    m = TIMELINE.findall(text)
+    if len(m) != 1:
+        raise ToolError(f"hccl-opt --comm-estimate: expected one timeline line for "
+                        f"{what}, found {len(m)}:\n{text.strip()[-2000:]}")
+    compute, comm, exposed, it = (float(x) / 1e3 for x in m[0])
+    return {"compute_ms": compute, "comm_ms": comm, "exposed_ms": exposed,
+            "iter_ms": it}
+
+
+def parse_run(text, what):
+    m = RUN_ROW.findall(text)
+    if len(m) != 1:
+        raise ToolError(f"hccl-run: no result row for {what}:\n{text.strip()[-2000:]}")
+    it, compute, comm, exposed, colls, check = m[0]
+    if check == "failed":
+        raise ToolError(f"hccl-run: results wrong for {what}:\n{text.strip()}")
+    return {"iter_ms": float(it), "compute_ms": float(compute),
+            "comm_ms": float(comm), "exposed_ms": float(exposed),
+            "collectives": int(colls)}
+
+
+# ---------------------------------------------------------------- the bench
+
+def calibrate(args, work):
+    if args.link_params:
+        with open(args.link_params) as f:
+            return json.load(f), args.link_params
+    out = os.path.join(work, f"host-calibration-p{args.ranks}.json")
+    cmd = [sys.executable, os.path.join(ROOT, "tools", "calibrate", "calibrate_host.py"),
+           "--hccl-test", os.path.join(args.bin, "hccl-test"), "-p", str(args.ranks),
+           "-o", out]
+    if args.nice:
+        cmd = ["nice", "-n", str(args.nice)] + cmd
+    log(f"calibrating host-{args.ranks}: {' '.join(cmd)}")
+    res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    sys.stderr.write(res.stdout)
+    if res.returncode != 0:
+        raise ToolError(f"calibrate_host.py failed (exit {res.returncode}): "
+                        f"{' '.join(cmd)}\n{res.stderr.strip()}\n(give measured "
+                        "figures with --link-params FILE to skip calibration)")
+    with open(out) as f:
+        return json.load(f), out
+
+
+def compile_config(tools, work, gname, mlir, graph_host, policy, inflight, extra):
+    """Compile one configuration; returns (prediction, plan path, buckets)."""
+    tag = f"{gname}.{policy}.k{inflight}"
+    src = mlir
+    if policy == "horovod":
+        src = os.path.join(work, f"{gname}.horovod.mlir")
+        if not os.path.exists(src):
+            gpath = os.path.join(work, f"{gname}.horovod.graph.json")
+            with open(gpath, "w") as f:
+                json.dump(graph_host["horovod"], f)
+            tools.run("hccl-translate", ["--import-graph", gpath, "-o", src])
+    opts = " ".join(x for x in (POLICY_OPTS[policy], f"max-in-flight={inflight}",
+                                extra) if x)
+    sched = os.path.join(work, f"{tag}.mlir")
+    tools.run("hccl-opt", [src, f"--hccl-pipeline=lower=false {opts}", "-o", sched])
+    est = tools.run("hccl-opt", [sched, "--comm-estimate", "-o", os.devnull])
+    pred = parse_estimate(est, tag)
+    lowered = tools.run("hccl-opt", [sched, "--comm-lower-schedule",
+                                     "--comm-verify-schedule"])
+    plan = os.path.join(work, f"{tag}.plan.json")
+    tools.run("hccl-translate", ["--comm-to-plan", "-o", plan], stdin=lowered)
+    with open(sched) as f:
+        buckets = sum(1 for line in f if "comm.start" in line)
+    return pred, plan, buckets, opts
+
+
+def pct(x):
+    return "-" if x is None else f"{100 * x:+.1f}"
+
+
+def fmt_rho(x):
+    return "n/a" if x is None else f"{x:.3f}"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="validate_model.py",
+        description="The cost model (comm-estimate) against hccl-run, per graph, "
+                    "bucketing policy and in-flight setting (issue 15).")
+    ap.add_argument("--graphs", nargs="+", metavar="G",
+                    help="graph names (examples/*.graph.json, bench/model/graphs/"
+                         "*.graph.json, without .graph.json) or files; default all")
+    ap.add_argument("--policies", nargs="+", choices=POLICIES, metavar="P",
+                    help=f"of {', '.join(POLICIES)}; default all")
+    ap.add_argument("--in-flight", nargs="+", type=int, metavar="K",
+                    help="max-in-flight settings, 0 = unlimited (default 1 2 0)")
+    ap.add_argument("--ranks", type=int, help="local ranks (default 4)")
+    ap.add_argument("--rounds", type=int, help="measured rounds per configuration "
+                    "(default 3)")
+    ap.add_argument("--iters", type=int, help="hccl-run -n per round (default 5)")
+    ap.add_argument("--warmup", type=int, default=1, help="hccl-run -w (default 1)")
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke test: resnet18-host, none / ddp / optimal, unlimited "
+                         "in flight, 2 ranks, 2 rounds of 2 iterations (options "
+                         "given explicitly still win)")
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"),
+                    help="folder with hccl-opt, hccl-translate, hccl-run, hccl-test "
+                         "(default build/bin; ../lib beside it goes on LD_LIBRARY_PATH)")
+    ap.add_argument("--link-params", metavar="FILE",
+                    help="calibrated link figures for host-N (calibrate_host.py's "
+                         "output for the same --ranks); default: calibrate now")
+    ap.add_argument("--compute-scale", type=float,
+                    help="multiply every graph's compute times by this (default: 1 "
+                         "for host-priced graphs, 16 for NPU-priced ones)")
+    ap.add_argument("--pipeline", default="", metavar="OPTS",
+                    help="extra --hccl-pipeline options for every configuration")
+    ap.add_argument("--horovod-cycle-ms", type=float, default=5.0)
+    ap.add_argument("--horovod-fusion-bytes", type=parse_size, default=64 << 20)
+    ap.add_argument("--check", action="store_true",
+                    help="hccl-run -c 1: check every collective's result (slower)")
+    ap.add_argument("--nice", type=int, default=5,
+                    help="run hccl-run and the calibration under nice -n N (0: no)")
+    ap.add_argument("--timeout", type=float, default=1800,
+                    help="seconds one hccl-run may take (default 1800)")
+    ap.add_argument("--work", help="folder for intermediate files (kept); default "
+                    "a temporary one, removed at the end")
+    ap.add_argument("--keep-work", action="store_true")
+    ap.add_argument("--csv", metavar="FILE", help="write one row per configuration")
+    ap.add_argument("--json", metavar="FILE", help="write rows and summary as JSON")
+    args = ap.parse_args(argv)
+
+    q = QUICK if args.quick else {}
+    try:
+        graphs = [resolve_graph(g) for g in (args.graphs or q.get("graphs") or [])]
+    except argparse.ArgumentTypeError as e:
+        ap.error(str(e))
+    if not graphs:
+        graphs = default_graphs()
+    policies = args.policies or q.get("policies") or POLICIES
+    in_flight = args.in_flight or q.get("in_flight") or [1, 2, 0]
+    args.ranks = args.ranks or q.get("ranks") or 4
+    args.rounds = args.rounds or q.get("rounds") or 3
+    args.iters = args.iters or q.get("iters") or 5
+    if any(k < 0 for k in in_flight):
+        ap.error("--in-flight values must be >= 0 (0 = unlimited)")
+    if args.ranks < 2:
+        ap.error("--ranks must be >= 2")
+    if args.rounds < 1 or args.iters < 1 or args.warmup < 0:
+        ap.error("--rounds and --iters must be >= 1, --warmup >= 0")
+    if args.compute_scale is not None and args.compute_scale <= 0:
+        ap.error("--compute-scale must be > 0")
+    if args.horovod_cycle_ms < 0:
+        ap.error("--horovod-cycle-ms must be >= 0")
+    if args.horovod_fusion_bytes <= 0:
+        ap.error("--horovod-fusion-bytes must be > 0")
+    if args.link_params and not os.path.isfile(args.link_params):
+        ap.error(f"--link-params: no file '{args.link_params}'")
+    policies = list(dict.fromkeys(policies))
+    in_flight = list(dict.fromkeys(in_flight))
+    names = [graph_name(g) for g in graphs]
+    if len(set(names)) != len(names):
+        ap.error("two graphs with the same name")
+    args.bin = os.path.abspath(args.bin)
+
+    work = args.work or tempfile.mkdtemp(prefix="validate_model.")
+    os.makedirs(work, exist_ok=True)
+    try:
+        return bench(args, graphs, policies, in_flight, work)
+    except ToolError as e:
+        print(f"validate_model: error: {e}", file=sys.stderr)
+        return 1
+    finally:
+        if not args.work and not args.keep_work:
+            shutil.rmtree(work, ignore_errors=True)
+        elif not args.work:
+            log(f"intermediate files kept in {work}")
+
+
+def bench(args, graphs, policies, in_flight, work):
+    tools = Tools(args.bin, args.nice)
+    calib, calib_src = calibrate(args, work)
+    started = time.time()
+    load0 = os.getloadavg()
+
+    # Compile and predict every configuration.
+    configs = []
+    for gpath in graphs:
+        gname = graph_name(gpath)
+        with open(gpath) as f:
+            graph = json.load(f)
+        scale = compute_scale(graph, args.compute_scale)
+        host = host_graph(graph, calib, args.ranks, scale)
+        variants = {"plain": host}
+        if "horovod" in policies:
+            b = horovod_buckets(host, args.horovod_cycle_ms * 1e3, args.horovod_fusion_bytes)
+            variants["horovod"] = fuse_graph(host, b)
+        gjson = os.path.join(work, f"{gname}.graph.json")
+        with open(gjson, "w") as f:
+            json.dump(host, f)
+        mlir = os.path.join(work, f"{gname}.mlir")
+        tools.run("hccl-translate", ["--import-graph", gjson, "-o", mlir])
+        extra = " ".join(x for x in (GRAPH_PIPELINE.get(gname, ""), args.pipeline) if x)
+        for k in in_flight:
+            for pol in policies:
+                pred, plan, nb, opts = compile_config(tools, work, gname, mlir, variants,
+                                                      pol, k, extra)
+                configs.append({"graph": gname, "policy": pol, "in_flight": k,
+                                "scale": scale, "pipeline": opts, "buckets": nb,
+                                "pred": pred, "plan": plan, "runs": []})
+        log(f"{gname}: compiled {len(policies) * len(in_flight)} configurations "
+            f"(compute x{scale:g})")
+
+    total = len(configs) * args.rounds
+    est = sum(c["pred"]["iter_ms"] for c in configs) * (args.iters + args.warmup) \
+        * args.rounds / 1e3
+    log(f"measuring {len(configs)} configurations x {args.rounds} rounds on "
+        f"{args.ranks} ranks (predicted iterations alone: {est:.0f} s)")
+    done = 0
+    for r in range(args.rounds):
+        order = configs[r % len(configs):] + configs[:r % len(configs)]
+        for c in order:
+            cmd = [c["plan"], "-p", str(args.ranks), "-n", str(args.iters),
+                   "-w", str(args.warmup), "-c", "1" if args.check else "0"]
+            what = f"{c['graph']} {c['policy']} in-flight {c['in_flight'] or 'unlimited'}"
+            out = tools.run("hccl-run", cmd, measure=True, timeout=args.timeout)
+            m = parse_run(out, what)
+            c["runs"].append(m)
+            done += 1
+            log(f"[{done}/{total}] round {r + 1}: {what}: {m['iter_ms']:.2f} ms "
+                f"(predicted {c['pred']['iter_ms']:.2f})")
+
+    rows = []
+    for c in configs:
+        its = [m["iter_ms"] for m in c["runs"]]
+        p = c["pred"]
+        meas_it = statistics.median(its)
+        meas_exp = statistics.median(m["exposed_ms"] for m in c["runs"])
+        meas_cmp = statistics.median(m["compute_ms"] for m in c["runs"])
+        rows.append({
+            "graph": c["graph"], "policy": c["policy"], "in_flight": c["in_flight"],
+            "buckets": c["buckets"], "compute_scale": c["scale"],
+            "pred_iter_ms": p["iter_ms"], "meas_iter_ms": meas_it,
+            "iter_err": rel_error(p["iter_ms"], meas_it),
+            "pred_exposed_ms": p["exposed_ms"], "meas_exposed_ms": meas_exp,
+            # exposed error as a share of the measured iteration (exposed
+            # times near 0 make a plain relative error meaningless)
+            "exposed_err_of_iter": (p["exposed_ms"] - meas_exp) / meas_it if meas_it > 0 else None,
+            "pred_compute_ms": p["compute_ms"], "meas_compute_ms": meas_cmp,
+            "meas_spread": spread(its), "meas_range_ms": max(its) - min(its),
+            "rounds": len(its), "round_iter_ms": its, "pipeline": c["pipeline"],
+        })
+    summary = summarize(rows, policies, in_flight)
+    load1 = os.getloadavg()
+    meta = {"date_utc": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
+            "duration_s": round(time.time() - started, 1),
+            "load_start": [round(x, 2) for x in load0],
+            "load_end": [round(x, 2) for x in load1],
+            "ranks": args.ranks, "rounds": args.rounds, "iters": args.iters,
+            "warmup": args.warmup, "calibration": calib, "calibration_file": calib_src,
+            "command": " ".join(sys.argv)}
+    print_report(rows, summary, meta, policies)
+    if args.csv:
+        keys = [k for k in rows[0] if k != "round_iter_ms"]
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=keys + ["round_iter_ms"])
+            w.writeheader()
+            for r in rows:
+                w.writerow({**{k: r[k] for k in keys},
+                            "round_iter_ms": " ".join(f"{x:.3f}" for x in r["round_iter_ms"])})
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"meta": meta, "rows": rows, "summary": summary}, f, indent=1)
+            f.write("\n")
+    return 0
+
+
+def summarize(rows, policies, in_flight):
+    s = {"groups": [], "graphs": []}
+    graphs = list(dict.fromkeys(r["graph"] for r in rows))
+    for g in graphs:
+        for k in in_flight:
+            grp = [r for r in rows if r["graph"] == g and r["in_flight"] == k]
+            rho = spearman([r["pred_iter_ms"] for r in grp], [r["meas_iter_ms"] for r in grp])
+            med, worst = error_summary([r["iter_err"] for r in grp])
+            s["groups"].append({"graph": g, "in_flight": k, "rho": rho,
+                                "median_err": med, "worst_err": worst,
+                                "optimal": optimal_verdict(grp)})
+        grp = [r for r in rows if r["graph"] == g]
+        rho = spearman([r["pred_iter_ms"] for r in grp], [r["meas_iter_ms"] for r in grp])
+        med, worst = error_summary([r["iter_err"] for r in grp])
+        s["graphs"].append({"graph": g, "rho": rho, "median_err": med, "worst_err": worst})
+    med, worst = error_summary([r["iter_err"] for r in rows])
+    emed, eworst = error_summary([r["exposed_err_of_iter"] for r in rows])
+    rhos = [x["rho"] for x in s["groups"] if x["rho"] is not None]
+    verdicts = [x["optimal"] for x in s["groups"] if x["optimal"]]
+    s["overall"] = {
+        "median_err": med, "worst_err": worst,
+        "exposed_median_err_of_iter": emed, "exposed_worst_err_of_iter": eworst,
+        "rho_mean": statistics.mean(rhos) if rhos else None,
+        "rho_min": min(rhos) if rhos else None,
+        "optimal_ok": sum(1 for v in verdicts if v[0] == "ok"),
+        "optimal_checked": len(verdicts),
+        "median_spread": statistics.median(r["meas_spread"] for r in rows),
+        "worst_spread": max(r["meas_spread"] for r in rows),
+    }
+    o = s["overall"]
+    o["targets"] = {
+        "median_err<=10%": med is not None and med <= TARGET_MEDIAN_ERR,
+        "worst_err<=25%": worst is not None and worst <= TARGET_WORST_ERR,
+        "rho>=0.9 (every graph and in-flight setting)":
+            bool(rhos) and min(rhos) >= TARGET_RHO and len(rhos) == len(s["groups"]),
+        "optimal no slower beyond noise": bool(verdicts) and o["optimal_ok"] == len(verdicts),
+    }
+    return s
+
+
+def print_report(rows, summary, meta, policies):
+    print(f"validate_model: {meta['date_utc']}, {meta['ranks']} ranks, "
+          f"{meta['rounds']} rounds x {meta['iters']} iterations (+{meta['warmup']} "
+          f"warm-up), load {meta['load_start'][0]:.2f} -> {meta['load_end'][0]:.2f}, "
+          f"{meta['duration_s']:.0f} s")
+    c = meta["calibration"]
+    intra = c.get("intra", {})
+    print(f"calibration: alpha {intra.get('latency_us')} us, "
+          f"{intra.get('bandwidth_gbps')} GB/s, reduction {c.get('reduce_gbps')} "
+          f"GB/s, overhead {c.get('collective_overhead_us', 0)} us per collective")
+    print("times in ms; err = (predicted - measured) / measured; exp err = "
+          "(predicted - measured exposed) / measured iteration; spread = "
+          "(max - min) / median over the rounds")
+    hdr = (f"{'graph':<16} {'policy':<8} {'k':>3} {'bkts':>5} | {'pred it':>9} "
+           f"{'meas it':>9} {'err%':>6} | {'pred exp':>9} {'meas exp':>9} "
+           f"{'exp err%':>8} | {'pred cmp':>9} {'meas cmp':>9} | {'spread%':>7}")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        k = r["in_flight"] or "inf"
+        print(f"{r['graph']:<16} {r['policy']:<8} {k:>3} {r['buckets']:>5} | "
+              f"{r['pred_iter_ms']:9.3f} {r['meas_iter_ms']:9.3f} {pct(r['iter_err']):>6} | "
+              f"{r['pred_exposed_ms']:9.3f} {r['meas_exposed_ms']:9.3f} "
+              f"{pct(r['exposed_err_of_iter']):>8} | {r['pred_compute_ms']:9.3f} "
+              f"{r['meas_compute_ms']:9.3f} | {100 * r['meas_spread']:7.1f}")
+    print()
+    print("per graph and in-flight setting (policies ranked by predicted vs measured "
+          "iteration):")
+    print(f"{'graph':<16} {'k':>3} | {'rho':>6} | {'med|err|%':>9} {'worst%':>7} | "
+          "optimal measured vs best other")
+    for g in summary["groups"]:
+        k = g["in_flight"] or "inf"
+        v = g["optimal"]
+        verdict = ("-" if v is None else
+                   f"{v[0]}: {v[1]:.2f} vs {v[2]} {v[3]:.2f} (noise {v[4]:.2f})")
+        print(f"{g['graph']:<16} {k:>3} | {fmt_rho(g['rho']):>6} | "
+              f"{pct(g['median_err']).lstrip('+'):>9} {pct(g['worst_err']).lstrip('+'):>7} | "
+              f"{verdict}")
+    print()
+    print("per graph (all its configurations):")
+    for g in summary["graphs"]:
+        print(f"{g['graph']:<16} rho {fmt_rho(g['rho'])}, median |err| "
+              f"{pct(g['median_err']).lstrip('+')}%, worst {pct(g['worst_err']).lstrip('+')}%")
+    o = summary["overall"]
+    print()
+    print(f"overall: median |err| {pct(o['median_err']).lstrip('+')}%, worst "
+          f"{pct(o['worst_err']).lstrip('+')}%; exposed error (of the iteration) "
+          f"median {pct(o['exposed_median_err_of_iter']).lstrip('+')}%, worst "
+          f"{pct(o['exposed_worst_err_of_iter']).lstrip('+')}%; rho mean "
+          f"{fmt_rho(o['rho_mean'])}, min {fmt_rho(o['rho_min'])}; optimal no slower "
+          f"than the best other beyond noise in {o['optimal_ok']} of "
+          f"{o['optimal_checked']}; run-to-run spread median "
+          f"{100 * o['median_spread']:.1f}%, worst {100 * o['worst_spread']:.1f}%")
+    for name, met in o["targets"].items():
+        print(f"target {name}: {'met' if met else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
