@@ -375,7 +375,8 @@ def calibrate(args, work):
             return json.load(f), args.link_params
     out = os.path.join(work, f"host-calibration-p{args.ranks}.json")
     cmd = [sys.executable, os.path.join(ROOT, "tools", "calibrate", "calibrate_host.py"),
-           "--hccl-test", os.path.join(args.bin, "hccl-test"), "-p", str(args.ranks),
+           "--hccl-test", args.hccl_test or os.path.join(args.bin, "hccl-test"),
+           "-p", str(args.ranks),
            "-o", out]
     if args.nice:
         cmd = ["nice", "-n", str(args.nice)] + cmd
@@ -448,6 +449,8 @@ def main(argv=None):
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"),
                     help="folder with hccl-opt, hccl-translate, hccl-run, hccl-test "
                          "(default build/bin; ../lib beside it goes on LD_LIBRARY_PATH)")
+    ap.add_argument("--hccl-test", metavar="PATH",
+                    help="hccl-test for the calibration (default: --bin's)")
     ap.add_argument("--link-params", metavar="FILE",
                     help="calibrated link figures for host-N (calibrate_host.py's "
                          "output for the same --ranks); default: calibrate now")
