@@ -461,6 +461,9 @@ def main(argv=None):
                     help="extra --hccl-pipeline options for every configuration")
     ap.add_argument("--horovod-cycle-ms", type=float, default=5.0)
     ap.add_argument("--horovod-fusion-bytes", type=parse_size, default=64 << 20)
+    ap.add_argument("--predict-only", action="store_true",
+                    help="compile and predict only: print the predictions and "
+                         "how long measuring would take")
     ap.add_argument("--check", action="store_true",
                     help="hccl-run -c 1: check every collective's result (slower)")
     ap.add_argument("--nice", type=int, default=5,
@@ -560,6 +563,15 @@ def bench(args, graphs, policies, in_flight, work):
         * args.rounds / 1e3
     log(f"measuring {len(configs)} configurations x {args.rounds} rounds on "
         f"{args.ranks} ranks (predicted iterations alone: {est:.0f} s)")
+    if args.predict_only:
+        print(f"{'graph':<16} {'policy':<8} {'k':>3} {'bkts':>5} | {'pred it':>9} "
+              f"{'pred exp':>9} {'pred cmp':>9}")
+        for c in configs:
+            p = c["pred"]
+            print(f"{c['graph']:<16} {c['policy']:<8} {c['in_flight'] or 'inf':>3} "
+                  f"{c['buckets']:>5} | {p['iter_ms']:9.3f} {p['exposed_ms']:9.3f} "
+                  f"{p['compute_ms']:9.3f}")
+        return 0
     done = 0
     for r in range(args.rounds):
         order = configs[r % len(configs):] + configs[:r % len(configs)]
