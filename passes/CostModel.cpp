@@ -236,10 +236,13 @@ static double elemBytesOf(Operation *op) {
   return 4;
 }
 
-sched::Result<double>
-CommCostModel::closedForm(const Choice &ch, sched::Collective c, double bytes,
-                          double elemBytes, const GroupPlacement &pl) const {
+sched::Result<double> CommCostModel::closedForm(const Choice &ch,
+                                                sched::Collective c,
+                                                double bytes, double elemBytes,
+                                                const GroupPlacement &pl,
+                                                int64_t pieces) const {
   sched::ClosedFormRequest req;
+  req.pieces = pieces;
   req.collective = c;
   req.algorithm = ch.algorithm;
   req.level0 = ch.level0;
@@ -252,9 +255,10 @@ CommCostModel::closedForm(const Choice &ch, sched::Collective c, double bytes,
 
 sched::Result<std::vector<CommCostModel::Choice>>
 CommCostModel::choices(sched::Collective c, double bytes, double elemBytes,
-                       const GroupPlacement &pl) const {
+                       const GroupPlacement &pl, int64_t pieces) const {
   using R = sched::Result<std::vector<Choice>>;
   sched::SelectRequest req;
+  req.pieces = pieces;
   req.collective = c;
   req.bytes = bytes;
   req.elemBytes = elemBytes;
@@ -288,23 +292,29 @@ FailureOr<CollectivePrice> CommCostModel::price(Operation *op, bool useAttr,
   double elemBytes = elemBytesOf(op);
 
   AlgorithmAttr attr = cast<CollectiveOpInterface>(op).getAlgorithm();
+  BlockLayout layout = getBlockLayout(op);
+  int64_t pieces = std::max(layout.inputOuter, layout.outputOuter);
   // Graphs repeat the same sizes: price each distinct request once.
   PriceKey key{static_cast<int>(*coll),
                lookupGroup(op, cast<CollectiveOpInterface>(op).getGroupAttr())
                    .getOperation(),
-               *bytes, elemBytes,
-               useAttr && attr ? attr.getAsOpaquePointer() : nullptr};
+               *bytes,
+               elemBytes,
+               useAttr && attr ? attr.getAsOpaquePointer() : nullptr,
+               pieces};
   if (auto hit = priceCache.find(key); hit != priceCache.end())
     return hit->second;
   FailureOr<CollectivePrice> priced = priceUncached(
-      op, *coll, *bytes, elemBytes, *pl, useAttr ? attr : nullptr);
+      op, *coll, *bytes, elemBytes, *pl, useAttr ? attr : nullptr, pieces);
   if (failed(priced))
     return failure();
-  // The latency part: the same algorithm moving one element (what link
-  // sharing does not stretch).
+  // The latency part: the same algorithm moving one element per piece
+  // (what link sharing does not stretch).
   Choice ch{priced->algorithm, priced->level0, priced->level1, priced->slices,
             0};
-  sched::Result<double> lat = closedForm(ch, *coll, elemBytes, elemBytes, *pl);
+  sched::Result<double> lat =
+      closedForm(ch, *coll, elemBytes * static_cast<double>(pieces), elemBytes,
+                 *pl, pieces);
   priced->latencySeconds = lat ? std::min(*lat, priced->seconds) : 0.0;
   priceCache.emplace(key, *priced);
   return priced;
@@ -358,10 +368,9 @@ FailureOr<std::vector<int64_t>> CommCostModel::footprint(Operation *op) {
   return out;
 }
 
-FailureOr<CollectivePrice>
-CommCostModel::priceUncached(Operation *op, sched::Collective coll,
-                             double bytes, double elemBytes,
-                             const GroupPlacement &place, AlgorithmAttr attr) {
+FailureOr<CollectivePrice> CommCostModel::priceUncached(
+    Operation *op, sched::Collective coll, double bytes, double elemBytes,
+    const GroupPlacement &place, AlgorithmAttr attr, int64_t pieces) {
   const GroupPlacement *pl = &place;
   CollectivePrice out;
   out.collective = coll;
@@ -370,7 +379,8 @@ CommCostModel::priceUncached(Operation *op, sched::Collective coll,
   if (attr) {
     Choice ch{attr.getKind(), attr.getLevel0(), attr.getLevel1(),
               attr.getSlices(), 0};
-    sched::Result<double> t = closedForm(ch, coll, bytes, elemBytes, *pl);
+    sched::Result<double> t =
+        closedForm(ch, coll, bytes, elemBytes, *pl, pieces);
     if (!t)
       return op->emitOpError()
              << "algorithm '"
@@ -387,7 +397,8 @@ CommCostModel::priceUncached(Operation *op, sched::Collective coll,
     return out;
   }
 
-  sched::Result<std::vector<Choice>> all = choices(coll, bytes, elemBytes, *pl);
+  sched::Result<std::vector<Choice>> all =
+      choices(coll, bytes, elemBytes, *pl, pieces);
   if (!all)
     return op->emitOpError()
            << "no algorithm can serve " << sched::collectiveName(coll)

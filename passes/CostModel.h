@@ -139,22 +139,28 @@ public:
   /// Every option selection allows for this collective (honouring the
   /// override), priced for `pl` (lib/schedule's selectAlgorithm
   /// candidates); an error message when there is none.
+  /// `pieces` > 1: every block moves in that many pieces (a collective
+  /// along a dimension that is not leading; getBlockLayout).
   hccl::sched::Result<std::vector<Choice>>
   choices(hccl::sched::Collective c, double bytes, double elemBytes,
-          const GroupPlacement &pl) const;
+          const GroupPlacement &pl, int64_t pieces = 1) const;
   /// The closed-form time of `ch` (its seconds are ignored) for `pl`.
   hccl::sched::Result<double> closedForm(const Choice &ch,
                                          hccl::sched::Collective c,
                                          double bytes, double elemBytes,
-                                         const GroupPlacement &pl) const;
+                                         const GroupPlacement &pl,
+                                         int64_t pieces = 1) const;
 
 private:
-  FailureOr<CollectivePrice>
-  priceUncached(Operation *op, hccl::sched::Collective c, double bytes,
-                double elemBytes, const GroupPlacement &pl, AlgorithmAttr attr);
+  FailureOr<CollectivePrice> priceUncached(Operation *op,
+                                           hccl::sched::Collective c,
+                                           double bytes, double elemBytes,
+                                           const GroupPlacement &pl,
+                                           AlgorithmAttr attr, int64_t pieces);
   /// (collective, group, bytes, element bytes, algo attribute priced or
-  /// null) of a successful price.
-  using PriceKey = std::tuple<int, Operation *, double, double, const void *>;
+  /// null, pieces per block) of a successful price.
+  using PriceKey =
+      std::tuple<int, Operation *, double, double, const void *, int64_t>;
   std::map<PriceKey, CollectivePrice> priceCache;
 
   std::optional<hccl::sched::Topology> topo;

@@ -35,15 +35,6 @@ std::optional<int64_t> elements(Type t) {
   return getStaticElementCount(t);
 }
 
-/// True when splitting/concatenating along `dim` is a flat block split (all
-/// outer dimensions are 1).
-bool isLeading(RankedTensorType t, int64_t dim) {
-  for (int64_t d = 0; d < dim; ++d)
-    if (t.getDimSize(d) != 1)
-      return false;
-  return true;
-}
-
 struct LowerSchedulePass
     : public comm::impl::LowerScheduleBase<LowerSchedulePass> {
   using Base::Base;
@@ -218,12 +209,14 @@ struct LowerSchedulePass
 
   static std::string requestKey(const sched::GenerateRequest &r) {
     std::string k;
+    for (int64_t t : r.permuteTargets)
+      k += std::to_string(t) + ";";
     for (int64_t v :
          {static_cast<int64_t>(r.collective), static_cast<int64_t>(r.algorithm),
           static_cast<int64_t>(r.level0), static_cast<int64_t>(r.level1),
           r.ranks, r.count, static_cast<int64_t>(r.dtype),
           static_cast<int64_t>(r.reduceOp), r.root, r.slices, r.ranksPerServer,
-          r.chunks})
+          r.chunks, r.inputOuter, r.outputOuter})
       k += std::to_string(v) + ",";
     return k;
   }
@@ -241,34 +234,22 @@ struct LowerSchedulePass
   LogicalResult countFor(Operation *op, sched::GenerateRequest &req,
                          int64_t total) {
     int64_t p = req.ranks;
-    auto leadingError = [&](StringRef what, int64_t dim) {
-      return op->emitOpError()
-             << "cannot lower " << what << " along dim " << dim
-             << ": only leading dimensions (all outer dimensions 1) have the "
-                "flat block layout the step program moves; transpose first";
-    };
+    // Along a dimension that is not the leading one, every block is
+    // `outer` rows (the dimensions before it): the program moves the rows
+    // where they lie (a block layout), no transpose.
+    BlockLayout layout = getBlockLayout(op);
+    req.inputOuter = layout.inputOuter;
+    req.outputOuter = layout.outputOuter;
     return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-        .Case([&](AllGatherOp g) -> LogicalResult {
-          if (!isLeading(g.getInput().getType(), g.getDimAttr().getInt()))
-            return leadingError("all_gather", g.getDimAttr().getInt());
+        .Case([&](AllGatherOp) -> LogicalResult {
           req.count = total;
           return success();
         })
-        .Case([&](ReduceScatterOp r) -> LogicalResult {
-          if (!isLeading(r.getInput().getType(), r.getDimAttr().getInt()))
-            return leadingError("reduce_scatter", r.getDimAttr().getInt());
+        .Case([&](ReduceScatterOp) -> LogicalResult {
           req.count = total / p;
           return success();
         })
-        .Case([&](AllToAllOp a) -> LogicalResult {
-          int64_t s = a.getSplitDimAttr().getInt(),
-                  c = a.getConcatDimAttr().getInt();
-          if (s != c || !isLeading(a.getInput().getType(), s))
-            return op->emitOpError()
-                   << "cannot lower an all_to_all with split_dim " << s
-                   << " and concat_dim " << c
-                   << ": only equal leading dimensions have the flat block "
-                      "layout of the step program";
+        .Case([&](AllToAllOp) -> LogicalResult {
           req.count = total / p;
           return success();
         })
@@ -279,6 +260,15 @@ struct LowerSchedulePass
         })
         .Case([&](ReduceOp rd) -> LogicalResult {
           req.root = rd.getRootAttr().getInt();
+          req.count = total;
+          return success();
+        })
+        .Case([&](PermuteOp pm) -> LogicalResult {
+          // The pairs (source, target) as each rank's target.
+          req.permuteTargets.assign(static_cast<size_t>(p), -1);
+          ArrayRef<int64_t> pairs = pm.getPairs();
+          for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+            req.permuteTargets[static_cast<size_t>(pairs[i])] = pairs[i + 1];
           req.count = total;
           return success();
         })

@@ -10,12 +10,15 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.hccl_obj_root, "test")
-# fuzz/: libFuzzer seed corpora (inputs, many invalid on purpose), not tests.
-config.excludes = ["Inputs", "unit", "downstream", "fuzz", "CMakeLists.txt",
+# fuzz/: libFuzzer seed corpora (inputs, many invalid on purpose), not tests;
+# Translate/corpus/: StableHLO programs stablehlo-corpus.test runs.
+config.excludes = ["Inputs", "unit", "downstream", "fuzz", "corpus",
+                   "CMakeLists.txt",
                    "lit.cfg.py", "lit.site.cfg.py", "README.md"]
 
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%hccl_libs", config.hccl_lib_dir))
+config.substitutions.append(("%hccl_bin", config.hccl_tools_dir))
 config.substitutions.append(("%hccl_src", config.hccl_src_root))
 config.substitutions.append(("%python", config.python_executable))
 

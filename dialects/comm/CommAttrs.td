@@ -34,7 +34,7 @@ def Comm_CollectiveKind : I32EnumAttr<"CollectiveKind", "collective", [
     I32EnumAttrCase<"all_reduce", 0>, I32EnumAttrCase<"reduce_scatter", 1>,
     I32EnumAttrCase<"all_gather", 2>, I32EnumAttrCase<"broadcast", 3>,
     I32EnumAttrCase<"reduce", 4>, I32EnumAttrCase<"all_to_all", 5>,
-    I32EnumAttrCase<"all_to_allv", 6>]> {
+    I32EnumAttrCase<"all_to_allv", 6>, I32EnumAttrCase<"permute", 7>]> {
   let cppNamespace = "::mlir::comm";
   let genSpecializedAttr = 0;
 }

@@ -61,7 +61,37 @@ mlir::comm::getScheduleCollective(Operation *op) {
       .Case([](BroadcastOp) { return Collective::Broadcast; })
       .Case([](ReduceOp) { return Collective::Reduce; })
       .Case([](AllToAllOp) { return Collective::AllToAll; })
+      .Case([](PermuteOp) { return Collective::Permute; })
       .Default([](Operation *) { return std::nullopt; });
+}
+
+static int64_t outerOf(Type t, int64_t dim) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  if (!rt || dim > rt.getRank())
+    return 1;
+  int64_t outer = 1;
+  for (int64_t d = 0; d < dim; ++d) {
+    if (rt.isDynamicDim(d))
+      return 1;
+    outer *= rt.getDimSize(d);
+  }
+  return outer;
+}
+
+BlockLayout mlir::comm::getBlockLayout(Operation *op) {
+  BlockLayout l;
+  if (op->getNumOperands() == 0 || op->getNumResults() == 0)
+    return l;
+  Type in = op->getOperand(0).getType(), out = op->getResult(0).getType();
+  if (auto g = dyn_cast<AllGatherOp>(op))
+    l.outputOuter = outerOf(in, g.getDimAttr().getInt());
+  else if (auto r = dyn_cast<ReduceScatterOp>(op))
+    l.inputOuter = outerOf(in, r.getDimAttr().getInt());
+  else if (auto a = dyn_cast<AllToAllOp>(op)) {
+    l.inputOuter = outerOf(in, a.getSplitDimAttr().getInt());
+    l.outputOuter = outerOf(out, a.getConcatDimAttr().getInt());
+  }
+  return l;
 }
 
 std::optional<int64_t> mlir::comm::getPayloadBytes(CollectiveOpInterface op) {

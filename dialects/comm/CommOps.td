@@ -212,13 +212,15 @@ def Comm_PermuteOp : Comm_CommunicationOp<"permute", [
     Each (source, target) pair of group-local ranks moves the source's input
     to the target's result; a rank that is no pair's target gets zeros (as
     StableHLO's collective_permute). Sources are distinct, targets are
-    distinct.
+    distinct. It lowers to one exchange step (`algo <pairwise>`).
   }];
   let arguments = (ins Comm_Tensor:$input, FlatSymbolRefAttr:$group,
-                       DenseI64ArrayAttr:$pairs);
+                       DenseI64ArrayAttr:$pairs,
+                       OptionalAttr<Comm_AlgorithmAttr>:$algo);
   let results = (outs Comm_Tensor:$result);
   let assemblyFormat = [{
-    $input `on` $group `pairs` custom<Pairs>($pairs) attr-dict `:` type($input)
+    $input `on` $group `pairs` custom<Pairs>($pairs) (`algo` $algo^)?
+    attr-dict `:` type($input)
   }];
   let hasVerifier = 1;
 }

@@ -531,6 +531,18 @@ ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
     result.addAttribute(getRankAttrName(result.name), b.getI64IntegerAttr(v));
   }
+  if (succeeded(parser.parseOptionalKeyword("input_outer"))) {
+    if (parser.parseInteger(v))
+      return failure();
+    result.addAttribute(getInputOuterAttrName(result.name),
+                        b.getI64IntegerAttr(v));
+  }
+  if (succeeded(parser.parseOptionalKeyword("output_outer"))) {
+    if (parser.parseInteger(v))
+      return failure();
+    result.addAttribute(getOutputOuterAttrName(result.name),
+                        b.getI64IntegerAttr(v));
+  }
   if (succeeded(parser.parseOptionalKeyword("tables"))) {
     SmallVector<Attribute> tables;
     if (parser.parseCommaSeparatedList(
@@ -577,6 +589,10 @@ void ProgramOp::print(OpAsmPrinter &p) {
     p << " root " << getRootAttr().getInt();
   if (auto r = getRankAttr())
     p << " rank " << r.getInt();
+  if (getInputOuter() != 1)
+    p << " input_outer " << getInputOuter();
+  if (getOutputOuter() != 1)
+    p << " output_outer " << getOutputOuter();
   if (auto tables = getTablesAttr()) {
     p << " tables [";
     llvm::interleaveComma(tables, p, [&](Attribute a) {
@@ -591,7 +607,8 @@ void ProgramOp::print(OpAsmPrinter &p) {
       {getSymNameAttrName(), getCollectiveAttrName(), getKindAttrName(),
        getAlgoAttrName(), getRanksAttrName(), getCountAttrName(),
        getRootAttrName(), getRankAttrName(), getTablesAttrName(),
-       getElementTypeAttrName()});
+       getElementTypeAttrName(), getInputOuterAttrName(),
+       getOutputOuterAttrName()});
   p << " : " << getElementType() << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/true);
 }
@@ -627,6 +644,12 @@ LogicalResult ProgramOp::verify() {
   if (!toScheduleType(getElementType()))
     return emitOpError() << "element type " << getElementType()
                          << " is not one the runtime moves";
+  if (hccl::sched::Status s = hccl::sched::checkBlockLayout(
+          static_cast<hccl::sched::Collective>(
+              static_cast<int>(getCollective())),
+          getCountAttr().getInt(), getInputOuter(), getOutputOuter());
+      !s)
+    return emitOpError() << s.message();
   return success();
 }
 

@@ -35,7 +35,12 @@ def Comm_ProgramOp : Comm_Op<"program", [
     run in order; each op's fields are index values. Programs are symbols so
     that identical collectives (the 48 layers of a transformer) share one
     body: the lowered IR holds each distinct program once. `rank` is set
-    once the program has been specialised for one rank.
+    once the program has been specialised for one rank. `input_outer` /
+    `output_outer` (default 1) give the block layout of the side holding p
+    blocks (reduce-scatter's input, all-gather's output, all-to-all's
+    both): every block is that many rows, row-major over (row, block), as a
+    collective along a dimension that is not the leading one moves it
+    (docs/step-programs.md, "Block layout").
   }];
   let arguments = (ins
     SymbolNameAttr:$sym_name,
@@ -47,7 +52,9 @@ def Comm_ProgramOp : Comm_Op<"program", [
     DefaultValuedAttr<I64Attr, "0">:$root,
     TypeAttr:$element_type,
     OptionalAttr<TypedArrayAttrBase<DenseI64ArrayAttr, "integer tables">>:$tables,
-    OptionalAttr<I64Attr>:$rank);
+    OptionalAttr<I64Attr>:$rank,
+    DefaultValuedAttr<I64Attr, "1">:$input_outer,
+    DefaultValuedAttr<I64Attr, "1">:$output_outer);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

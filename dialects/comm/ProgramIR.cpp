@@ -59,7 +59,8 @@ public:
         loc, b.getStringAttr(name), CollectiveKindAttr::get(ctx, coll), kind,
         algo, b.getI64IntegerAttr(prog.p), b.getI64IntegerAttr(prog.n),
         b.getI64IntegerAttr(prog.root), TypeAttr::get(elementType), tables,
-        IntegerAttr());
+        IntegerAttr(), b.getI64IntegerAttr(prog.inputOuter),
+        b.getI64IntegerAttr(prog.outputOuter));
     Block *body = b.createBlock(&op.getBody());
     Type idx = b.getIndexType();
     body->addArguments({idx, idx, idx}, {loc, loc, loc});
@@ -380,6 +381,10 @@ std::string mlir::comm::programSymbolName(const sched::Program &prog) {
     s += std::string("_") + sched::reduceOpName(prog.reduceOp);
   if (prog.slices != 1)
     s += "_s" + std::to_string(prog.slices);
+  if (prog.inputOuter != 1)
+    s += "_in" + std::to_string(prog.inputOuter);
+  if (prog.outputOuter != 1)
+    s += "_out" + std::to_string(prog.outputOuter);
   bool rootParam = false;
   for (const sched::Param &p : prog.params) {
     s += "_" + p.name + std::to_string(p.value);
@@ -441,6 +446,8 @@ public:
     prog.p = op.getRanksAttr().getInt();
     prog.n = op.getCountAttr().getInt();
     prog.root = op.getRootAttr().getInt();
+    prog.inputOuter = op.getInputOuter();
+    prog.outputOuter = op.getOutputOuter();
     if (auto tables = op.getTablesAttr())
       for (Attribute t : tables)
         prog.tables.emplace_back(

@@ -22,13 +22,14 @@ struct Level {
   int64_t slices;
   double elemBytes;
   int64_t chunks;
-  int64_t count; ///< top-level element count (for the chunk rule)
+  int64_t count;      ///< top-level element count (for the chunk rule)
+  int64_t pieces = 1; ///< messages per block (block layouts)
 
   double step(double times, double msgs, double bytes, double reduced) const {
     if (times <= 0)
       return 0;
-    return times * stepTime(static_cast<int64_t>(msgs), bytes, reduced, *link,
-                            gamma, slices);
+    return times * stepTime(static_cast<int64_t>(msgs) * pieces, bytes, reduced,
+                            *link, gamma, slices);
   }
   // Messages on the busiest port when k-1 equal transfers share the ports.
   double fan(int64_t k) const {
@@ -220,6 +221,8 @@ double flat(Collective c, Algorithm a, int64_t k, double n, const Level &L) {
   case Collective::AllToAll:
   case Collective::AllToAllV:
     return alltoall(a, k, n, L);
+  case Collective::Permute: // one exchange: send n, receive n
+    return a == Algorithm::Pairwise ? L.step(1, 1, n, 0) : NAN;
   }
   return NAN;
 }
@@ -246,8 +249,10 @@ Result<double> stepsCost(const ClosedFormRequest &req, const Topology &topo) {
   const double n = req.bytes;
   int64_t count =
       req.elemBytes > 0 ? static_cast<int64_t>(req.bytes / req.elemBytes) : 0;
-  Level intra{&topo.intra,   topo.gamma(), req.slices,
-              req.elemBytes, req.chunks,   count};
+  if (req.pieces < 1)
+    return R::error("cost: pieces must be >= 1");
+  Level intra{&topo.intra, topo.gamma(), req.slices, req.elemBytes,
+              req.chunks,  count,        req.pieces};
   Level inter = intra;
   inter.link = &topo.inter;
   auto bad = [&](Algorithm x) {
@@ -273,6 +278,9 @@ Result<double> stepsCost(const ClosedFormRequest &req, const Topology &topo) {
       return bad(a);
     return t;
   }
+  if (req.pieces > 1)
+    return R::error("hierarchical algorithms move blocks of the leading "
+                    "dimension only");
   int64_t m =
       req.ranksPerServer > 0 ? req.ranksPerServer : topo.devicesPerServer;
   if (m < 1 || p % m != 0)

@@ -95,6 +95,8 @@ std::vector<Algorithm> algorithmsFor(Collective c) {
   case Collective::AllToAll:
   case Collective::AllToAllV:
     return {A::Pairwise, A::MeshTwoShot};
+  case Collective::Permute: // one exchange with each rank's partners
+    return {A::Pairwise};
   }
   return {};
 }
@@ -149,6 +151,39 @@ Status checkRequest(const GenerateRequest &req) {
                          " (valid: " + names(ok) + ")");
   // (p*n must stay representable for the collectives whose buffers hold p
   // blocks; kMaxRanks * kMaxCount < 2^61.)
+  if (Status s = checkBlockLayout(req.collective, req.count, req.inputOuter,
+                                  req.outputOuter);
+      !s)
+    return s;
+  bool rows = req.inputOuter > 1 || req.outputOuter > 1;
+  if (rows && a == Algorithm::Hierarchical)
+    return Status::error("hierarchical algorithms move blocks of the leading "
+                         "dimension only (a block layout with outer > 1 needs "
+                         "a flat algorithm)");
+  if (rows && req.collective == Collective::AllToAllV)
+    return Status::error("all-to-allv has no block layout");
+  if (req.collective == Collective::Permute) {
+    if (static_cast<int64_t>(req.permuteTargets.size()) != req.ranks)
+      return Status::error(
+          "permute: " + std::to_string(req.permuteTargets.size()) +
+          " targets for " + std::to_string(req.ranks) +
+          " ranks (one per rank, -1 for none)");
+    std::vector<char> hit(static_cast<size_t>(req.ranks), 0);
+    for (int64_t r = 0; r < req.ranks; ++r) {
+      int64_t t = req.permuteTargets[static_cast<size_t>(r)];
+      if (t < -1 || t >= req.ranks)
+        return Status::error("permute: rank " + std::to_string(r) +
+                             "'s target " + std::to_string(t) +
+                             " is outside -1.." +
+                             std::to_string(req.ranks - 1));
+      if (t >= 0 && hit[static_cast<size_t>(t)]++)
+        return Status::error("permute: rank " + std::to_string(t) +
+                             " is the target of two ranks");
+    }
+  } else if (!req.permuteTargets.empty()) {
+    return Status::error("permute targets given for " +
+                         std::string(collectiveName(req.collective)));
+  }
   if (a == Algorithm::Hierarchical) {
     int64_t m = req.ranksPerServer;
     if (m < 1)
@@ -198,6 +233,8 @@ Result<Program> generate(const GenerateRequest &reqIn) {
   prog.n = req.count;
   prog.root = req.root;
   prog.slices = req.slices;
+  prog.inputOuter = req.inputOuter;
+  prog.outputOuter = req.outputOuter;
 
   ProgramBuilder b(std::move(prog));
   gen::Gen G(b, req);
@@ -212,19 +249,27 @@ Result<Program> generate(const GenerateRequest &reqIn) {
     st = hier ? gen::hierarchical(G, req)
               : gen::genAllReduce(G, req.algorithm, flat, in, out, n);
     break;
-  case Collective::ReduceScatter:
+  case Collective::ReduceScatter: {
+    // Block layout: my block is `outer` rows of n / outer (packed in the
+    // output), block i of the input row-interleaved (gen::rowsLayout).
     inSize = pE * n;
+    E rows = b.c(req.inputOuter);
     st = hier ? gen::hierarchical(G, req)
-              : gen::genReduceScatter(G, req.algorithm, flat, in,
-                                      gen::uniformLayout(n, p, pE),
-                                      gen::packed(out, n), nullptr);
+              : gen::genReduceScatter(
+                    G, req.algorithm, flat, in,
+                    gen::rowsLayout(n, req.inputOuter, p, pE, rows),
+                    gen::packed(out, n / rows), nullptr);
     break;
-  case Collective::AllGather:
+  }
+  case Collective::AllGather: {
     outSize = pE * n;
+    E rows = b.c(req.outputOuter);
     st = hier ? gen::hierarchical(G, req)
-              : gen::genAllGather(G, req.algorithm, flat, gen::packed(in, n),
-                                  out, gen::uniformLayout(n, p, pE));
+              : gen::genAllGather(
+                    G, req.algorithm, flat, gen::packed(in, n / rows), out,
+                    gen::rowsLayout(n, req.outputOuter, p, pE, rows));
     break;
+  }
   case Collective::Broadcast:
   case Collective::Reduce: {
     if (hier) {
@@ -244,6 +289,25 @@ Result<Program> generate(const GenerateRequest &reqIn) {
       sh.sendOff = sh.recvOff = [n](E j) { return j * n; };
       sh.sendCnt = sh.recvCnt = [n](E) { return n; };
       inSize = outSize = pE * n;
+      // Block layouts (a split or concat dimension that is not leading):
+      // the finer side's rows are the pieces; the other side's rows hold
+      // whole pieces, since one side's row length divides the other's.
+      int64_t pieces = std::max(req.inputOuter, req.outputOuter);
+      if (pieces > 1) {
+        sh.pieces = pieces;
+        E len = n / b.c(pieces);
+        auto at = [len, n, pE, &b](int64_t outer) {
+          return [len, n, pE, outer, &b](E k, E j) {
+            E i = j * len;
+            if (outer <= 1)
+              return k * n + i;
+            E row = n / b.c(outer);
+            return (i / row * pE + k) * row + i % row;
+          };
+        };
+        sh.sendPiece = at(req.inputOuter);
+        sh.recvPiece = at(req.outputOuter);
+      }
       if (req.collective == Collective::AllToAllV) {
         // Uniform counts still travel as tables, as alltoallv plans do.
         std::vector<int64_t> counts(static_cast<size_t>(p * p), req.count);
@@ -287,6 +351,16 @@ Result<Program> generate(const GenerateRequest &reqIn) {
       gen::pairwiseAllToAll(G, flat, sh);
     else
       gen::meshAllToAll(G, flat, sh);
+    break;
+  }
+  case Collective::Permute: {
+    std::vector<int64_t> sources(static_cast<size_t>(p), -1);
+    for (int64_t r = 0; r < p; ++r)
+      if (int64_t t = req.permuteTargets[static_cast<size_t>(r)]; t >= 0)
+        sources[static_cast<size_t>(t)] = r;
+    E target = b.tableAt(b.addTable(req.permuteTargets), r);
+    E source = b.tableAt(b.addTable(sources), r);
+    gen::permute(G, flat, target, source, n);
     break;
   }
   }

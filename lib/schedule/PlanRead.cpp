@@ -11,6 +11,7 @@
 
 #include "LinkRead.h"
 
+#include <algorithm>
 #include <fstream>
 #include <initializer_list>
 #include <map>
@@ -403,9 +404,11 @@ void compactFromExpanded(Program &prog, std::vector<ExpandedRank> &ranks) {
 bool readProgram(Reader &rd, const json &j, const std::string &path,
                  PlanProgram &pp) {
   if (!rd.object(j, path,
-                 {"id", "collective", "algorithm", "level0", "level1", "dtype",
-                  "reduce_op", "ranks", "count", "root", "slices", "group",
-                  "params", "tables", "buffers", "phases", "expanded"}))
+                 {"id",           "collective", "algorithm", "level0",
+                  "level1",       "dtype",      "reduce_op", "ranks",
+                  "count",        "root",       "slices",    "input_outer",
+                  "output_outer", "group",      "groups",    "params",
+                  "tables",       "buffers",    "phases",    "expanded"}))
     return false;
   Program &prog = pp.program;
   if (!rd.string(j, "id", path, pp.id, true))
@@ -434,18 +437,56 @@ bool readProgram(Reader &rd, const json &j, const std::string &path,
   if (!rd.intField(j, "ranks", path, 1, kMaxRanks, prog.p, true) ||
       !rd.intField(j, "count", path, 0, kMaxCount, prog.n, true) ||
       !rd.intField(j, "root", path, 0, prog.p - 1, prog.root, false) ||
-      !rd.intField(j, "slices", path, 1, 1 << 20, prog.slices, false))
+      !rd.intField(j, "slices", path, 1, 1 << 20, prog.slices, false) ||
+      !rd.intField(j, "input_outer", path, 1, kMaxCount, prog.inputOuter,
+                   false) ||
+      !rd.intField(j, "output_outer", path, 1, kMaxCount, prog.outputOuter,
+                   false))
     return false;
+  if (Status s = checkBlockLayout(prog.collective, prog.n, prog.inputOuter,
+                                  prog.outputOuter);
+      !s)
+    return rd.fail(
+        path + (j.contains("output_outer") ? ".output_outer" : ".input_outer"),
+        s.message());
+  if (j.contains("group") && j.contains("groups"))
+    return rd.fail(path + ".groups",
+                   "given with group: a program has one or the other");
   if (j.contains("group")) {
-    if (!rd.intArray(j["group"], path + ".group", 0, INT32_MAX, pp.group))
+    pp.groups.emplace_back();
+    if (!rd.intArray(j["group"], path + ".group", 0, INT32_MAX,
+                     pp.groups.back()))
       return false;
-    if (static_cast<int64_t>(pp.group.size()) != prog.p)
-      return rd.fail(path + ".group",
-                     "holds " + std::to_string(pp.group.size()) +
-                         " ranks, ranks says " + std::to_string(prog.p));
-    std::set<int64_t> seen(pp.group.begin(), pp.group.end());
-    if (seen.size() != pp.group.size())
-      return rd.fail(path + ".group", "lists a rank twice");
+  } else if (j.contains("groups")) {
+    const json &gj = j["groups"];
+    if (!gj.is_array() || gj.empty())
+      return rd.fail(path + ".groups",
+                     "expected a non-empty array of rank arrays");
+    if (static_cast<int64_t>(gj.size()) > kMaxRanks)
+      return rd.fail(path + ".groups",
+                     "more than " + std::to_string(kMaxRanks) + " groups");
+    pp.groups.resize(gj.size());
+    for (size_t k = 0; k < gj.size(); ++k)
+      if (!rd.intArray(gj[k], path + ".groups[" + std::to_string(k) + "]", 0,
+                       INT32_MAX, pp.groups[k]))
+        return false;
+  }
+  // Every group holds p ranks; no rank is in two groups (or twice in one).
+  std::set<int64_t> seen;
+  for (size_t k = 0; k < pp.groups.size(); ++k) {
+    std::string gp = j.contains("group")
+                         ? path + ".group"
+                         : path + ".groups[" + std::to_string(k) + "]";
+    if (static_cast<int64_t>(pp.groups[k].size()) != prog.p)
+      return rd.fail(gp, "holds " + std::to_string(pp.groups[k].size()) +
+                             " ranks, ranks says " + std::to_string(prog.p));
+    for (int64_t g : pp.groups[k])
+      if (!seen.insert(g).second)
+        return rd.fail(gp, "lists rank " + std::to_string(g) +
+                               (k > 0 ? " of an earlier group" : " twice"));
+    if (seen.size() > static_cast<size_t>(kMaxRanks))
+      return rd.fail(gp, "the groups hold more than " +
+                             std::to_string(kMaxRanks) + " ranks");
   }
   if (j.contains("params")) {
     const json &pj = j["params"];
@@ -640,7 +681,7 @@ bool readSchedule(Reader &rd, const json &j, Plan &plan) {
       if (!pp)
         return rd.fail(ip + ".program",
                        "no program with id '" + item.program + "'");
-      if (pp->group.empty()) {
+      if (pp->groups.empty()) {
         if (pp->program.p != static_cast<int64_t>(plan.groupRanks.size()))
           return rd.fail(ip + ".program",
                          "program '" + item.program + "' runs on " +
@@ -648,7 +689,7 @@ bool readSchedule(Reader &rd, const json &j, Plan &plan) {
                              " ranks without a group, the plan's group has " +
                              std::to_string(plan.groupRanks.size()));
       } else {
-        for (int64_t g : pp->group)
+        for (int64_t g : pp->allRanks())
           if (!members.count(g))
             return rd.fail(ip + ".program",
                            "program '" + item.program + "' uses global rank " +
@@ -692,6 +733,26 @@ const char *planItemKindName(PlanItemKind k) {
     return "wait";
   }
   return "invalid";
+}
+
+const std::vector<int64_t> *PlanProgram::groupOf(int64_t g,
+                                                 int64_t *groupRank) const {
+  for (const std::vector<int64_t> &grp : groups) {
+    auto it = std::find(grp.begin(), grp.end(), g);
+    if (it == grp.end())
+      continue;
+    if (groupRank)
+      *groupRank = it - grp.begin();
+    return &grp;
+  }
+  return nullptr;
+}
+
+std::vector<int64_t> PlanProgram::allRanks() const {
+  std::vector<int64_t> all;
+  for (const std::vector<int64_t> &grp : groups)
+    all.insert(all.end(), grp.begin(), grp.end());
+  return all;
 }
 
 const PlanProgram *Plan::find(std::string_view id) const {

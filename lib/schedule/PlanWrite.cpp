@@ -119,8 +119,10 @@ Result<ojson> expandedJson(const PlanProgram &pp, const Topology *topo,
       return Result<ojson>::error(
           "the expanded form would list more than " + std::to_string(maxOps) +
           " ops and steps (use the compact form, or raise maxExpandedOps)");
+    // Link classes are annotated on the program's only group (several
+    // groups may lie differently on the topology).
     auto global = [&](int64_t x) {
-      return pp.group.empty() ? x : pp.group[static_cast<size_t>(x)];
+      return pp.groups.empty() ? x : pp.groups[0][static_cast<size_t>(x)];
     };
     ojson rj;
     rj["rank"] = r;
@@ -140,7 +142,7 @@ Result<ojson> expandedJson(const PlanProgram &pp, const Topology *topo,
         oj["kind"] = opKindName(c.kind);
         if (opHasPeer(c.kind)) {
           oj["peer"] = c.peer;
-          if (topo) {
+          if (topo && pp.groups.size() <= 1) {
             int64_t a = global(r), b = global(c.peer);
             if (a < topo->worldSize() && b < topo->worldSize())
               oj["link"] = linkClassName(
@@ -185,8 +187,14 @@ Result<ojson> programJson(const PlanProgram &pp, ProgramForm form,
   j["count"] = prog.n;
   j["root"] = prog.root;
   j["slices"] = prog.slices;
-  if (!pp.group.empty())
-    j["group"] = pp.group;
+  if (prog.inputOuter != 1)
+    j["input_outer"] = prog.inputOuter;
+  if (prog.outputOuter != 1)
+    j["output_outer"] = prog.outputOuter;
+  if (pp.groups.size() == 1)
+    j["group"] = pp.groups[0];
+  else if (pp.groups.size() > 1)
+    j["groups"] = pp.groups;
   // Tables travel with either form: alltoallv's specification lives there.
   if (!prog.tables.empty())
     j["tables"] = prog.tables;

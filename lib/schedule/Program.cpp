@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdint>
 #include <sstream>
+#include <tuple>
 
 namespace hccl::sched {
 namespace {
@@ -95,6 +96,41 @@ EvalEnv Program::env(int64_t r, const int64_t *values) const {
   return e;
 }
 
+Status checkBlockLayout(Collective c, int64_t n, int64_t inputOuter,
+                        int64_t outputOuter) {
+  bool inBlocks = c == Collective::ReduceScatter || c == Collective::AllToAll;
+  bool outBlocks = c == Collective::AllGather || c == Collective::AllToAll;
+  for (auto [outer, side, blocks] :
+       {std::tuple{inputOuter, "input", inBlocks},
+        std::tuple{outputOuter, "output", outBlocks}}) {
+    if (outer == 1)
+      continue;
+    if (outer < 1)
+      return Status::error(std::string(side) + "_outer must be >= 1, found " +
+                           std::to_string(outer));
+    if (!blocks)
+      return Status::error(std::string(side) + "_outer " +
+                           std::to_string(outer) + ": the " + side + " of " +
+                           collectiveName(c) +
+                           " is not made of blocks, its layout is fixed");
+    if (n % outer != 0)
+      return Status::error(std::string(side) + "_outer " +
+                           std::to_string(outer) + " does not divide count " +
+                           std::to_string(n));
+  }
+  // All-to-all moves pieces of the finer side's rows, which must lie
+  // inside the coarser side's (true of any tensor split and concatenated
+  // along two dimensions).
+  int64_t fine = std::max(inputOuter, outputOuter),
+          coarse = std::min(inputOuter, outputOuter);
+  if (n > 0 && (n / coarse) % (n / fine) != 0)
+    return Status::error(
+        "input_outer " + std::to_string(inputOuter) + " and output_outer " +
+        std::to_string(outputOuter) + ": rows of " + std::to_string(n / fine) +
+        " elements do not tile rows of " + std::to_string(n / coarse));
+  return Status::ok();
+}
+
 Status Program::validate() const {
   if (p < 1)
     return Status::error("program: p must be >= 1, found " + std::to_string(p));
@@ -106,6 +142,8 @@ Status Program::validate() const {
   if (root < 0 || root >= p)
     return Status::error("program: root " + std::to_string(root) +
                          " outside 0.." + std::to_string(p - 1));
+  if (Status s = checkBlockLayout(collective, n, inputOuter, outputOuter); !s)
+    return Status::error("program: " + s.message());
   for (size_t i = 0; i < params.size(); ++i) {
     if (!validIdentifier(params[i].name))
       return Status::error("program: parameter name '" + params[i].name +

@@ -175,6 +175,7 @@ Result<Selection> selectAlgorithm(const SelectRequest &req,
   cf.collective = c;
   cf.bytes = req.bytes;
   cf.elemBytes = req.elemBytes;
+  cf.pieces = req.pieces;
 
   auto price = [&](Algorithm a, Algorithm l0, Algorithm l1) -> double {
     cf.algorithm = a;

@@ -34,10 +34,10 @@ const size_t kDataTypeSizes[kNumDataTypes] = {1, 2, 4, 2, 4, 8,
 const char *const kReduceOpNames[4] = {"sum", "prod", "max", "min"};
 const char *const kCollectiveNames[kNumCollectives] = {
     "allreduce", "reducescatter", "allgather", "broadcast",
-    "reduce",    "alltoall",      "alltoallv"};
+    "reduce",    "alltoall",      "alltoallv", "permute"};
 const char *const kCollectiveSnake[kNumCollectives] = {
-    "all_reduce", "reduce_scatter", "all_gather", "broadcast",
-    "reduce",     "all_to_all",     "all_to_allv"};
+    "all_reduce", "reduce_scatter", "all_gather",  "broadcast",
+    "reduce",     "all_to_all",     "all_to_allv", "collective_permute"};
 const char *const kAlgorithmNames[kNumAlgorithms] = {
     "ring", "mesh", "mesh_oneshot", "rhd",         "rd",
     "tree", "star", "pairwise",     "hierarchical"};

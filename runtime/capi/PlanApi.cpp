@@ -54,16 +54,17 @@ Status findProgram(const sched::Plan &p, const char *id,
   return Status::ok();
 }
 
-/// The program's group as communicator ranks (empty: the identity), held
-/// by the plan.
-const std::vector<int64_t> &groupOf(const sched::Plan &p,
-                                    const sched::PlanProgram &pp) {
+/// The program's group that holds communicator rank `rank`, as
+/// communicator ranks (empty: the identity), held by the plan; nullptr when
+/// the program has groups and none holds the rank.
+const std::vector<int64_t> *
+groupOf(const sched::Plan &p, const sched::PlanProgram &pp, uint32_t rank) {
   static const std::vector<int64_t> identity;
-  if (!pp.group.empty())
-    return pp.group;
+  if (!pp.groups.empty())
+    return pp.groupOf(rank);
   if (static_cast<int64_t>(p.groupRanks.size()) == pp.program.p)
-    return p.groupRanks;
-  return identity;
+    return &p.groupRanks;
+  return &identity;
 }
 
 HcclResult publish(const char *fn, sched::Result<sched::Plan> r,
@@ -220,7 +221,12 @@ HcclResult HcclRunPlanCollective(HcclComm comm, HcclPlan plan,
     // program and its group; the communicator keeps the expanded program
     // while the plan lives.
     std::shared_ptr<const sched::Plan> keep = plan->plan;
-    const std::vector<int64_t> *group = &groupOf(*p, *pp);
+    const std::vector<int64_t> *group =
+        groupOf(*p, *pp, static_cast<uint32_t>(c->rank()));
+    if (!group)
+      return report(fn, errPara("program '" + std::string(programId) +
+                                "': this rank (" + std::to_string(c->rank()) +
+                                ") is not in the program's groups"));
     const sched::Program *prog = &pp->program;
     return dispatch(fn, c, s, [c, keep, group, prog, sendBuf, recvBuf] {
       return c->runProgram(*prog, *group, sendBuf, recvBuf, keep);

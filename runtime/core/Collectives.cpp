@@ -12,6 +12,7 @@
 #include "transport/shm/Segment.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace hccl::rt {
 
@@ -393,7 +394,12 @@ Status Communicator::runProgram(const sched::Program &prog,
   }
   CallId call;
   call.kind = CallKind::Plan;
-  call.seq = ++planSeq_[cp->groupHash];
+  // Plan programs are numbered per group. The group's hash in the high half
+  // keeps the numbers of different groups apart where one pair of ranks
+  // serves several (a partitioned plan): a transport that sees a message of
+  // its current number for another call reports a mismatch.
+  call.seq = (cp->groupHash & 0xffffffff00000000ull) |
+             (++planSeq_[cp->groupHash] & 0xffffffffull);
   call.count = static_cast<uint64_t>(prog.n);
   call.root = static_cast<uint32_t>(prog.root);
   call.dtype = static_cast<uint8_t>(prog.dtype);
@@ -406,6 +412,13 @@ Status Communicator::runProgram(const sched::Program &prog,
   b.dtype = prog.dtype;
   b.op = prog.reduceOp;
   b.group = &group;
+  // A permute target no rank sends to gets zeros (StableHLO's
+  // collective_permute); the proven program leaves that output alone.
+  if (prog.collective == sched::Collective::Permute && prog.tables.size() > 1 &&
+      out != nullptr &&
+      static_cast<size_t>(cp->rp.rank) < prog.tables[1].size() &&
+      prog.tables[1][static_cast<size_t>(cp->rp.rank)] < 0)
+    std::memset(out, 0, cp->bufferBytes[1]);
   return execute(*cp, b, call);
 }
 

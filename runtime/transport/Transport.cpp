@@ -35,8 +35,10 @@ const char *callKindName(CallKind k) {
 }
 
 std::string CallId::str() const {
-  std::string s = std::string(callKindName(kind)) + " #" + std::to_string(seq) +
-                  " (count " + std::to_string(count);
+  // Plan calls carry their group's hash in the high half (Collectives.cpp).
+  uint64_t number = kind == CallKind::Plan ? seq & 0xffffffffull : seq;
+  std::string s = std::string(callKindName(kind)) + " #" +
+                  std::to_string(number) + " (count " + std::to_string(count);
   auto dt = static_cast<sched::DataType>(dtype);
   if (sched::dataTypeSize(dt) != 0)
     s += std::string(", ") + sched::dataTypeName(dt);

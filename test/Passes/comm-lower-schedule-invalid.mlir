@@ -10,20 +10,15 @@ func.func @dynamic(%a: tensor<?xf32>) -> tensor<?xf32> {
 
 // -----
 
-comm.group @dp ranks = [0, 1, 2, 3]
-func.func @inner_dim(%a: tensor<4x8xf32>) -> tensor<4x32xf32> {
-  // expected-error @+1 {{cannot lower all_gather along dim 1: only leading dimensions (all outer dimensions 1) have the flat block layout the step program moves; transpose first}}
-  %r = comm.all_gather %a on @dp dim 1 algo <ring> : tensor<4x8xf32> -> tensor<4x32xf32>
-  return %r : tensor<4x32xf32>
-}
-
-// -----
-
-comm.group @dp ranks = [0, 1, 2, 3]
-func.func @transposing_all_to_all(%a: tensor<8x4xf32>) -> tensor<2x16xf32> {
-  // expected-error @+1 {{cannot lower an all_to_all with split_dim 0 and concat_dim 1: only equal leading dimensions have the flat block layout of the step program}}
-  %r = comm.all_to_all %a on @dp split_dim 0 concat_dim 1 algo <pairwise> : tensor<8x4xf32> -> tensor<2x16xf32>
-  return %r : tensor<2x16xf32>
+// Along dimension 1 the blocks are rows (a block layout): only flat
+// algorithms move them.
+module attributes {comm.topology = #comm.topology<"910b-8x2">} {
+  comm.group @dp ranks = [0, 1, 8, 9]
+  func.func @rows_on_hierarchical(%a: tensor<4x8xf32>) -> tensor<4x32xf32> {
+    // expected-error @+1 {{hierarchical algorithms move blocks of the leading dimension only}}
+    %r = comm.all_gather %a on @dp dim 1 algo <hierarchical(ring, ring)> : tensor<4x8xf32> -> tensor<4x32xf32>
+    return %r : tensor<4x32xf32>
+  }
 }
 
 // -----

@@ -1,6 +1,8 @@
 //===- RequestArgs.cpp - Command lines that name a collective -------------===//
 #include "RequestArgs.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -210,6 +212,33 @@ Request requestArgs(const Args &a) {
   g.root = intArg(a, "root", 0, 0, g.ranks - 1);
   g.slices = intArg(a, "slices", 1, 1, 1 << 20);
   g.chunks = intArg(a, "chunks", 0, 0, 1 << 20);
+  g.inputOuter = intArg(a, "input-outer", 1, 1, kMaxCount);
+  g.outputOuter = intArg(a, "output-outer", 1, 1, kMaxCount);
+  if (g.collective == Collective::Permute) {
+    if (!a.has("targets")) {
+      for (int64_t r = 0; r < g.ranks; ++r)
+        g.permuteTargets.push_back((r + 1) % g.ranks);
+    } else {
+      std::string list = a.get("targets");
+      size_t at = 0;
+      while (at <= list.size()) {
+        size_t comma = std::min(list.find(',', at), list.size());
+        std::string item = list.substr(at, comma - at);
+        char *end = nullptr;
+        errno = 0;
+        long long v = std::strtoll(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || errno == ERANGE)
+          bad("--targets: '" + item + "' is not an integer (expected " +
+              std::to_string(g.ranks) +
+              " comma-separated targets, -1 for "
+              "none)");
+        g.permuteTargets.push_back(v);
+        at = comma + 1;
+      }
+    }
+  } else if (a.has("targets")) {
+    bad("--targets is for --collective permute");
+  }
   q.topo = topologyArg(a, g.ranks, &q.topoGiven);
   q.topoLabel = topologyLabel(a, q.topo);
   if (g.ranks > q.topo.worldSize())

@@ -73,7 +73,9 @@ struct Request {
   std::optional<sched::HcclAlgoSpec> spec;
 };
 /// Options: collective ranks count dtype op root slices chunks
-/// ranks-per-server level0 level1 hccl-algo topology rank-table link-params
+/// ranks-per-server level0 level1 hccl-algo topology rank-table link-params,
+/// targets (permute: T0,T1,... one per rank, -1 for none; default the shift
+/// r -> r+1 mod p), input-outer output-outer (block layouts)
 /// (the algorithm itself is the caller's: see resolveAlgorithm).
 Request requestArgs(const Args &a);
 /// The lib/schedule selection for the request (bad input on failure).

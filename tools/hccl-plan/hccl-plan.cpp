@@ -41,6 +41,8 @@ const char *const kUsage =
     "        [--ranks-per-server M] [--level0 A] [--level1 A]\n"
     "        [--hccl-algo SPEC] [--topology PRESET | --rank-table FILE]\n"
     "        [--link-params FILE] [--form compact|expanded|both] [-o FILE]\n"
+    "        [--targets T0,T1,.. (permute)] [--input-outer A] [--output-outer "
+    "A]\n"
     "  hccl-plan verify PLAN.json [--exhaustive-limit N] [--no-in-place]\n"
     "        [--no-slices] [--max-ops N] [--max-simulated-ops N]\n"
     "  hccl-plan cost --collective C --ranks P --count N [--dtype fp32]\n"
@@ -67,12 +69,14 @@ void writeOut(const Args &a, const std::string &text) {
 }
 
 int cmdGenerate(int argc, char **argv) {
-  Args a = parseArgs(argc, argv, 2,
-                     {"collective", "algo", "ranks", "count", "dtype", "op",
-                      "root", "slices", "chunks", "ranks-per-server", "level0",
-                      "level1", "hccl-algo", "topology", "rank-table",
-                      "link-params", "form", "output"},
-                     {});
+  Args a = parseArgs(
+      argc, argv, 2,
+      {"collective",  "algo",   "ranks",     "count",    "dtype",
+       "op",          "root",   "slices",    "chunks",   "ranks-per-server",
+       "level0",      "level1", "hccl-algo", "topology", "rank-table",
+       "link-params", "form",   "output",    "targets",  "input-outer",
+       "output-outer"},
+      {});
   if (!a.positional.empty())
     bad("unexpected argument '" + a.positional[0] + "'");
   Request q = requestArgs(a);
@@ -192,12 +196,12 @@ void printCostTable(const Request &q, const Selection &sel, bool exact) {
 }
 
 int cmdCost(int argc, char **argv) {
-  Args a =
-      parseArgs(argc, argv, 2,
-                {"collective", "ranks", "count", "dtype", "op", "root",
-                 "slices", "chunks", "ranks-per-server", "level0", "level1",
-                 "hccl-algo", "topology", "rank-table", "link-params"},
-                {"exact"});
+  Args a = parseArgs(argc, argv, 2,
+                     {"collective", "ranks", "count", "dtype", "op", "root",
+                      "slices", "chunks", "ranks-per-server", "level0",
+                      "level1", "hccl-algo", "topology", "rank-table",
+                      "link-params", "targets", "input-outer", "output-outer"},
+                     {"exact"});
   if (!a.positional.empty()) {
     // Price the programs of a plan file.
     Plan plan = planArg(a);
@@ -206,7 +210,9 @@ int cmdCost(int argc, char **argv) {
       topo = topologyArg(a, plan.programs[0].program.p);
     for (const PlanProgram &pp : plan.programs) {
       CostOptions co;
-      co.groupRanks = pp.group;
+      // Several groups: priced on the first (they run the same program).
+      if (!pp.groups.empty())
+        co.groupRanks = pp.groups[0];
       auto pc = predictCost(pp.program, *topo, co);
       if (!pc)
         bad("program '" + pp.id + "': " + pc.message());

@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -81,11 +82,32 @@ uint64_t dataBytes(sched::Collective c, int64_t n, int64_t p, size_t elem) {
   }
 }
 
+/// Rearranges p blocks of n elements between the leading layout the
+/// reference data uses (block k at k*n) and a program's block layout with
+/// `outer` rows (sched::blockOffset), in place.
+void relayout(void *buf, int64_t p, int64_t n, int64_t outer, size_t elem,
+              bool toRows) {
+  if (outer <= 1 || n == 0)
+    return;
+  char *b = static_cast<char *>(buf);
+  std::vector<char> was(b, b + static_cast<size_t>(p * n) * elem);
+  const int64_t len = n / outer;
+  for (int64_t k = 0; k < p; ++k)
+    for (int64_t i = 0; i < n; i += len) {
+      int64_t lead = k * n + i, rows = sched::blockOffset(k, i, p, n, outer);
+      int64_t from = toRows ? lead : rows, to = toRows ? rows : lead;
+      std::memcpy(b + static_cast<size_t>(to) * elem,
+                  was.data() + static_cast<size_t>(from) * elem,
+                  static_cast<size_t>(len) * elem);
+    }
+}
+
 /// One started collective: its program, buffers and last timing.
 struct Instance {
   int64_t id = 0;
   const sched::PlanProgram *program = nullptr;
   bool member = false; ///< this rank is in the program's group
+  bool zeros = false;  ///< a permute target without source: expects zeros
   uint32_t groupRank = 0;
   hccltest::RankContext ctx{};
   hccltest::Layout layout;
@@ -182,8 +204,7 @@ public:
         continue;
       if (shared_) {
         // In plan order, one at a time: fill, run, check.
-        hccltest::fillBuffers(inst->ctx, inst->layout, *inst->gen, inst->send,
-                              inst->recv);
+        fill(*inst);
         if (HcclRunPlanCollective(comm_, handle_, inst->program->id.c_str(),
                                   inst->send, inst->recv,
                                   nullptr) != HCCL_SUCCESS)
@@ -191,8 +212,14 @@ public:
                              inst->program->id +
                              ") failed: " + HcclGetLastErrorMessage());
       }
-      hccltest::Mismatches m = hccltest::verifyBuffers(inst->ctx, inst->layout,
-                                                       *inst->gen, inst->recv);
+      // The reference reads results in the leading layout.
+      const sched::Program &prog = inst->program->program;
+      relayout(inst->recv, prog.p, prog.n, prog.outputOuter,
+               sched::dataTypeSize(prog.dtype), /*toRows=*/false);
+      hccltest::Mismatches m =
+          inst->zeros ? zerosExpected(*inst)
+                      : hccltest::verifyBuffers(inst->ctx, inst->layout,
+                                                *inst->gen, inst->recv);
       local += m.count;
       if (m.count && first.empty() && !m.first.empty())
         first = "rank " + std::to_string(rank_) + ", program " +
@@ -224,7 +251,7 @@ private:
     std::vector<int64_t> group = plan_.groupRanks;
     if (group.empty())
       for (const sched::PlanProgram &pp : plan_.programs)
-        for (int64_t r : pp.group)
+        for (int64_t r : pp.allRanks())
           group.push_back(r);
     int64_t maxRank = -1;
     for (int64_t r : group)
@@ -241,20 +268,28 @@ private:
 
   int prepare(Instance &inst) {
     const sched::Program &prog = inst.program->program;
-    const std::vector<int64_t> &group = inst.program->group;
-    int64_t groupRank = -1;
-    if (group.empty()) {
+    // The rank runs the program in the group that holds it (a program on
+    // a partitioned group runs in every subgroup at once).
+    int64_t groupRank = -1, subgroup = 0;
+    if (inst.program->groups.empty())
       groupRank = rank_;
-    } else {
-      auto it = std::find(group.begin(), group.end(), rank_);
-      if (it != group.end())
-        groupRank = it - group.begin();
-    }
+    else if (const auto *g = inst.program->groupOf(rank_, &groupRank))
+      subgroup = g - inst.program->groups.data();
     inst.member = groupRank >= 0;
     if (!inst.member)
       return 0;
     inst.groupRank = static_cast<uint32_t>(groupRank);
     auto op = opOf(prog.collective);
+    uint32_t root = static_cast<uint32_t>(prog.root);
+    if (prog.collective == sched::Collective::Permute &&
+        prog.tables.size() > 1) {
+      // Not an HCCL collective: checked as a broadcast from this rank's
+      // source (every rank sends its own input), or as zeros without one.
+      int64_t source = prog.tables[1][inst.groupRank];
+      op = hccltest::Op::Broadcast;
+      root = source >= 0 ? static_cast<uint32_t>(source) : 0;
+      inst.zeros = source < 0;
+    }
     if (!op)
       return fail(2, path_ + ": program '" + inst.program->id + "' is a " +
                          sched::collectiveName(prog.collective) +
@@ -268,12 +303,14 @@ private:
     // A program reads its input buffer and writes its output buffer, on
     // every rank and for every collective (a comm.broadcast takes a value
     // and returns one); HCCL's in-place HcclBroadcast is not its contract.
-    inst.ctx = {*op, inst.groupRank, static_cast<uint32_t>(prog.p),
-                static_cast<uint32_t>(prog.root),
+    inst.ctx = {*op, inst.groupRank, static_cast<uint32_t>(prog.p), root,
                 /*inPlaceBroadcast=*/false};
+    // Each subgroup gets data of its own, so data that crossed into
+    // another subgroup's instance fails the check.
     inst.gen = std::make_unique<hccltest::DataGen>(
         dtype, rop, sched::isReduction(prog.collective),
-        static_cast<uint64_t>(inst.id) * 7919 + 17);
+        static_cast<uint64_t>(inst.id) * 7919 + 17 +
+            static_cast<uint64_t>(subgroup) * 104729);
     HcclPlanProgramInfo info;
     if (HcclPlanGetProgramInfo(handle_, inst.program->id.c_str(),
                                inst.groupRank, &info) != HCCL_SUCCESS)
@@ -349,10 +386,34 @@ private:
                            "': " + HcclGetLastErrorMessage() +
                            " (--max-buffer-mib lowers the limit above which "
                            "collectives share buffers)");
-      hccltest::fillBuffers(inst->ctx, inst->layout, *inst->gen, inst->send,
-                            inst->recv);
+      fill(*inst);
     }
     return 0;
+  }
+
+  /// A permute target without source: every element zero.
+  static hccltest::Mismatches zerosExpected(const Instance &inst) {
+    hccltest::Mismatches m;
+    size_t elem = inst.gen->elemSize();
+    const auto *b = static_cast<const unsigned char *>(inst.recv);
+    for (uint64_t i = 0; i < inst.layout.recvElems; ++i)
+      for (size_t k = 0; k < elem; ++k)
+        if (b[i * elem + k] != 0) {
+          if (++m.count <= 3)
+            m.first.push_back("element " + std::to_string(i) +
+                              " is not zero (permute target without source)");
+          break;
+        }
+    return m;
+  }
+
+  /// The reference data, in the program's block layout.
+  void fill(Instance &inst) {
+    hccltest::fillBuffers(inst.ctx, inst.layout, *inst.gen, inst.send,
+                          inst.recv);
+    const sched::Program &prog = inst.program->program;
+    relayout(inst.send, prog.p, prog.n, prog.inputOuter,
+             sched::dataTypeSize(prog.dtype), /*toRows=*/true);
   }
 
   int iteration(Figures &f, std::vector<TraceEvent> &events) {
@@ -549,7 +610,7 @@ int precheckPlan(const std::string &path, int ranks, int &planRanks) {
   for (int64_t r : plan->groupRanks)
     maxRank = std::max(maxRank, r);
   for (const sched::PlanProgram &pp : plan->programs)
-    for (int64_t r : pp.group)
+    for (int64_t r : pp.allRanks())
       maxRank = std::max(maxRank, r);
   planRanks = maxRank >= 0 ? static_cast<int>(maxRank + 1)
               : plan->programs.empty()

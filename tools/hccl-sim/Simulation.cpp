@@ -71,7 +71,10 @@ void collectiveActor(World &w, int64_t id, int64_t g) {
   const PlanProgram &pp = *inst.program;
   if (w.overheadS > 0 && pp.program.p > 1)
     sg4::this_actor::sleep_for(w.overheadS);
-  StepExecutor ex(pp.program, id, inst.member.at(g), pp.group, w.jitter);
+  static const std::vector<int64_t> identity;
+  const std::vector<int64_t> *group =
+      pp.groups.empty() ? &identity : pp.groupOf(g);
+  StepExecutor ex(pp.program, id, inst.member.at(g), *group, w.jitter);
   Status s = ex.run(pp.id, laneOf(id),
                     w.tracing ? &w.trace[static_cast<size_t>(g)] : nullptr,
                     w.counters);
@@ -149,8 +152,11 @@ Status prepare(const Plan &plan, const Topology &topo, World &w) {
     for (const PlanProgram &pp : plan.programs) {
       w.items.push_back({PlanItemKind::Start, "", 0, id, pp.id});
       w.items.push_back({PlanItemKind::Wait, "", 0, id, ""});
-      for (int64_t r = 0; r < pp.program.p; ++r)
-        ranks.insert(pp.group.empty() ? r : pp.group[static_cast<size_t>(r)]);
+      if (pp.groups.empty())
+        for (int64_t r = 0; r < pp.program.p; ++r)
+          ranks.insert(r);
+      for (int64_t g : pp.allRanks())
+        ranks.insert(g);
       ++id;
     }
   }
@@ -171,14 +177,19 @@ Status prepare(const Plan &plan, const Topology &topo, World &w) {
                            " is given twice");
     InstanceState &inst = w.instances[it.id];
     inst.program = pp;
-    for (int64_t r = 0; r < pp->program.p; ++r) {
-      int64_t g = pp->group.empty() ? r : pp->group[static_cast<size_t>(r)];
-      if (!ranks.count(g))
-        return Status::error("program '" + pp->id + "' runs on rank " +
-                             std::to_string(g) +
-                             ", which the schedule's group does not hold");
-      inst.member[g] = r;
-    }
+    // A program on several groups runs in each at once: every member
+    // maps to its rank in its own group.
+    size_t nGroups = std::max<size_t>(1, pp->groups.size());
+    for (size_t k = 0; k < nGroups; ++k)
+      for (int64_t r = 0; r < pp->program.p; ++r) {
+        int64_t g =
+            pp->groups.empty() ? r : pp->groups[k][static_cast<size_t>(r)];
+        if (!ranks.count(g))
+          return Status::error("program '" + pp->id + "' runs on rank " +
+                               std::to_string(g) +
+                               ", which the schedule's group does not hold");
+        inst.member[g] = r;
+      }
   }
   w.ranks.assign(ranks.begin(), ranks.end());
   return Status::ok();
@@ -186,7 +197,9 @@ Status prepare(const Plan &plan, const Topology &topo, World &w) {
 
 double modelSeconds(const PlanProgram &pp, const Topology &topo) {
   sched::CostOptions co;
-  co.groupRanks = pp.group;
+  // Several groups: priced on the first (they run the same program).
+  if (!pp.groups.empty())
+    co.groupRanks = pp.groups[0];
   auto c = sched::predictCost(pp.program, topo, co);
   return c ? c->seconds : NAN;
 }

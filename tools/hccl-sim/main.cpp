@@ -55,9 +55,10 @@ const char *const kUsage =
     "exit codes: 0 ok, 1 the simulation could not complete, 2 bad input\n";
 
 const std::set<std::string> kRequestOptions = {
-    "collective", "algo",   "ranks",    "count",  "dtype",
-    "op",         "root",   "slices",   "chunks", "ranks-per-server",
-    "level0",     "level1", "hccl-algo"};
+    "collective",  "algo",   "ranks",     "count",   "dtype",
+    "op",          "root",   "slices",    "chunks",  "ranks-per-server",
+    "level0",      "level1", "hccl-algo", "targets", "input-outer",
+    "output-outer"};
 const std::set<std::string> kCommonOptions = {"topology",
                                               "rank-table",
                                               "link-params",
@@ -161,7 +162,7 @@ int run(int argc, char **argv) {
         maxRank = std::max(maxRank, g);
       for (const PlanProgram &pp : plan.programs) {
         maxRank = std::max(maxRank, pp.program.p - 1);
-        for (int64_t g : pp.group)
+        for (int64_t g : pp.allRanks())
           maxRank = std::max(maxRank, g);
       }
       topo = topologyArg(a, maxRank + 1);

@@ -75,15 +75,14 @@ struct PlanBuilder {
     GroupOp g = tables.lookupNearestSymbolFrom<GroupOp>(s, s.getGroupAttr());
     if (!g)
       return s.emitOpError() << "references unknown group " << s.getGroupAttr();
-    if (g.getNumSubgroups() != 1)
-      return s.emitOpError()
-             << "runs on the partitioned group " << s.getGroupAttr()
-             << "; a plan describes one group of global ranks, so export "
-                "partitioned groups one subgroup at a time";
     sched::PlanProgram pp;
     pp.id = usesOfProgram[pname]++ == 0 ? pname : pname + "@" + gname;
     pp.program = std::move(*program);
-    pp.group.assign(g.getRanks().begin(), g.getRanks().end());
+    // A partitioned group runs the program in each subgroup at once.
+    for (int64_t k = 0; k < g.getNumSubgroups(); ++k) {
+      ArrayRef<int64_t> sub = g.getSubgroup(k);
+      pp.groups.emplace_back(sub.begin(), sub.end());
+    }
     idOut = pp.id;
     ids[key] = pp.id;
     plan.programs.push_back(std::move(pp));
@@ -200,7 +199,8 @@ FailureOr<sched::Plan> mlir::comm::buildPlan(ModuleOp module,
   // plan runs on), in ascending order.
   std::set<int64_t> ranks;
   for (const sched::PlanProgram &pp : b.plan.programs)
-    ranks.insert(pp.group.begin(), pp.group.end());
+    for (int64_t r : pp.allRanks())
+      ranks.insert(r);
   b.plan.groupRanks.assign(ranks.begin(), ranks.end());
   return std::move(b.plan);
 }

@@ -71,6 +71,11 @@ struct ClosedFormRequest {
   /// which the generator derives from the element count).
   double elemBytes = 4;
   int64_t chunks = 0; ///< as GenerateRequest::chunks
+  /// Pieces per block (the rows of a block layout: GenerateRequest's
+  /// inputOuter / outputOuter, the larger for all-to-all): every message
+  /// of the leading layout goes as this many, each paying the latency;
+  /// hierarchical algorithms cannot serve pieces > 1.
+  int64_t pieces = 1;
 };
 
 /// Textbook alpha-beta-gamma time for the request, or an error when the

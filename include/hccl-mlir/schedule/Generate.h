@@ -42,6 +42,16 @@ struct GenerateRequest {
   /// (min(n, 2p), at least 1).
   int64_t chunks = 0;
 
+  /// Block layouts (Program::inputOuter / outputOuter): a reduce-scatter,
+  /// all-gather or all-to-all along a dimension that is not the leading one
+  /// moves every block as `outer` rows (flat algorithms only).
+  int64_t inputOuter = 1;
+  int64_t outputOuter = 1;
+
+  /// Permute: the target of every rank (p entries, -1 = sends nothing);
+  /// targets are distinct.
+  std::vector<int64_t> permuteTargets;
+
   /// All-to-allv: p*p send counts, row = sender (sendCounts[i*p+j] elements
   /// go from i to j). Displacements are optional (p*p each); when empty the
   /// blocks are packed in peer order. Receive counts are the transpose.

@@ -30,8 +30,20 @@ inline constexpr int kPlanVersion = 1;
 struct PlanProgram {
   std::string id;
   Program program;
-  /// Group-local rank -> global rank; empty = identity.
-  std::vector<int64_t> group;
+  /// The global ranks running the program. Empty: one group, the identity
+  /// (or the schedule's plan.group when it has program.p ranks). Otherwise
+  /// one or more disjoint groups of program.p ranks each, all running the
+  /// program at once, each on its own ranks (a partitioned comm.group:
+  /// StableHLO's replica groups, tensor parallel inside data parallel).
+  /// groups[k][r] is the global rank of group rank r in group k.
+  std::vector<std::vector<int64_t>> groups;
+
+  /// The group holding global rank `g` (nullptr when no group does, or
+  /// `groups` is empty) and, in `groupRank`, g's rank in it.
+  const std::vector<int64_t> *groupOf(int64_t g,
+                                      int64_t *groupRank = nullptr) const;
+  /// Every global rank of every group, in group order.
+  std::vector<int64_t> allRanks() const;
 };
 
 enum class PlanItemKind : uint8_t { Compute, Start, Wait };

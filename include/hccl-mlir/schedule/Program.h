@@ -113,6 +113,13 @@ struct Program {
   int64_t n = 0;      ///< element count as HCCL defines it per collective
   int64_t root = 0;   ///< broadcast / reduce
   int64_t slices = 1; ///< >= 1, see docs/step-programs.md "Slices"
+  /// The block layout of the side that holds p blocks of n elements
+  /// (reduce-scatter's input, all-gather's output, all-to-all's both):
+  /// outer A > 1 splits every block into A rows of n / A, row-major over
+  /// (row, block) (docs/step-programs.md "Block layout"): a collective
+  /// along a dimension that is not the leading one, A the product of the
+  /// dimensions before it. 1 = the blocks one after another.
+  int64_t inputOuter = 1, outputOuter = 1;
 
   ExprPool pool;
   std::vector<Param> params;
@@ -134,6 +141,22 @@ struct Program {
   /// Total number of steps.
   Result<int64_t> numSteps() const;
 };
+
+/// Whether a collective of n elements per block can have these block
+/// layouts: outer >= 1 dividing n, and > 1 only on a side with p blocks.
+Status checkBlockLayout(Collective c, int64_t n, int64_t inputOuter,
+                        int64_t outputOuter);
+
+/// Where element i of block k lies in a buffer of p blocks of n elements
+/// with block layout `outer` (Program::inputOuter / outputOuter; n % outer
+/// == 0): row i / (n / outer) of the (row, block) grid.
+inline int64_t blockOffset(int64_t k, int64_t i, int64_t p, int64_t n,
+                           int64_t outer) {
+  if (outer <= 1)
+    return k * n + i;
+  int64_t b = n / outer;
+  return (i / b * p + k) * b + i % b;
+}
 
 /// An op instance evaluated for one rank, one step and one t.
 struct ConcreteOp {

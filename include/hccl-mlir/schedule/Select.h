@@ -74,6 +74,8 @@ struct SelectRequest {
   int64_t p = 1;
   int64_t ranksPerServer = 0;
   const HcclAlgoSpec *override = nullptr;
+  /// Pieces per block (ClosedFormRequest::pieces): a block layout.
+  int64_t pieces = 1;
 };
 
 struct Candidate {

@@ -62,10 +62,14 @@ enum class Collective : int {
   Reduce,
   AllToAll,
   AllToAllV,
+  /// Every rank sends its n elements to its target (if any) and receives
+  /// its source's (StableHLO's collective_permute); a rank without source
+  /// gets zeros. Tables 0 / 1: target / source of each rank, -1 for none.
+  Permute,
 };
-inline constexpr int kNumCollectives = 7;
+inline constexpr int kNumCollectives = 8;
 /// Canonical name: allreduce, reducescatter, allgather, broadcast, reduce,
-/// alltoall, alltoallv.
+/// alltoall, alltoallv, permute.
 const char *collectiveName(Collective c);
 /// Accepts canonical names plus the snake_case spellings (all_reduce, ...).
 std::optional<Collective> parseCollective(std::string_view s);

@@ -85,6 +85,9 @@ Status verifyPlan(const Plan &plan, const VerifyOptions &opts = {});
 
 /// True when the collective defines an in-place call (rule 5).
 bool hasInPlaceMode(Collective c);
+/// ... and the program has it: block layouts (Program::inputOuter /
+/// outputOuter > 1) have no in-place form.
+bool hasInPlaceMode(const Program &prog);
 
 } // namespace hccl::sched
 

@@ -24,6 +24,19 @@ Layout uniformLayout(E cnt, int64_t blocks, E blocksE) {
   return L;
 }
 
+Layout rowsLayout(E cnt, int64_t rows, int64_t blocks, E blocksE, E rowsE) {
+  if (rows <= 1)
+    return uniformLayout(cnt, blocks, blocksE);
+  E len = cnt / rowsE;
+  Layout L;
+  L.pieces = rows;
+  L.off = [len, blocksE](E i, E j) { return (j * blocksE + i) * len; };
+  L.cnt = [len](E) { return len; };
+  L.maxCnt = len;
+  L.total = blocksE * cnt;
+  return L;
+}
+
 Placement packed(Region r, E cnt) {
   return {r.buf, [r, cnt](E j) { return r.off + j * cnt; }};
 }

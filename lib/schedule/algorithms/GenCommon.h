@@ -57,6 +57,11 @@ struct Placement {
 Layout splitLayout(E count, int64_t parts, E partsE);
 /// `blocks` blocks of cnt elements each, block i at i*cnt.
 Layout uniformLayout(E cnt, int64_t blocks, E blocksE);
+/// `blocks` blocks of cnt elements each in the block layout with `rows`
+/// rows (Program::inputOuter): piece j (a row) of block i at
+/// (j*blocks + i) * (cnt/rows), so blocks are consecutive inside a row.
+/// rows = 1 is uniformLayout.
+Layout rowsLayout(E cnt, int64_t rows, int64_t blocks, E blocksE, E rowsE);
 /// Piece j of my block at r.off + j*cnt.
 Placement packed(Region r, E cnt);
 /// My block `i` of a layout placed in region r.
@@ -169,12 +174,27 @@ void treeReduce(Gen &G, const GroupView &g, E root, Region in, Region out,
 void starReduce(Gen &G, const GroupView &g, E root, Region in, Region out,
                 E count);
 
-/// All-to-all(v) block geometry as functions of the peer index.
+/// All-to-all(v) block geometry as functions of the peer index. With
+/// pieces > 1 (block layouts) every block moves as `pieces` pieces of
+/// sendCnt / pieces elements, piece j of the block for (from) peer k at
+/// sendPiece(k, j) (recvPiece(k, j)); sendOff / recvOff are then unused.
 struct AllToAllShape {
   std::function<E(E)> sendOff, sendCnt, recvOff, recvCnt;
+  int64_t pieces = 1;
+  std::function<E(E, E)> sendPiece, recvPiece;
+  E sendAt(E k, E j) const { return pieces > 1 ? sendPiece(k, j) : sendOff(k); }
+  E recvAt(E k, E j) const { return pieces > 1 ? recvPiece(k, j) : recvOff(k); }
+  E pieceCnt(E k, E piecesE) const {
+    return pieces > 1 ? sendCnt(k) / piecesE : sendCnt(k);
+  }
 };
 void pairwiseAllToAll(Gen &G, const GroupView &g, const AllToAllShape &sh);
 void meshAllToAll(Gen &G, const GroupView &g, const AllToAllShape &sh);
+
+/// Collective permute (Pairwise.cpp): my n elements go to `target`, my
+/// output comes from `source` (group indices, -1 = none; a rank that is its
+/// own target copies). One step.
+void permute(Gen &G, const GroupView &g, E target, E source, E n);
 
 /// Dispatch by algorithm (the hierarchical generator uses these).
 Status genAllReduce(Gen &G, Algorithm a, const GroupView &g, Region in,

@@ -95,16 +95,23 @@ void meshOneShotAllReduce(Gen &G, const GroupView &g, Region in, Region out,
 void meshAllToAll(Gen &G, const GroupView &g, const AllToAllShape &sh) {
   const int64_t P = g.size;
   E me = g.me, t = G.b.t();
+  // Blocks in pieces: one op covers peers x pieces, t = k*pieces + j (as
+  // the reduce-scatter above), keeping send and receive order equal.
+  E piecesE = G.c(sh.pieces);
+  bool pieced = sh.pieces > 1;
   G.phase("exchange", 1);
-  G.copy(g, BufferId::Output, sh.recvOff(me), BufferId::Input, sh.sendOff(me),
-         sh.sendCnt(me));
+  G.copy(g, BufferId::Output, sh.recvAt(me, pieced ? t : G.c(0)),
+         BufferId::Input, sh.sendAt(me, pieced ? t : G.c(0)),
+         sh.pieceCnt(me, piecesE), {}, pieced ? piecesE : E());
   if (P == 1)
     return;
-  E to = (me + 1 + t) % g.sizeE, from = (me - 1 - t) % g.sizeE;
-  E rep = G.c(P - 1);
-  G.send(g, to, BufferId::Input, sh.sendOff(to), sh.sendCnt(to), {}, rep);
-  G.recv(g, from, BufferId::Output, sh.recvOff(from), sh.recvCnt(from), {},
+  E k = pieced ? t / piecesE : t, j = pieced ? t % piecesE : G.c(0);
+  E to = (me + 1 + k) % g.sizeE, from = (me - 1 - k) % g.sizeE;
+  E rep = G.c((P - 1) * sh.pieces);
+  G.send(g, to, BufferId::Input, sh.sendAt(to, j), sh.pieceCnt(to, piecesE), {},
          rep);
+  G.recv(g, from, BufferId::Output, sh.recvAt(from, j),
+         pieced ? sh.recvCnt(from) / piecesE : sh.recvCnt(from), {}, rep);
 }
 
 } // namespace hccl::sched::gen

@@ -25,7 +25,15 @@
 namespace hccl::sched {
 
 bool hasInPlaceMode(Collective c) {
-  return c != Collective::AllToAll && c != Collective::AllToAllV;
+  return c != Collective::AllToAll && c != Collective::AllToAllV &&
+         c != Collective::Permute;
+}
+
+bool hasInPlaceMode(const Program &prog) {
+  // HCCL's in-place forms place the own block whole inside the other
+  // buffer; a block layout's rows interleave the blocks, so it has none.
+  return hasInPlaceMode(prog.collective) && prog.inputOuter == 1 &&
+         prog.outputOuter == 1;
 }
 
 namespace {
@@ -50,7 +58,7 @@ Result<SimulationWork> simulationWork(const Program &prog,
   w.perMode = static_cast<double>(*est) *
               (opts.applySlices ? static_cast<double>(prog.slices) : 1.0);
   w.modes = (opts.outOfPlace ? 1 : 0) +
-            (opts.inPlace && hasInPlaceMode(prog.collective) ? 1 : 0);
+            (opts.inPlace && hasInPlaceMode(prog) ? 1 : 0);
   return w;
 }
 
@@ -249,9 +257,28 @@ Status Verifier::setup() {
                              " holds " + std::to_string(P.tables[t].size()) +
                              " entries, expected p*p");
   }
+  if (P.collective == Collective::Permute) {
+    // Table 0: each rank's target, table 1: its source (-1: none), one
+    // the inverse of the other (a plan's tables are untrusted).
+    if (P.tables.size() < 2 || P.tables[0].size() != static_cast<size_t>(p) ||
+        P.tables[1].size() != static_cast<size_t>(p))
+      return Status::error("permute program lacks its target/source tables "
+                           "(0, 1: p entries each, see docs/plan-format.md)");
+    for (int64_t r = 0; r < p; ++r)
+      for (int t = 0; t < 2; ++t) {
+        int64_t x = P.tables[t][r];
+        if (x < -1 || x >= p || (x >= 0 && P.tables[1 - t][x] != r))
+          return Status::error(
+              std::string("permute ") + (t ? "source" : "target") + " " +
+              std::to_string(x) + " of rank " + std::to_string(r) +
+              (x < -1 || x >= p ? " is outside -1..p-1"
+                                : " does not name it back in the other "
+                                  "table"));
+      }
+  }
   if (O.outOfPlace)
     modes_.push_back({"out-of-place", false, {}, {}});
-  if (O.inPlace && hasInPlaceMode(P.collective))
+  if (O.inPlace && hasInPlaceMode(P))
     modes_.push_back({"in-place", true, {}, {}});
   if (modes_.empty())
     return Status::error("verify: no aliasing mode selected");
@@ -613,11 +640,18 @@ Status Verifier::checkFinal(Mode &m) {
       ex.push_back({0, n, 0, -1});
       break;
     case Collective::ReduceScatter:
-      ex.push_back({0, n, r * n, -1});
+      // Row by row in a block layout: output row o holds input row o of
+      // block r (blockOffset), reduced.
+      for (int64_t o = 0, len = n / P.inputOuter; o < P.inputOuter; ++o)
+        ex.push_back({o * len, (o + 1) * len,
+                      blockOffset(r, o * len, p, n, P.inputOuter), -1});
       break;
     case Collective::AllGather:
       for (int64_t j = 0; j < p; ++j)
-        ex.push_back({j * n, (j + 1) * n, 0, j});
+        for (int64_t o = 0, len = n / P.outputOuter; o < P.outputOuter; ++o) {
+          int64_t e = blockOffset(j, o * len, p, n, P.outputOuter);
+          ex.push_back({e, e + len, o * len, j});
+        }
       break;
     case Collective::Broadcast:
       ex.push_back({0, n, 0, P.root});
@@ -626,14 +660,39 @@ Status Verifier::checkFinal(Mode &m) {
       if (r == P.root)
         ex.push_back({0, n, 0, -1});
       break;
-    case Collective::AllToAll:
+    case Collective::AllToAll: {
+      // Piece by piece: rows of the finer side lie inside the other's.
+      int64_t pieces = std::max(P.inputOuter, P.outputOuter);
+      int64_t len = n / pieces;
       for (int64_t j = 0; j < p; ++j)
-        ex.push_back({j * n, (j + 1) * n, r * n, j});
+        for (int64_t i = 0; i < n; i += len) {
+          int64_t e = blockOffset(j, i, p, n, P.outputOuter);
+          ex.push_back({e, e + len, blockOffset(r, i, p, n, P.inputOuter), j});
+        }
       break;
+    }
     case Collective::AllToAllV:
       for (int64_t j = 0; j < p; ++j) {
         int64_t rc = P.tables[2][r * p + j], rd = P.tables[3][r * p + j];
         ex.push_back({rd, rd + rc, P.tables[1][j * p + r], j});
+      }
+      break;
+    case Collective::Permute:
+      if (int64_t src = P.tables[1][r]; src >= 0) {
+        ex.push_back({0, n, 0, src});
+      } else if (n > 0) {
+        // No source: the runtime zeroes the output, which the program must
+        // leave alone.
+        const Slot &o = m.slots[r][1];
+        got.clear();
+        m.mem[r][o.storage].read(o.base, o.base + n, got);
+        for (const Piece &pc : got)
+          if (pc.v.defined())
+            return fail(&m,
+                        "rank " + std::to_string(r) +
+                            " has no permute source, but " +
+                            range("output", pc.lo - o.base, pc.hi - o.base) +
+                            " is written (it must stay zero)");
       }
       break;
     }

@@ -196,6 +196,8 @@ inline std::string runOne(HcclComm comm, int rank, int p, const RunSpec &s,
                          L.rd.data(), hdt, comm, nullptr);
       break;
     }
+    case Collective::Permute:
+      return s.str() + ": permute has no HCCL API call (plans run it)";
     }
     if (rc != HCCL_SUCCESS)
       return s.str() + ": " + describe("collective", rc);
@@ -209,6 +211,9 @@ inline std::string runOne(HcclComm comm, int rank, int p, const RunSpec &s,
     req.reduceOp = s.op;
     req.root = s.root;
     req.ranksPerServer = s.algo.ranksPerServer;
+    if (s.coll == Collective::Permute)
+      for (int r = 0; r < p; ++r)
+        req.permuteTargets.push_back((r + 1) % p);
     if (s.coll == Collective::AllToAllV) {
       size_t P = static_cast<size_t>(p);
       req.sendCounts.assign(P * P, 0);

@@ -12,10 +12,12 @@
 #include "rt_plans.h"
 #include "rt_reference.h"
 
+#include <chrono>
 #include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 using namespace rtest;
 namespace sched = hccl::sched;
@@ -100,6 +102,61 @@ TEST(Plans, ProgramOnASubgroup) {
                HcclGetLastErrorMessage());
     }
     // Ranks outside the group are not held up: the communicator is fine.
+    RT_OK(HcclBarrier(comm, nullptr));
+    RT_OK(HcclPlanFree(plan));
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  EXPECT_EQ(runRanks(4, body, {60}), "");
+}
+
+// Two programs on groups that share rank 1 ({0, 1} and {1, 2}), both the
+// first call of their group. Rank 2 starts its program at once, so its
+// message waits in rank 1's ring while rank 1 is still in the other group's
+// program (rank 0 comes late): not a mismatch (the numbers of different
+// groups once collided, and rank 1 reported "mismatched calls"). The same
+// with one program on the partitioned group {{0, 1}, {2, 3}} beside one on
+// {1, 2}.
+TEST(Plans, GroupsSharingARankKeepTheirCallsApart) {
+  sched::Plan doc;
+  // Different counts: calls that differ, with the same number.
+  auto add = [&doc](const char *id, int64_t n,
+                    std::vector<std::vector<int64_t>> groups) {
+    sched::GenerateRequest req;
+    req.collective = sched::Collective::AllReduce;
+    req.algorithm = sched::Algorithm::Ring;
+    req.ranks = static_cast<int64_t>(groups[0].size());
+    req.count = n;
+    req.dtype = sched::DataType::Int32;
+    doc.programs.push_back({id, *sched::generate(req), std::move(groups)});
+  };
+  add("a", 33, {{0, 1}, {2, 3}});
+  add("b", 35, {{1, 2}});
+  std::string text = *sched::writePlan(doc);
+  auto body = [&text](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    HcclPlan plan;
+    RT_OK(HcclPlanLoadFromString(text.data(), text.size(), &plan));
+    auto run = [&](const char *id, int groupRank, int p) -> std::string {
+      uint64_t n = id[0] == 'a' ? 33 : 35;
+      Bytes in = makeInput(groupRank, n, DataType::Int32, ReduceOp::Sum);
+      Bytes out(in.size());
+      RT_OK(HcclRunPlanCollective(comm, plan, id, in.data(), out.data(),
+                                  nullptr));
+      Bytes want = expectedOutput(Collective::AllReduce, p, groupRank, n, 0,
+                                  DataType::Int32, ReduceOp::Sum);
+      return compareOutput(DataType::Int32, out.data(), want);
+    };
+    std::string d;
+    if (c.rank == 0) // late, so rank 1 waits in "a" with "b" in its ring
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    if (c.rank == 2)
+      d += run("b", 1, 2);
+    d += run("a", c.rank % 2, 2);
+    if (c.rank == 1)
+      d += run("b", 0, 2);
+    RT_CHECK(d.empty(), d);
     RT_OK(HcclBarrier(comm, nullptr));
     RT_OK(HcclPlanFree(plan));
     RT_OK(HcclCommDestroy(comm));

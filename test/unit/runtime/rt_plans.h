@@ -47,7 +47,8 @@ planText(hccl::sched::Collective c, hccl::sched::Algorithm a, int p, int64_t n,
   sched::PlanProgram pp;
   pp.id = "main";
   pp.program = prog.take();
-  pp.group = std::move(group);
+  if (!group.empty())
+    pp.groups.push_back(std::move(group));
   plan.programs.push_back(std::move(pp));
   sched::PlanWriteOptions o;
   o.form = form;

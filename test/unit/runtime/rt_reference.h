@@ -160,6 +160,8 @@ inline Shape shapeOf(Collective c, int p, int r, uint64_t n, int root) {
     A2avLayout L = a2avLayout(r, p, n);
     return {L.sendExtent, L.recvExtent};
   }
+  case Collective::Permute:
+    return {n, n};
   }
   return {};
 }
@@ -218,6 +220,9 @@ inline Bytes expectedOutput(Collective c, int p, int r, uint64_t n, int root,
                 in.begin() + static_cast<long>((r + 1) * n * es),
                 out.begin() + static_cast<long>(q * n * es));
     }
+    break;
+  case Collective::Permute: // the shift r -> r + 1 (rt_collective_runner.h)
+    out = input((r + p - 1) % p);
     break;
   case Collective::AllToAllV: {
     A2avLayout me = a2avLayout(r, p, n);

@@ -108,26 +108,46 @@ TEST(Plan, ScheduleItems) {
   plan.programs.push_back(
       {"grads0", gen(Collective::AllReduce, Algorithm::Ring, 4, 100), {}});
   plan.programs.push_back(
-      {"grads1", gen(Collective::AllReduce, Algorithm::RHD, 2, 10), {4, 6}});
+      {"grads1", gen(Collective::AllReduce, Algorithm::RHD, 2, 10), {{4, 6}}});
+  // A partitioned group: one program, both pairs at once.
+  plan.programs.push_back({"tp",
+                           gen(Collective::AllReduce, Algorithm::Ring, 2, 6),
+                           {{4, 5}, {6, 7}}});
   plan.groupRanks = {4, 5, 6, 7};
   plan.items = {{PlanItemKind::Compute, "backward.layer3", 120.5, 0, ""},
                 {PlanItemKind::Start, "", 0, 0, "grads0"},
                 {PlanItemKind::Start, "", 0, 1, "grads1"},
                 {PlanItemKind::Compute, "backward.layer2", 80, 0, ""},
                 {PlanItemKind::Wait, "", 0, 1, ""},
-                {PlanItemKind::Wait, "", 0, 0, ""}};
+                {PlanItemKind::Wait, "", 0, 0, ""},
+                {PlanItemKind::Start, "", 0, 2, "tp"},
+                {PlanItemKind::Wait, "", 0, 2, ""}};
   auto text = writePlan(plan);
   ASSERT_TRUE(text.isOk()) << text.message();
   auto back = readPlan(*text);
   ASSERT_TRUE(back.isOk()) << back.message();
   EXPECT_EQ(back->groupRanks, plan.groupRanks);
-  ASSERT_EQ(back->items.size(), 6u);
+  ASSERT_EQ(back->items.size(), 8u);
   EXPECT_EQ(back->items[0].name, "backward.layer3");
   EXPECT_DOUBLE_EQ(back->items[0].costUs, 120.5);
   EXPECT_EQ(back->items[2].program, "grads1");
   EXPECT_EQ(back->items[4].id, 1);
   ASSERT_NE(back->find("grads1"), nullptr);
-  EXPECT_EQ(back->find("grads1")->group, (std::vector<int64_t>{4, 6}));
+  EXPECT_EQ(back->find("grads1")->groups,
+            (std::vector<std::vector<int64_t>>{{4, 6}}));
+  // One group is written as "group", several as "groups".
+  auto j = nlohmann::json::parse(*text);
+  EXPECT_EQ(j["programs"][1]["group"], nlohmann::json({4, 6}));
+  EXPECT_FALSE(j["programs"][1].contains("groups"));
+  EXPECT_EQ(j["programs"][2]["groups"], nlohmann::json({{4, 5}, {6, 7}}));
+  const PlanProgram *tp = back->find("tp");
+  ASSERT_NE(tp, nullptr);
+  EXPECT_EQ(tp->groups, (std::vector<std::vector<int64_t>>{{4, 5}, {6, 7}}));
+  int64_t gr = -1;
+  ASSERT_EQ(tp->groupOf(7, &gr), &tp->groups[1]);
+  EXPECT_EQ(gr, 1);
+  EXPECT_EQ(tp->groupOf(3), nullptr);
+  EXPECT_EQ(tp->allRanks(), (std::vector<int64_t>{4, 5, 6, 7}));
 }
 
 // Starts from a valid document and applies one edit.
@@ -214,7 +234,26 @@ TEST(Plan, RejectsMalformedDocumentsWithTheirPath) {
        }),
        "programs[0]: needs \"phases\" (compact form), \"expanded\", or both"},
       {edited([](J &j) { j["programs"][0]["group"] = {0, 1, 1, 2}; }),
-       "programs[0].group: lists a rank twice"},
+       "programs[0].group: lists rank 1 twice"},
+      {edited([](J &j) {
+         j["programs"][0]["group"] = {0, 1, 2, 3};
+         j["programs"][0]["groups"] = {{0, 1, 2, 3}};
+       }),
+       "programs[0].groups: given with group"},
+      {edited([](J &j) { j["programs"][0]["groups"] = J::array(); }),
+       "programs[0].groups: expected a non-empty array of rank arrays"},
+      {edited([](J &j) {
+         j["programs"][0]["groups"] = {{0, 1, 2, 3}, {4, 5, 1, 7}};
+       }),
+       "programs[0].groups[1]: lists rank 1 of an earlier group"},
+      {edited([](J &j) {
+         j["programs"][0]["groups"] = {{0, 1, 2, 3}, {4, 5, 6}};
+       }),
+       "programs[0].groups[1]: holds 3 ranks, ranks says 4"},
+      {edited([](J &j) {
+         j["programs"][0]["groups"] = {{0, 1, 2, 3}, {4, 5, 6, 7}};
+       }),
+       "program 'c0' uses global rank 4, not in plan.group"},
       {edited([](J &j) { j["programs"].push_back(j["programs"][0]); }),
        "programs[1].id: duplicate program id 'c0'"},
       {edited([](J &j) { j["plan"]["items"][0]["program"] = "c9"; }),

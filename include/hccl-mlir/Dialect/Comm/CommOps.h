@@ -92,6 +92,17 @@ GroupOp lookupGroup(Operation *op, FlatSymbolRefAttr group);
 /// barrier and non-comm ops).
 std::optional<hccl::sched::Collective> getScheduleCollective(Operation *op);
 
+/// The block layout a collective's tensors give its step program
+/// (hccl::sched::Program::inputOuter / outputOuter): the product of the
+/// dimensions before all_gather's or reduce_scatter's dimension, or
+/// all_to_all's split (input) and concat (output) dimensions, of its first
+/// operand and result. (1, 1) for other ops, leading dimensions and dynamic
+/// outer dimensions.
+struct BlockLayout {
+  int64_t inputOuter = 1, outputOuter = 1;
+};
+BlockLayout getBlockLayout(Operation *op);
+
 /// Bytes communicated by an op's payload (static shapes; nullopt if dynamic).
 std::optional<int64_t> getPayloadBytes(CollectiveOpInterface op);
 
