@@ -422,7 +422,24 @@ private:
   //===--------------------------------------------------------------------===//
 
   /// sum / prod / max / min from a reduction region, or a diagnostic.
-  FailureOr<ReductionKind> reductionOf(Operation *op) {
+  /// The spec's is_promotable(T, E), as far as comm can carry it: the
+  /// same type, or a float / integer of the same kind (and signedness)
+  /// that is wider. Narrower rules than the spec's are refused by name.
+  static bool promotable(Type t, Type e) {
+    if (t == e)
+      return true;
+    if (isa<FloatType>(t) && isa<FloatType>(e))
+      return t.getIntOrFloatBitWidth() < e.getIntOrFloatBitWidth();
+    auto ti = dyn_cast<IntegerType>(t), ei = dyn_cast<IntegerType>(e);
+    return ti && ei && ti.getWidth() > 1 &&
+           ti.getSignedness() == ei.getSignedness() &&
+           ti.getWidth() < ei.getWidth();
+  }
+
+  /// The reduction of an all_reduce / reduce_scatter and, in
+  /// `computeType`, the element type E its computation reduces in.
+  FailureOr<ReductionKind> reductionOf(Operation *op,
+                                       Type *computeType = nullptr) {
     if (op->getNumRegions() != 1 || op->getRegion(0).empty())
       return op->emitError() << "expected a reduction region";
     Block &body = op->getRegion(0).front();
@@ -445,8 +462,9 @@ private:
           (combine.getOperand(0) == body.getArgument(1) &&
            combine.getOperand(1) == body.getArgument(0))))
       return fail();
-    // The computation's element type E must be the operands' and results'
-    // (the spec allows a promotable E, which comm cannot express).
+    // The computation's element type E: the results' (spec), and every
+    // operand's element type promotable to it (the operands are converted
+    // to E before they are reduced).
     auto argType = dyn_cast<RankedTensorType>(body.getArgument(0).getType());
     if (!argType || argType.getRank() != 0 ||
         body.getArgument(1).getType() != argType ||
@@ -454,15 +472,22 @@ private:
       return op->emitError() << "reduction region must take and return "
                                 "tensor<E> of one element type E";
     Type e = argType.getElementType();
-    SmallVector<Type> types(op->getOperandTypes());
-    llvm::append_range(types, op->getResultTypes());
-    for (Type t : types)
+    for (Type t : op->getResultTypes())
       if (auto tt = dyn_cast<RankedTensorType>(t);
           tt && tt.getElementType() != e)
+        return op->emitError() << "reduces in " << e << " but has a " << t
+                               << " result (the spec's results are of the "
+                                  "computation's element type)";
+    for (Type t : op->getOperandTypes())
+      if (auto tt = dyn_cast<RankedTensorType>(t);
+          tt && !promotable(tt.getElementType(), e))
         return op->emitError()
                << "reduces in " << e << " but has a " << t
-               << " operand or result; promotion to the computation's type "
-                  "is not imported (comm reduces in the tensors' type)";
+               << " operand, which does not promote to " << e
+               << " (same kind, wider; a narrowing or cross-kind promotion "
+                  "is not imported)";
+    if (computeType)
+      *computeType = e;
     StringRef k = combine.getName().getStringRef();
     if (k == "stablehlo.add")
       return ReductionKind::sum;
@@ -553,18 +578,23 @@ private:
     FlatSymbolRefAttr group = groupFor(groups);
     int64_t p = static_cast<int64_t>(groups[0].size());
     if (name == "all_reduce") {
-      FailureOr<ReductionKind> k = reductionOf(op);
+      Type e;
+      FailureOr<ReductionKind> k = reductionOf(op, &e);
       if (failed(k))
         return failure();
+      SmallVector<Value> operands;
+      for (Value v : op->getOperands())
+        operands.push_back(promote(v, e, loc));
       auto ar =
           b.create<AllReduceOp>(loc, ReductionKindAttr::get(b.getContext(), *k),
-                                op->getOperands(), group, nullptr);
+                                operands, group, nullptr);
       llvm::append_range(results, ar.getResults());
       return success();
     }
     std::optional<ReductionKind> kind;
+    Type reduceType;
     if (name == "reduce_scatter") {
-      FailureOr<ReductionKind> k = reductionOf(op);
+      FailureOr<ReductionKind> k = reductionOf(op, &reduceType);
       if (failed(k))
         return failure();
       kind = *k;
@@ -586,8 +616,9 @@ private:
         if (failed(d))
           return failure();
         repl = b.create<ReduceScatterOp>(
-            loc, out, ReductionKindAttr::get(b.getContext(), *kind), in, group,
-            b.getI64IntegerAttr(*d), nullptr);
+            loc, out, ReductionKindAttr::get(b.getContext(), *kind),
+            promote(in, reduceType, loc), group, b.getI64IntegerAttr(*d),
+            nullptr);
       } else if (name == "all_to_all") {
         FailureOr<int64_t> s = getInt(op, "split_dimension");
         FailureOr<int64_t> c = getInt(op, "concat_dimension");
@@ -643,7 +674,8 @@ private:
     auto perm = b.create<PermuteOp>(
         op->getLoc(), op->getResultTypes()[0], op->getOperand(0),
         groupFor(world),
-        b.getDenseI64ArrayAttr(shlo::processPairs(mode, *ids, grid)));
+        b.getDenseI64ArrayAttr(shlo::processPairs(mode, *ids, grid)),
+        AlgorithmAttr());
     results.push_back(perm.getResult());
     return success();
   }
@@ -651,6 +683,31 @@ private:
   /// Opaque compute: same operands and results, the op name for a name,
   /// and the FLOPs and bytes the cost model prices it from
   /// (StableHLOCost.h).
+  /// `v` converted to element type `e` (stablehlo.convert, as the spec
+  /// promotes a reduction's operands to its computation's type), or `v`.
+  Value promote(Value v, Type e, Location loc) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!e || !t || t.getElementType() == e)
+      return v;
+    auto to = RankedTensorType::get(t.getShape(), e);
+    std::optional<int64_t> n = t.hasStaticShape()
+                                   ? std::optional<int64_t>(t.getNumElements())
+                                   : std::nullopt;
+    auto figure = [&](std::optional<double> x) {
+      return x ? b.getF64FloatAttr(*x) : FloatAttr();
+    };
+    std::optional<double> flops, bytes;
+    if (n) {
+      flops = static_cast<double>(*n);
+      bytes = static_cast<double>(*n) * ((t.getElementTypeBitWidth() + 7) / 8 +
+                                         (e.getIntOrFloatBitWidth() + 7) / 8);
+    }
+    auto c = b.create<ComputeOp>(loc, TypeRange{to},
+                                 b.getStringAttr("stablehlo.convert"),
+                                 ValueRange{v}, figure(flops), figure(bytes));
+    return c->getResult(0);
+  }
+
   LogicalResult convertCompute(Operation *op) {
     if (op->getNumResults() == 0) {
       op->emitWarning() << "dropped: '" << op->getName()

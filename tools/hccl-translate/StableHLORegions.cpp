@@ -1,12 +1,16 @@
 //===- StableHLORegions.cpp - collectives in calls and regions ------------===//
 //
-// Inlining is exact (a call's semantics is its callee's body); loops and
-// branches are not: the comm IR that the passes schedule and the plan that
-// the runtime executes are straight-line programs, so a collective in a
-// while body or a case branch is refused rather than run once or never.
+// Inlining is exact (a call's semantics is its callee's body), and so is
+// unrolling a loop whose trip count is static (StableHLOLoops.h). Other
+// loops and branches are not: the comm IR that the passes schedule and the
+// plan that the runtime executes are straight-line programs, so a
+// collective in such a while body or a case branch is refused rather than
+// run once or never.
 //
 //===----------------------------------------------------------------------===//
 #include "StableHLORegions.h"
+
+#include "StableHLOLoops.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -64,27 +68,14 @@ SmallVector<NamedAttribute> allAttributes(Operation *op) {
   return all;
 }
 
-/// `o` cloned, with the properties of unregistered ops copied by hand
-/// (MLIR 19's clone leaves an unregistered op's `<{...}>` behind).
-Operation *cloneWithProperties(OpBuilder &b, Operation &o, IRMapping &map) {
-  Operation *c = b.clone(o, map);
-  SmallVector<Operation *> from, to;
-  o.walk<WalkOrder::PreOrder>([&](Operation *x) { from.push_back(x); });
-  c->walk<WalkOrder::PreOrder>([&](Operation *x) { to.push_back(x); });
-  for (auto [f, t] : llvm::zip(from, to))
-    if (!f->isRegistered())
-      if (Attribute props = f->getPropertiesAsAttribute())
-        (void)t->setPropertiesFromAttribute(props, nullptr);
-  return c;
-}
-
 class CallsAndRegions {
 public:
   explicit CallsAndRegions(ModuleOp module) : module(module), symbols(module) {}
 
   LogicalResult run() {
     findHolders();
-    if (failed(refuseRecursion()) || failed(inlineCalls()))
+    if (failed(refuseRecursion()) || failed(inlineCalls()) ||
+        failed(mlir::comm::shlo::unrollCommunicatingLoops(module)))
       return failure();
     findHolders(); // what is left after inlining
     if (failed(checkRegions()))
@@ -186,7 +177,7 @@ private:
       OpBuilder ob(call);
       SmallVector<Operation *> cloned;
       for (Operation &o : b.without_terminator())
-        cloned.push_back(cloneWithProperties(ob, o, map));
+        cloned.push_back(mlir::comm::shlo::cloneWithProperties(ob, o, map));
       for (auto [res, v] : llvm::zip(call.getResults(), ret.getOperands()))
         res.replaceAllUsesWith(map.lookupOrDefault(v));
       call.erase();
@@ -230,13 +221,17 @@ private:
       if (!parent || isa<func::FuncOp>(parent))
         return WalkResult::advance();
       unsigned idx = op->getParentRegion()->getRegionNumber();
-      op->emitError() << "'" << op->getName() << "' in "
-                      << regionName(parent, idx) << " of '" << parent->getName()
-                      << "' (" << where(parent)
-                      << ") is not imported: the comm IR has no loops or "
-                         "branches, so a collective there would run once "
-                         "or never; unroll the loop or move the collective "
-                         "out of the region";
+      InFlightDiagnostic d = op->emitError();
+      d << "'" << op->getName() << "' in " << regionName(parent, idx) << " of '"
+        << parent->getName() << "' (" << where(parent)
+        << ") is not imported: the comm IR has no loops or branches, so a "
+           "collective there would run once or never";
+      // The innermost while around it, if that is what stopped unrolling.
+      std::string why;
+      if (parent->getName().getStringRef().ends_with(".while") &&
+          !mlir::comm::shlo::staticTripCount(parent, why))
+        d << "; the loop is not unrolled because " << why;
+      d << "; unroll the loop or move the collective out of the region";
       return WalkResult::interrupt();
     });
     return failure(r.wasInterrupted());
