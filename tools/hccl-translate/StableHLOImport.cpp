@@ -21,6 +21,7 @@
 #include "StableHLOSharding.h"
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
+#include "hccl-mlir/Dialect/StableHLO/Sdy.h"
 #include "hccl-mlir/Dialect/StableHLO/StableHLO.h"
 #include "hccl-mlir/schedule/Generate.h"
 
@@ -116,7 +117,8 @@ public:
       : module(module), opts(opts), b(module.getContext()) {}
 
   LogicalResult run() {
-    if (failed(shlo::refuseImplicitSharding(module)) ||
+    if (failed(shlo::unwrapShardMap(module)) ||
+        failed(shlo::refuseImplicitSharding(module)) ||
         failed(shlo::prepareCallsAndRegions(module)))
       return failure();
     // Collectives first, so groups exist before their users; then compute.
@@ -755,8 +757,8 @@ OwningOpRef<ModuleOp> mlir::comm::parseStableHLO(llvm::SourceMgr &sm,
   }
   // Other dialects (mhlo, sdy, ...) parse opaque, for the importer to name.
   ctx->allowUnregisteredDialects(true);
-  ctx->loadDialect<CommDialect, func::FuncDialect,
-                   stablehlo::StableHLODialect>();
+  ctx->loadDialect<CommDialect, func::FuncDialect, stablehlo::StableHLODialect,
+                   sdy::SdyDialect>();
   // An unknown op in the pretty form fails the parse: say which names exist.
   // Other errors go out as they come (before the parser's cleanup, which
   // MLIR 19 can crash in: tools/common/Contained.cpp).
@@ -768,7 +770,11 @@ OwningOpRef<ModuleOp> mlir::comm::parseStableHLO(llvm::SourceMgr &sm,
       std::string text = d.str();
       StringRef msg = text;
       StringRef name;
-      if (msg.starts_with("Dialect `sdy' not found")) {
+      // Shardy ops other than shard_map's (sdy.reshard, ...), pretty or
+      // generic.
+      if (msg.starts_with("Dialect `sdy' not found") ||
+          (msg.contains("'sdy.") &&
+           (msg.contains("is unknown") || msg.contains("unregistered")))) {
         emitError(d.getLocation()) << shlo::shardyAdvice();
         return success();
       }

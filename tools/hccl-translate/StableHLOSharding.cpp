@@ -1,8 +1,12 @@
 //===- StableHLOSharding.cpp - programs whose communication is implicit ---===//
 #include "StableHLOSharding.h"
 
+#include "hccl-mlir/Dialect/StableHLO/Sdy.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 
@@ -68,5 +72,126 @@ LogicalResult comm::shlo::refuseImplicitSharding(ModuleOp module) {
   if (tiled)
     return refuse(tiled, "'" + tiled->getName().getStringRef().str() + "'",
                   tiled->getAttr(kSharding));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// shard_map in Shardy's form
+//===----------------------------------------------------------------------===//
+
+/// "@mesh" of a sharding's text ("@mesh, [{...}]").
+static StringRef meshOf(Attribute sharding) {
+  auto s = dyn_cast<StringAttr>(sharding);
+  if (!s || !s.getValue().starts_with("@"))
+    return "";
+  return s.getValue().drop_front().take_until([](char c) { return c == ','; });
+}
+
+/// Drops the sdy.* entries of an attribute dictionary.
+static DictionaryAttr withoutSdy(DictionaryAttr d, MLIRContext *ctx) {
+  if (!d)
+    return d;
+  SmallVector<NamedAttribute> keep;
+  for (NamedAttribute a : d)
+    if (!a.getName().strref().starts_with("sdy."))
+      keep.push_back(a);
+  return DictionaryAttr::get(ctx, keep);
+}
+
+LogicalResult comm::shlo::unwrapShardMap(ModuleOp module) {
+  SmallVector<sdy::ManualComputationOp> manuals;
+  module.walk([&](sdy::ManualComputationOp m) { manuals.push_back(m); });
+  if (manuals.empty())
+    return success();
+  MLIRContext *ctx = module.getContext();
+  int64_t devices = 0;
+  for (sdy::ManualComputationOp m : manuals) {
+    auto fn = dyn_cast<func::FuncOp>(m->getParentOp());
+    if (!fn)
+      return m.emitError() << "'sdy.manual_computation' nested in '"
+                           << m->getParentOp()->getName()
+                           << "': the importer reads shard_map as a "
+                              "function's whole body";
+    // Its mesh, and that every axis of it (of size > 1) is manual.
+    StringRef meshName;
+    for (ArrayAttr list : {m.getInShardings(), m.getOutShardings()})
+      for (Attribute s : list)
+        if (meshName.empty())
+          meshName = meshOf(s);
+    auto mesh = dyn_cast_or_null<sdy::MeshOp>(
+        SymbolTable::lookupSymbolIn(module, meshName));
+    if (!mesh)
+      return m.emitError() << "'sdy.manual_computation' names mesh @"
+                           << meshName << ", which the module does not define";
+    llvm::StringSet<> manual;
+    for (Attribute a : m.getManualAxes())
+      manual.insert(cast<StringAttr>(a).getValue());
+    std::string free;
+    for (auto [name, size] :
+         llvm::zip(mesh.getAxisNames(), mesh.getAxisSizes()))
+      if (size > 1 && !manual.contains(cast<StringAttr>(name).getValue()))
+        free += (free.empty() ? "\"" : ", \"") +
+                cast<StringAttr>(name).getValue().str() + "\"";
+    if (!free.empty())
+      return m.emitError()
+             << "'sdy.manual_computation' leaves mesh axes {" << free
+             << "} of @" << mesh.getSymName()
+             << " to the partitioner, whose communication is not in the "
+                "program yet; partition it first (XLA's Shardy partitioner), "
+                "or make every axis manual";
+    if (devices && devices != mesh.getNumDevices())
+      return m.emitError() << "shard_maps over meshes of " << devices << " and "
+                           << mesh.getNumDevices() << " devices";
+    devices = mesh.getNumDevices();
+    // The function must be the manual computation and the return of its
+    // results: anything else runs on the global arrays, partitioned.
+    Block &fb = fn.getBody().front();
+    Operation *ret = fb.getTerminator();
+    for (Operation &op : fb)
+      if (&op != m.getOperation() && &op != ret)
+        return op.emitError()
+               << "'" << op.getName() << "' in @" << fn.getSymName()
+               << " is outside its shard_map (sdy.manual_computation), on "
+                  "the global arrays the partitioner shards; partition it "
+                  "first (XLA's Shardy partitioner), or move it into the "
+                  "shard_map";
+    if (ret->getOperands() != m->getResults() ||
+        m.getTensors() != ValueRange(fb.getArguments()))
+      return m.emitError() << "@" << fn.getSymName()
+                           << " must pass its arguments to the shard_map and "
+                              "return its results as they are";
+    // The body becomes the function: the per-device program.
+    Block &body = m.getBody().front();
+    Operation *bodyRet = body.getTerminator();
+    auto type = FunctionType::get(ctx, body.getArgumentTypes(),
+                                  bodyRet->getOperandTypes());
+    SmallVector<Value> results(bodyRet->getOperands());
+    ret->setOperands(results);
+    bodyRet->erase();
+    fb.getOperations().splice(Block::iterator(m), body.getOperations());
+    for (auto [outer, inner] :
+         llvm::zip(fb.getArguments(), body.getArguments())) {
+      outer.setType(inner.getType());
+      inner.replaceAllUsesWith(outer);
+    }
+    m.erase();
+    fn.setType(type);
+    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+      fn.setArgAttrs(i, withoutSdy(fn.getArgAttrDict(i), ctx));
+    for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
+      fn.setResultAttrs(i, withoutSdy(fn.getResultAttrDict(i), ctx));
+  }
+  for (sdy::MeshOp mesh :
+       llvm::make_early_inc_range(module.getOps<sdy::MeshOp>()))
+    mesh.erase();
+  // The mesh's devices are the partitions the replica groups number.
+  auto parts = module->getAttrOfType<IntegerAttr>("mhlo.num_partitions");
+  if (!parts)
+    module->setAttr("mhlo.num_partitions",
+                    IntegerAttr::get(IntegerType::get(ctx, 32), devices));
+  else if (parts.getInt() != devices)
+    return module.emitError()
+           << "mhlo.num_partitions = " << parts.getInt()
+           << " but the shard_map's mesh has " << devices << " devices";
   return success();
 }

@@ -21,6 +21,18 @@ namespace mlir::comm::shlo {
 /// call, whose collectives are explicit and import as written).
 LogicalResult refuseImplicitSharding(ModuleOp module);
 
+/// shard_map in Shardy's form: a function whose body is one
+/// sdy.manual_computation over every axis of its mesh (and the return of
+/// its results) becomes the per-device program its body is: the body's
+/// block arguments (each device's shards) are the function's arguments,
+/// its explicit collectives keep their replica groups (the mesh's logical
+/// device ids, which are the partitions), the mesh's size gives
+/// mhlo.num_partitions. The mesh ops and sharding attributes go. A manual
+/// computation that leaves axes to the partitioner, or other ops beside it,
+/// is an error naming them; anything else Shardy is left for
+/// refuseImplicitSharding.
+LogicalResult unwrapShardMap(ModuleOp module);
+
 /// The one-line advice for Shardy input (also used for a parse failure on
 /// an sdy op in its pretty form).
 const char *shardyAdvice();
