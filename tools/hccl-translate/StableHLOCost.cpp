@@ -325,6 +325,17 @@ double movedBytes(Operation *op, double all) {
 
 ComputeCost mlir::comm::shlo::computeCost(Operation *op) {
   StringRef name = op->getName().stripDialect();
+  // CHLO math is elementwise (one operation per result element) but for
+  // top_k, whose work depends on the sort the device picks (no FLOPs).
+  if (op->getName().getDialectNamespace() == "chlo") {
+    std::optional<double> all = allBytes(op);
+    std::optional<double> flops;
+    if (name != "top_k" && op->getNumResults() == 1)
+      if (auto t = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+          t && t.hasStaticShape())
+        flops = static_cast<double>(t.getNumElements());
+    return {flops, all};
+  }
   if (!isa_and_nonnull<hlo::StableHLODialect>(op->getDialect()) ||
       unknownWork(name))
     return {};

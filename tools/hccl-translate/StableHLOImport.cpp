@@ -21,6 +21,7 @@
 #include "StableHLOSharding.h"
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
+#include "hccl-mlir/Dialect/StableHLO/Chlo.h"
 #include "hccl-mlir/Dialect/StableHLO/Sdy.h"
 #include "hccl-mlir/Dialect/StableHLO/StableHLO.h"
 #include "hccl-mlir/schedule/Generate.h"
@@ -124,7 +125,8 @@ public:
     // Collectives first, so groups exist before their users; then compute.
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
-      if (op->getName().getStringRef().starts_with(kPrefix) &&
+      StringRef n = op->getName().getStringRef();
+      if ((n.starts_with(kPrefix) || n.starts_with("chlo.")) &&
           op->getParentOp() && isa<func::FuncOp>(op->getParentOp()))
         ops.push_back(op);
     });
@@ -534,8 +536,10 @@ private:
   }
 
   LogicalResult convert(Operation *op) {
-    StringRef name = op->getName().getStringRef().drop_front(kPrefix.size());
     b.setInsertionPoint(op);
+    if (op->getName().getStringRef().starts_with("chlo."))
+      return convertCompute(op); // CHLO math: compute like any other
+    StringRef name = op->getName().getStringRef().drop_front(kPrefix.size());
     if (name == "send" || name == "recv")
       return op->emitError() << "'" << op->getName()
                              << "' is not imported: point-to-point channels "
@@ -758,7 +762,7 @@ OwningOpRef<ModuleOp> mlir::comm::parseStableHLO(llvm::SourceMgr &sm,
   // Other dialects (mhlo, sdy, ...) parse opaque, for the importer to name.
   ctx->allowUnregisteredDialects(true);
   ctx->loadDialect<CommDialect, func::FuncDialect, stablehlo::StableHLODialect,
-                   sdy::SdyDialect>();
+                   sdy::SdyDialect, chlo::ChloDialect>();
   // An unknown op in the pretty form fails the parse: say which names exist.
   // Other errors go out as they come (before the parser's cleanup, which
   // MLIR 19 can crash in: tools/common/Contained.cpp).
@@ -780,6 +784,13 @@ OwningOpRef<ModuleOp> mlir::comm::parseStableHLO(llvm::SourceMgr &sm,
       }
       if (msg.consume_front("custom op '") && msg.contains("' is unknown"))
         name = msg.take_until([](char c) { return c == '\''; });
+      if (name.starts_with("chlo.")) {
+        emitError(d.getLocation())
+            << "'" << name
+            << "' is not a CHLO op the importer reads (the op list is in "
+               "docs/stablehlo-import.md)";
+        return success();
+      }
       if (!name.starts_with("stablehlo.") && !name.starts_with("vhlo."))
         return failure();
       StringRef mnemonic = name.split('.').second;
