@@ -466,6 +466,10 @@ def main(argv=None):
                          "how long measuring would take")
     ap.add_argument("--check", action="store_true",
                     help="hccl-run -c 1: check every collective's result (slower)")
+    ap.add_argument("--retries", type=int, default=0,
+                    help="run a failed hccl-run again up to N times; each failure "
+                         "is counted in the report (default 0: the first fails "
+                         "the bench)")
     ap.add_argument("--nice", type=int, default=5,
                     help="run hccl-run and the calibration under nice -n N (0: no)")
     ap.add_argument("--timeout", type=float, default=1800,
@@ -475,7 +479,12 @@ def main(argv=None):
     ap.add_argument("--keep-work", action="store_true")
     ap.add_argument("--csv", metavar="FILE", help="write one row per configuration")
     ap.add_argument("--json", metavar="FILE", help="write rows and summary as JSON")
+    ap.add_argument("--from-json", metavar="FILE",
+                    help="measure nothing: print the report (and --csv) again from "
+                         "an earlier run's --json output")
     args = ap.parse_args(argv)
+    if args.from_json:
+        return report_again(args)
 
     q = QUICK if args.quick else {}
     try:
@@ -495,6 +504,8 @@ def main(argv=None):
         ap.error("--ranks must be >= 2")
     if args.rounds < 1 or args.iters < 1 or args.warmup < 0:
         ap.error("--rounds and --iters must be >= 1, --warmup >= 0")
+    if args.retries < 0:
+        ap.error("--retries must be >= 0")
     if args.compute_scale is not None and args.compute_scale <= 0:
         ap.error("--compute-scale must be > 0")
     if args.horovod_cycle_ms < 0:
@@ -554,7 +565,8 @@ def bench(args, graphs, policies, in_flight, work):
                                                       pol, k, extra)
                 configs.append({"graph": gname, "policy": pol, "in_flight": k,
                                 "scale": scale, "pipeline": opts, "buckets": nb,
-                                "pred": pred, "plan": plan, "runs": []})
+                                "pred": pred, "plan": plan, "runs": [],
+                                "failures": []})
         log(f"{gname}: compiled {len(policies) * len(in_flight)} configurations "
             f"(compute x{scale:g})")
 
@@ -579,7 +591,18 @@ def bench(args, graphs, policies, in_flight, work):
             cmd = [c["plan"], "-p", str(args.ranks), "-n", str(args.iters),
                    "-w", str(args.warmup), "-c", "1" if args.check else "0"]
             what = f"{c['graph']} {c['policy']} in-flight {c['in_flight'] or 'unlimited'}"
-            out = tools.run("hccl-run", cmd, measure=True, timeout=args.timeout)
+            for attempt in range(args.retries + 1):
+                try:
+                    out = tools.run("hccl-run", cmd, measure=True, timeout=args.timeout)
+                    break
+                except ToolError as e:
+                    if attempt == args.retries:
+                        raise
+                    first = next((l for l in str(e).splitlines()[1:]
+                                  if "WARNING" not in l), "")
+                    c["failures"].append(first)
+                    log(f"hccl-run failed on {what} (retrying, --retries "
+                        f"{args.retries}): {first}")
             m = parse_run(out, what)
             c["runs"].append(m)
             done += 1
@@ -598,13 +621,19 @@ def bench(args, graphs, policies, in_flight, work):
             "buckets": c["buckets"], "compute_scale": c["scale"],
             "pred_iter_ms": p["iter_ms"], "meas_iter_ms": meas_it,
             "iter_err": rel_error(p["iter_ms"], meas_it),
+            # diagnostic: the prediction with the compute the sleeps really
+            # took (hccl-run's compute column) in place of the predicted
+            # compute: what is left is the communication's share
+            "iter_err_meas_compute": rel_error(p["iter_ms"] - p["compute_ms"] + meas_cmp,
+                                               meas_it),
             "pred_exposed_ms": p["exposed_ms"], "meas_exposed_ms": meas_exp,
             # exposed error as a share of the measured iteration (exposed
             # times near 0 make a plain relative error meaningless)
             "exposed_err_of_iter": (p["exposed_ms"] - meas_exp) / meas_it if meas_it > 0 else None,
             "pred_compute_ms": p["compute_ms"], "meas_compute_ms": meas_cmp,
             "meas_spread": spread(its), "meas_range_ms": max(its) - min(its),
-            "rounds": len(its), "round_iter_ms": its, "pipeline": c["pipeline"],
+            "rounds": len(its), "failed_runs": len(c["failures"]),
+            "pipeline": c["pipeline"], "round_iter_ms": its,
         })
     summary = summarize(rows, policies, in_flight)
     load1 = os.getloadavg()
@@ -617,17 +646,43 @@ def bench(args, graphs, policies, in_flight, work):
             "command": " ".join(sys.argv)}
     print_report(rows, summary, meta, policies)
     if args.csv:
-        keys = [k for k in rows[0] if k != "round_iter_ms"]
-        with open(args.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=keys + ["round_iter_ms"])
-            w.writeheader()
-            for r in rows:
-                w.writerow({**{k: r[k] for k in keys},
-                            "round_iter_ms": " ".join(f"{x:.3f}" for x in r["round_iter_ms"])})
+        write_csv(args.csv, rows)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"meta": meta, "rows": rows, "summary": summary}, f, indent=1)
             f.write("\n")
+    return 0
+
+
+def write_csv(path, rows):
+    keys = [k for k in rows[0] if k != "round_iter_ms"]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys + ["round_iter_ms"])
+        w.writeheader()
+        for r in rows:
+            w.writerow({**{k: r[k] for k in keys},
+                        "round_iter_ms": " ".join(f"{x:.3f}" for x in r["round_iter_ms"])})
+
+
+def report_again(args):
+    try:
+        with open(args.from_json) as f:
+            data = json.load(f)
+        rows, meta = data["rows"], data["meta"]
+        for r in rows:
+            r.setdefault("failed_runs", 0)
+            r["iter_err_meas_compute"] = rel_error(
+                r["pred_iter_ms"] - r["pred_compute_ms"] + r["meas_compute_ms"],
+                r["meas_iter_ms"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"validate_model: error: --from-json {args.from_json}: {e}", file=sys.stderr)
+        return 1
+    policies = list(dict.fromkeys(r["policy"] for r in rows))
+    in_flight = list(dict.fromkeys(r["in_flight"] for r in rows))
+    summary = summarize(rows, policies, in_flight)
+    print_report(rows, summary, meta, policies)
+    if args.csv:
+        write_csv(args.csv, rows)
     return 0
 
 
@@ -648,11 +703,13 @@ def summarize(rows, policies, in_flight):
         s["graphs"].append({"graph": g, "rho": rho, "median_err": med, "worst_err": worst})
     med, worst = error_summary([r["iter_err"] for r in rows])
     emed, eworst = error_summary([r["exposed_err_of_iter"] for r in rows])
+    cmed, cworst = error_summary([r["iter_err_meas_compute"] for r in rows])
     rhos = [x["rho"] for x in s["groups"] if x["rho"] is not None]
     verdicts = [x["optimal"] for x in s["groups"] if x["optimal"]]
     s["overall"] = {
         "median_err": med, "worst_err": worst,
         "exposed_median_err_of_iter": emed, "exposed_worst_err_of_iter": eworst,
+        "meas_compute_median_err": cmed, "meas_compute_worst_err": cworst,
         "rho_mean": statistics.mean(rhos) if rhos else None,
         "rho_min": min(rhos) if rhos else None,
         "optimal_ok": sum(1 for v in verdicts if v[0] == "ok"),
@@ -681,18 +738,20 @@ def print_report(rows, summary, meta, policies):
     print(f"calibration: alpha {intra.get('latency_us')} us, "
           f"{intra.get('bandwidth_gbps')} GB/s, reduction {c.get('reduce_gbps')} "
           f"GB/s, overhead {c.get('collective_overhead_us', 0)} us per collective")
-    print("times in ms; err = (predicted - measured) / measured; exp err = "
-          "(predicted - measured exposed) / measured iteration; spread = "
+    print("times in ms; err = (predicted - measured) / measured; cerr = the same "
+          "with the measured compute in place of the predicted (diagnostic); exp "
+          "err = (predicted - measured exposed) / measured iteration; spread = "
           "(max - min) / median over the rounds")
     hdr = (f"{'graph':<16} {'policy':<8} {'k':>3} {'bkts':>5} | {'pred it':>9} "
-           f"{'meas it':>9} {'err%':>6} | {'pred exp':>9} {'meas exp':>9} "
+           f"{'meas it':>9} {'err%':>6} {'cerr%':>6} | {'pred exp':>9} {'meas exp':>9} "
            f"{'exp err%':>8} | {'pred cmp':>9} {'meas cmp':>9} | {'spread%':>7}")
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
         k = r["in_flight"] or "inf"
         print(f"{r['graph']:<16} {r['policy']:<8} {k:>3} {r['buckets']:>5} | "
-              f"{r['pred_iter_ms']:9.3f} {r['meas_iter_ms']:9.3f} {pct(r['iter_err']):>6} | "
+              f"{r['pred_iter_ms']:9.3f} {r['meas_iter_ms']:9.3f} {pct(r['iter_err']):>6} "
+              f"{pct(r['iter_err_meas_compute']):>6} | "
               f"{r['pred_exposed_ms']:9.3f} {r['meas_exposed_ms']:9.3f} "
               f"{pct(r['exposed_err_of_iter']):>8} | {r['pred_compute_ms']:9.3f} "
               f"{r['meas_compute_ms']:9.3f} | {100 * r['meas_spread']:7.1f}")
@@ -719,11 +778,18 @@ def print_report(rows, summary, meta, policies):
     print(f"overall: median |err| {pct(o['median_err']).lstrip('+')}%, worst "
           f"{pct(o['worst_err']).lstrip('+')}%; exposed error (of the iteration) "
           f"median {pct(o['exposed_median_err_of_iter']).lstrip('+')}%, worst "
-          f"{pct(o['exposed_worst_err_of_iter']).lstrip('+')}%; rho mean "
+          f"{pct(o['exposed_worst_err_of_iter']).lstrip('+')}%; with the measured "
+          f"compute (cerr) median {pct(o['meas_compute_median_err']).lstrip('+')}%, "
+          f"worst {pct(o['meas_compute_worst_err']).lstrip('+')}%; rho mean "
           f"{fmt_rho(o['rho_mean'])}, min {fmt_rho(o['rho_min'])}; optimal no slower "
           f"than the best other beyond noise in {o['optimal_ok']} of "
           f"{o['optimal_checked']}; run-to-run spread median "
           f"{100 * o['median_spread']:.1f}%, worst {100 * o['worst_spread']:.1f}%")
+    failed = [r for r in rows if r["failed_runs"]]
+    if failed:
+        print(f"hccl-run failed and was run again {sum(r['failed_runs'] for r in failed)} "
+              f"times, in: " + ", ".join(f"{r['graph']} {r['policy']} k={r['in_flight'] or 'inf'}"
+                                        f" ({r['failed_runs']})" for r in failed))
     for name, met in o["targets"].items():
         print(f"target {name}: {'met' if met else 'NOT met'}")
 

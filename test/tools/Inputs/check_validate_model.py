@@ -3,10 +3,11 @@
 
   check_validate_model.py STDOUT CSV POLICY... --in-flight K...
 
-- the table has exactly one row per policy and in-flight setting, and the
-  CSV the same rows;
-- each printed err equals (pred - meas) / meas of the printed columns and
-  each exp err (pred exp - meas exp) / meas it, to the printing precision;
+- the table has exactly one row per graph, policy and in-flight setting,
+  and the CSV as many;
+- each printed err equals (pred - meas) / meas of the printed columns, each
+  cerr (pred - pred cmp + meas cmp - meas) / meas and each exp err
+  (pred exp - meas exp) / meas it, to the printing precision;
 - the CSV's measured iteration is the median of its rounds, its spread
   (max - min) / median;
 - each printed rho equals Spearman's correlation recomputed from the CSV
@@ -49,14 +50,19 @@ def main():
              and len(l.split("|")) == 5]
     rows = []
     for t in table:
-        # graph policy k bkts | pred meas err | pexp mexp experr | pcmp mcmp | spread
+        # graph policy k bkts | pred meas err cerr | pexp mexp experr | pcmp mcmp | spread
         rows.append({"graph": t[0], "policy": t[1], "k": t[2],
                      "pred": float(t[5]), "meas": float(t[6]), "err": t[7],
-                     "pexp": float(t[9]), "mexp": float(t[10]), "experr": t[11]})
-    want = sorted((p, k) for p in policies for k in in_flight)
-    got = sorted((r["policy"], r["k"]) for r in rows)
+                     "cerr": t[8], "pexp": float(t[10]), "mexp": float(t[11]),
+                     "experr": t[12], "pcmp": float(t[14]), "mcmp": float(t[15])})
+    graphs = sorted(set(r["graph"] for r in rows))
+    want = sorted((g, p, k) for g in graphs for p in policies for k in in_flight)
+    got = sorted((r["graph"], r["policy"], r["k"]) for r in rows)
     if got != want:
-        fail(f"table rows {got}, expected {want}")
+        extra = [x for x in got if got.count(x) > want.count(x)]
+        missing = [x for x in want if want.count(x) > got.count(x)]
+        fail(f"table rows: extra or repeated {sorted(set(extra))}, "
+             f"missing {sorted(set(missing))}")
     for r in rows:
         # printed to 3 decimals (ms) and errors to 1 decimal (%): allow the
         # rounding of both
@@ -64,6 +70,10 @@ def main():
         tol = 0.05 + 100 * 0.0005 * (1 / r["meas"] + r["pred"] / r["meas"] ** 2) + 1e-9
         if abs(float(r["err"]) - e) > tol:
             fail(f"{r['policy']} k={r['k']}: err {r['err']}%, columns give {e:.3f}%")
+        c = 100 * (r["pred"] - r["pcmp"] + r["mcmp"] - r["meas"]) / r["meas"]
+        tol = 0.05 + 100 * 0.0015 / r["meas"] * (1 + abs(c) / 100) + 1e-9
+        if abs(float(r["cerr"]) - c) > tol:
+            fail(f"{r['policy']} k={r['k']}: cerr {r['cerr']}%, columns give {c:.3f}%")
         x = 100 * (r["pexp"] - r["mexp"]) / r["meas"]
         tol = 0.05 + 100 * 0.001 / r["meas"] * (1 + abs(r["pexp"] - r["mexp"]) / r["meas"]) + 1e-9
         if abs(float(r["experr"]) - x) > tol:
