@@ -64,6 +64,16 @@ class Statistics(unittest.TestCase):
         self.assertEqual(v[0], "SLOWER")
         self.assertIsNone(vm.optimal_verdict([row("ddp", 1, 0)]))
 
+    def test_separated_pairs(self):
+        def row(pred, meas, rng):
+            return {"pred_iter_ms": pred, "meas_iter_ms": meas, "meas_range_ms": rng}
+        # a-b: predicted 10 apart > noise 4, measured in order (agree);
+        # a-c: 20 apart > 4, measured reversed; b-c: 10 apart, noise 12
+        # (c's range): not separated
+        rows = [row(100, 150, 4), row(110, 160, 2), row(120, 140, 12)]
+        self.assertEqual(vm.separated_pairs(rows), (1, 2))
+        self.assertEqual(vm.separated_pairs(rows[:1]), (0, 0))
+
     def test_parse_size(self):
         self.assertEqual(vm.parse_size("64M"), 64 << 20)
         self.assertEqual(vm.parse_size("1"), 1)

@@ -156,6 +156,25 @@ def error_summary(errors):
     return statistics.median(a), max(a)
 
 
+def separated_pairs(rows):
+    """Pairs of configurations the model separates by more than the noise
+    (the predicted iterations differ by more than the larger of the two
+    measured round ranges) and how many of them were measured in the
+    predicted order: (agreeing, separated). Rank correlation over policies
+    the host cannot tell apart is noise; these pairs are what it can."""
+    agree = sep = 0
+    for i in range(len(rows)):
+        for j in range(i + 1, len(rows)):
+            a, b = rows[i], rows[j]
+            dp = a["pred_iter_ms"] - b["pred_iter_ms"]
+            if abs(dp) <= max(a["meas_range_ms"], b["meas_range_ms"]):
+                continue
+            sep += 1
+            if (a["meas_iter_ms"] - b["meas_iter_ms"]) * dp > 0:
+                agree += 1
+    return agree, sep
+
+
 def optimal_verdict(rows):
     """For one graph and in-flight setting: is optimal measured no slower
     than the best other policy beyond the noise? The noise is the larger of
@@ -696,6 +715,7 @@ def summarize(rows, policies, in_flight):
             med, worst = error_summary([r["iter_err"] for r in grp])
             s["groups"].append({"graph": g, "in_flight": k, "rho": rho,
                                 "median_err": med, "worst_err": worst,
+                                "pairs": separated_pairs(grp),
                                 "optimal": optimal_verdict(grp)})
         grp = [r for r in rows if r["graph"] == g]
         rho = spearman([r["pred_iter_ms"] for r in grp], [r["meas_iter_ms"] for r in grp])
@@ -705,6 +725,7 @@ def summarize(rows, policies, in_flight):
     emed, eworst = error_summary([r["exposed_err_of_iter"] for r in rows])
     cmed, cworst = error_summary([r["iter_err_meas_compute"] for r in rows])
     rhos = [x["rho"] for x in s["groups"] if x["rho"] is not None]
+    pairs = [x["pairs"] for x in s["groups"]]
     verdicts = [x["optimal"] for x in s["groups"] if x["optimal"]]
     s["overall"] = {
         "median_err": med, "worst_err": worst,
@@ -712,6 +733,8 @@ def summarize(rows, policies, in_flight):
         "meas_compute_median_err": cmed, "meas_compute_worst_err": cworst,
         "rho_mean": statistics.mean(rhos) if rhos else None,
         "rho_min": min(rhos) if rhos else None,
+        "separated_pairs_agree": sum(a for a, _ in pairs),
+        "separated_pairs": sum(n for _, n in pairs),
         "optimal_ok": sum(1 for v in verdicts if v[0] == "ok"),
         "optimal_checked": len(verdicts),
         "median_spread": statistics.median(r["meas_spread"] for r in rows),
@@ -757,15 +780,17 @@ def print_report(rows, summary, meta, policies):
               f"{r['meas_compute_ms']:9.3f} | {100 * r['meas_spread']:7.1f}")
     print()
     print("per graph and in-flight setting (policies ranked by predicted vs measured "
-          "iteration):")
-    print(f"{'graph':<16} {'k':>3} | {'rho':>6} | {'med|err|%':>9} {'worst%':>7} | "
-          "optimal measured vs best other")
+          "iteration; pairs: of the policy pairs the model separates by more than "
+          "the measured noise, those measured in the predicted order):")
+    print(f"{'graph':<16} {'k':>3} | {'rho':>6} | {'pairs':>7} | {'med|err|%':>9} "
+          f"{'worst%':>7} | optimal measured vs best other")
     for g in summary["groups"]:
         k = g["in_flight"] or "inf"
         v = g["optimal"]
         verdict = ("-" if v is None else
                    f"{v[0]}: {v[1]:.2f} vs {v[2]} {v[3]:.2f} (noise {v[4]:.2f})")
-        print(f"{g['graph']:<16} {k:>3} | {fmt_rho(g['rho']):>6} | "
+        pr = f"{g['pairs'][0]}/{g['pairs'][1]}"
+        print(f"{g['graph']:<16} {k:>3} | {fmt_rho(g['rho']):>6} | {pr:>7} | "
               f"{pct(g['median_err']).lstrip('+'):>9} {pct(g['worst_err']).lstrip('+'):>7} | "
               f"{verdict}")
     print()
@@ -781,7 +806,9 @@ def print_report(rows, summary, meta, policies):
           f"{pct(o['exposed_worst_err_of_iter']).lstrip('+')}%; with the measured "
           f"compute (cerr) median {pct(o['meas_compute_median_err']).lstrip('+')}%, "
           f"worst {pct(o['meas_compute_worst_err']).lstrip('+')}%; rho mean "
-          f"{fmt_rho(o['rho_mean'])}, min {fmt_rho(o['rho_min'])}; optimal no slower "
+          f"{fmt_rho(o['rho_mean'])}, min {fmt_rho(o['rho_min'])}; separated pairs in "
+          f"the predicted order {o['separated_pairs_agree']} of {o['separated_pairs']}; "
+          f"optimal no slower "
           f"than the best other beyond noise in {o['optimal_ok']} of "
           f"{o['optimal_checked']}; run-to-run spread median "
           f"{100 * o['median_spread']:.1f}%, worst {100 * o['worst_spread']:.1f}%")

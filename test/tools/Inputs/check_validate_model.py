@@ -11,7 +11,9 @@
 - the CSV's measured iteration is the median of its rounds, its spread
   (max - min) / median;
 - each printed rho equals Spearman's correlation recomputed from the CSV
-  (ranks by counting, ties averaged), per graph and in-flight setting;
+  (ranks by counting, ties averaged), per graph and in-flight setting, and
+  so do the separated pairs (predicted apart by more than the larger round
+  range) measured in the predicted order;
 - each optimal verdict follows from the CSV (optimal <= best other + the
   larger round range).
 Prints what it checked; exits 1 naming the first mismatch."""
@@ -46,8 +48,10 @@ def main():
     out, csv_path, policies = args[0], args[1], args[2:k_at]
     in_flight = ["inf" if k == "0" else k for k in args[k_at + 1:]]
     lines = open(out).read().splitlines()
-    table = [l.split() for l in lines if "|" in l and not l.startswith("graph")
-             and len(l.split("|")) == 5]
+    # table rows: "graph policy k bkts | ...", 5 fields; summary rows:
+    # "graph k | rho | pairs | errors | verdict", 5 fields too
+    table = [l.split() for l in lines if not l.startswith("graph")
+             and len(l.split("|")) == 5 and len(l.split("|")[0].split()) == 4]
     rows = []
     for t in table:
         # graph policy k bkts | pred meas err cerr | pexp mexp experr | pcmp mcmp | spread
@@ -99,14 +103,24 @@ def main():
     printed = {}
     for l in lines:
         p = l.split("|")
-        if len(p) == 4 and p[0].split() and p[0].split()[0] != "graph":
+        if len(p) == 5 and len(p[0].split()) == 2 and p[0].split()[0] != "graph":
             g, k = p[0].split()
-            printed[(g, k)] = (p[1].strip(), p[3].strip())
+            printed[(g, k)] = (p[1].strip(), p[4].strip(), p[2].strip())
     if set(printed) != set(groups):
         fail(f"summary groups {sorted(printed)}, CSV groups {sorted(groups)}")
     for key, grp in groups.items():
         r = rho([float(c["pred_iter_ms"]) for c in grp], [float(c["meas_iter_ms"]) for c in grp])
-        shown, verdict = printed[key]
+        shown, verdict, pairs = printed[key]
+        agree = sep = 0
+        for i, a in enumerate(grp):
+            for b in grp[i + 1:]:
+                dp = float(a["pred_iter_ms"]) - float(b["pred_iter_ms"])
+                noise = max(float(a["meas_range_ms"]), float(b["meas_range_ms"]))
+                if abs(dp) > noise:
+                    sep += 1
+                    agree += (float(a["meas_iter_ms"]) - float(b["meas_iter_ms"])) * dp > 0
+        if pairs != f"{agree}/{sep}":
+            fail(f"{key}: pairs printed {pairs}, recomputed {agree}/{sep}")
         if (r is None) != (shown == "n/a") or (r is not None and abs(float(shown) - r) > 0.0005):
             fail(f"{key}: rho printed {shown}, recomputed {r}")
         opt = [c for c in grp if c["policy"] == "optimal"]
