@@ -4,7 +4,8 @@
 // holds step programs; a rank loads the plan once and runs any of its
 // programs on a communicator, as it would run a collective. The program's
 // group maps its ranks to ranks of that communicator (absent = identity,
-// or the plan's schedule group); ranks outside the group do not call.
+// or the plan's schedule group); a program with several groups runs in the
+// one holding this rank; ranks outside every group do not call.
 //
 // Buffers: a program has an input and an output buffer whose sizes may
 // depend on the rank (e.g. all-to-all-v); HcclPlanGetBufferBytes tells them.
