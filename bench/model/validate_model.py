@@ -58,6 +58,7 @@ import json
 import math
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -396,7 +397,7 @@ def calibrate(args, work):
     cmd = [sys.executable, os.path.join(ROOT, "tools", "calibrate", "calibrate_host.py"),
            "--hccl-test", args.hccl_test or os.path.join(args.bin, "hccl-test"),
            "-p", str(args.ranks),
-           "-o", out]
+           "-o", out] + shlex.split(args.calibrate_opts)
     if args.nice:
         cmd = ["nice", "-n", str(args.nice)] + cmd
     log(f"calibrating host-{args.ranks}: {' '.join(cmd)}")
@@ -404,8 +405,9 @@ def calibrate(args, work):
     sys.stderr.write(res.stdout)
     if res.returncode != 0:
         raise ToolError(f"calibrate_host.py failed (exit {res.returncode}): "
-                        f"{' '.join(cmd)}\n{res.stderr.strip()}\n(give measured "
-                        "figures with --link-params FILE to skip calibration)")
+                        f"{' '.join(cmd)}\n{res.stderr.strip()}\n(more rounds with "
+                        "--calibrate-opts '-n 50 -r 15', or measured figures with "
+                        "--link-params FILE)")
     with open(out) as f:
         return json.load(f), out
 
@@ -470,6 +472,9 @@ def main(argv=None):
                          "(default build/bin; ../lib beside it goes on LD_LIBRARY_PATH)")
     ap.add_argument("--hccl-test", metavar="PATH",
                     help="hccl-test for the calibration (default: --bin's)")
+    ap.add_argument("--calibrate-opts", default="", metavar="OPTS",
+                    help="extra calibrate_host.py options, e.g. '-n 50 -r 15' "
+                         "(default: its own, as scripts/demo.sh runs it)")
     ap.add_argument("--link-params", metavar="FILE",
                     help="calibrated link figures for host-N (calibrate_host.py's "
                          "output for the same --ranks); default: calibrate now")
