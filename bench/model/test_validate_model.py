@@ -74,6 +74,11 @@ class Statistics(unittest.TestCase):
         self.assertEqual(vm.separated_pairs(rows), (1, 2))
         self.assertEqual(vm.separated_pairs(rows[:1]), (0, 0))
 
+    def test_graph_name(self):
+        self.assertEqual(vm.graph_name("/x/resnet18-host.graph.json"), "resnet18-host")
+        self.assertEqual(vm.graph_name("g.json"), "g")
+        self.assertEqual(vm.graph_name("graph"), "graph")
+
     def test_parse_size(self):
         self.assertEqual(vm.parse_size("64M"), 64 << 20)
         self.assertEqual(vm.parse_size("1"), 1)

@@ -203,7 +203,11 @@ def parse_size(text):
 
 
 def graph_name(path):
-    return os.path.basename(path)[:-len(".graph.json")]
+    base = os.path.basename(path)
+    for suffix in (".graph.json", ".json"):
+        if base.endswith(suffix):
+            return base[:-len(suffix)]
+    return base
 
 
 def default_graphs():
