@@ -15,6 +15,16 @@ the smaller of the two per-step intercepts (what this script did before it
 fitted c). beta from the all-gather slope, gamma as the median all-reduce
 excess over the transfers at sizes >= 1 MiB,
 
+and, as a training step calls collectives between stretches of compute,
+the cost of a *cold* call: hccl-test --gap-us idles every rank before each
+call, so the runtime's threads have parked and the ranks arrive apart (on
+this 2-core VM, 4 ranks: 100-150 us against 46 back to back for 1 KiB).
+The median excess of cold over back-to-back calls at the small sizes is
+added to c: that is what each collective of a compiled plan pays.
+Sizes run from 4 KiB to --max-size (default 256 MiB: the buckets the
+policies make reach it, and past the caches the bandwidth drops 1.3-1.7x
+below what 16 MiB shows),
+
 then writes the link-parameter JSON that topologies accept
 (docs/plan-format.md, "Link parameters"), so the compiler prices
 collectives on this machine as they really run.
@@ -40,12 +50,14 @@ import sys
 import tempfile
 
 
-def run_once(hccl_test, op, ranks, sizes, iters):
+def run_once(hccl_test, op, ranks, sizes, iters, gap_us=0):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "out.csv")
         cmd = [hccl_test, op, "-b", str(sizes[0]), "-e", str(sizes[-1]),
                "-f", "4", "-p", str(ranks), "-n", str(iters), "-w", "2",
                "--algo", "level0:ring", "--csv", path, "-c", "0"]
+        if gap_us:
+            cmd += ["--gap-us", str(gap_us)]
         res = subprocess.run(cmd, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         if res.returncode != 0:
@@ -56,11 +68,19 @@ def run_once(hccl_test, op, ranks, sizes, iters):
                     for r in csv.DictReader(f)]
 
 
-def run(hccl_test, op, ranks, sizes, iters, rounds):
+def run(hccl_test, op, ranks, sizes, iters, rounds, gap_us=0):
     """Every round's (size, time) list: single runs on a shared 2-core
     machine vary by tens of percent, so the figures come from the medians
     and the rounds' spread says whether they mean anything."""
-    return [run_once(hccl_test, op, ranks, sizes, iters) for _ in range(rounds)]
+    return [run_once(hccl_test, op, ranks, sizes, iters, gap_us)
+            for _ in range(rounds)]
+
+
+def cold_excess(cold, warm):
+    """Median of what a cold call costs beyond a back-to-back one, over the
+    sizes both lists have (seconds; 0 when cold calls are no slower)."""
+    w = dict(warm)
+    return max(0.0, statistics.median(t - w[s] for s, t in cold))
 
 
 def medians(runs):
@@ -132,6 +152,15 @@ def figures(ag, ar, p):
     return params, notes
 
 
+def parse_size(text):
+    """Bytes from '256M', '1G', '65536' (None when malformed)."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    t = text.strip().upper()
+    mult = units.get(t[-1:], 1)
+    digits = t[:-1] if t[-1:] in units else t
+    return int(digits) * mult if digits.isdigit() else None
+
+
 def main():
     # Progress and the refusal (stderr) in the order they happen.
     sys.stdout.reconfigure(line_buffering=True)
@@ -141,6 +170,11 @@ def main():
     ap.add_argument("-n", "--iters", type=int, default=5)
     ap.add_argument("-r", "--rounds", type=int, default=3)
     ap.add_argument("-o", "--out", required=True)
+    ap.add_argument("--max-size", default="256M",
+                    help="largest size to time (K/M/G; default 256M)")
+    ap.add_argument("--gap-us", type=int, default=1000,
+                    help="idle time before each cold call (default 1000; 0: "
+                         "leave cold calls out)")
     ap.add_argument("--max-spread", type=float, default=3.0,
                     help="refuse to calibrate when latency, bandwidth or reduction "
                          "rate fitted on each round alone differ by more than this "
@@ -152,8 +186,16 @@ def main():
         sys.exit("calibrate_host: -p must be >= 2")
     if args.rounds < 1:
         sys.exit("calibrate_host: -r must be >= 1")
+    if args.gap_us < 0:
+        sys.exit("calibrate_host: --gap-us must be >= 0")
+    max_size = parse_size(args.max_size)
+    if max_size is None or max_size < (16 << 20):
+        sys.exit(f"calibrate_host: --max-size '{args.max_size}': expected a "
+                 "size of at least 16M (the reduction rate is fitted at >= 1M)")
     p = args.ranks
-    sizes = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20]
+    sizes = [4 << 10]
+    while sizes[-1] * 4 <= max_size:
+        sizes.append(sizes[-1] * 4)
     ag_runs = run(args.hccl_test, "all_gather", p, sizes, args.iters, args.rounds)
     ar_runs = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds)
     params, notes = figures(medians(ag_runs), medians(ar_runs), p)
@@ -185,8 +227,22 @@ def main():
                       file=sys.stderr)
                 return 3
         vals = [f["collective_overhead_us"] for f in per]
-        print(f"calibrate_host: collective_overhead_us: {min(vals):g} .. "
-              f"{max(vals):g} over {args.rounds} rounds fitted alone")
+        print(f"calibrate_host: collective_overhead_us back to back: "
+              f"{min(vals):g} .. {max(vals):g} over {args.rounds} rounds "
+              "fitted alone")
+    if args.gap_us:
+        small = sizes[:3]
+        cold_runs = run(args.hccl_test, "all_reduce", p, small, args.iters,
+                        args.rounds, args.gap_us)
+        warm = medians(ar_runs)[:3]
+        excess = cold_excess(medians(cold_runs), warm)
+        per_round = [cold_excess(c, w[:3]) for c, w in zip(cold_runs, ar_runs)]
+        print(f"calibrate_host: cold calls (--gap-us {args.gap_us}) cost "
+              f"{excess * 1e6:.1f} us more than back-to-back ones "
+              f"({min(per_round) * 1e6:.1f} .. {max(per_round) * 1e6:.1f} over "
+              f"{args.rounds} rounds)")
+        params["collective_overhead_us"] = round(
+            params["collective_overhead_us"] + excess * 1e6, 3)
     for n in notes:
         print(f"calibrate_host: note: {n}")
     with open(args.out, "w") as f:

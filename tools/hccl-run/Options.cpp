@@ -39,11 +39,12 @@ std::string usage() {
   return "usage: hccl-run PLAN.json [-p RANKS] [-n ITERS] [-w WARMUP]\n"
          "                [--time-scale X] [--compare BASELINE.json]\n"
          "                [--trace OUT.json] [-c 0|1] [--streams N]\n"
-         "                [--max-buffer-mib M]\n"
+         "                [--max-buffer-mib M] [--spin-us N]\n"
          "Runs a plan exported by `hccl-translate --comm-to-plan` on the\n"
          "bundled runtime: collectives on real buffers (checked against a\n"
-         "reference with -c 1), compute items as waits of their predicted\n"
-         "time (x --time-scale). Alone it launches the plan's ranks; under\n"
+         "reference with -c 1), compute items as a device clock advanced by\n"
+         "their predicted time (x --time-scale); a collective starts when\n"
+         "the device reaches it. Alone it launches the plan's ranks; under\n"
          "mpirun or torchrun each process is one rank.\n"
          "  -p RANKS          local ranks (default: the plan's group size)\n"
          "  -n ITERS          measured iterations (default 5)\n"
@@ -65,6 +66,9 @@ std::string usage() {
          "                    buffer pair;\n"
          "                    results are then checked one by one after the\n"
          "                    timed iterations\n"
+         "  --spin-us N       wait for the device clock by sleeping, then\n"
+         "                    yielding for the last N us, since a sleep\n"
+         "                    wakes late (default 100; 0: sleep only)\n"
          "exit status: 0 ok, 1 a run failed or a check failed, 2 bad input\n";
 }
 
@@ -99,6 +103,12 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       const char *v = value("--streams");
       if (!v || !parseInt(v, 1, 64, o.streams))
         return err(std::string("--streams needs an integer in 1..64, found '") +
+                   (v ? v : "") + "'");
+    } else if (a == "--spin-us") {
+      const char *v = value("--spin-us");
+      if (!v || !parseInt(v, 0, 100000, o.spinUs))
+        return err(std::string("--spin-us needs an integer in 0..100000, "
+                               "found '") +
                    (v ? v : "") + "'");
     } else if (a == "--max-buffer-mib") {
       const char *v = value("--max-buffer-mib");

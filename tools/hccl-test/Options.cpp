@@ -255,6 +255,12 @@ std::string usage() {
          "host stream\n"
          "  --malloc                plain heap buffers instead of "
          "HcclMemAlloc (single-copy path)\n"
+         "  --gap-us N              before each iteration every rank waits N "
+         "us,\n"
+         "                          as between a training step's collectives; "
+         "the time\n"
+         "                          is then launch to completion alone (cold "
+         "calls)\n"
          "  -h, --help              this text\n"
          "Run under mpirun (one process per rank) or alone (hccl-test forks "
          "-p ranks).\n";
@@ -340,9 +346,9 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       (flag == "--sync" ? o.sync : o.useMalloc) = true;
       continue;
     }
-    static const char *const kValued[] = {"-b", "-e", "-i",    "-f",    "-n",
-                                          "-w", "-o", "-r",    "-d",    "-c",
-                                          "-p", "-z", "--csv", "--algo"};
+    static const char *const kValued[] = {
+        "-b", "-e", "-i", "-f", "-n",    "-w",     "-o",      "-r",
+        "-d", "-c", "-p", "-z", "--csv", "--algo", "--gap-us"};
     bool known = false;
     for (const char *k : kValued)
       known = known || flag == k;
@@ -440,6 +446,11 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       if (value.empty())
         return fail("--csv needs a file name");
       o.csvPath = value;
+    } else if (flag == "--gap-us") {
+      auto v = count(0, 10000000, "microseconds in 0..10000000");
+      if (!v)
+        return res;
+      o.gapUs = static_cast<int>(*v);
     } else if (flag == "--algo") {
       if (value.empty())
         return fail("--algo needs a value such as level0:ring");

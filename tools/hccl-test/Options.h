@@ -61,6 +61,7 @@ struct Options {
   std::string algo;       ///< --algo VALUE (exported as HCCL_ALGO)
   bool sync = false;      ///< --sync: NULL stream (blocking calls)
   bool useMalloc = false; ///< --malloc: plain heap buffers, not HcclMemAlloc
+  int gapUs = 0; ///< --gap-us: idle time before each iteration (cold calls)
   bool help = false;
   /// hccl_test's warnings for accepted combinations (printed by the root).
   std::vector<std::string> warnings;

@@ -91,6 +91,10 @@ TEST(HcclTestOptions, SpellingsOfAValue) {
   EXPECT_EQ(o.algo, "level0:ring");
   EXPECT_TRUE(o.sync);
   EXPECT_TRUE(o.useMalloc);
+  EXPECT_EQ(o.gapUs, 0);
+  EXPECT_EQ(ok({"all_reduce", "--gap-us", "1000"}).gapUs, 1000);
+  EXPECT_NE(err({"all_reduce", "--gap-us", "-1"}).find("--gap-us -1: expected"),
+            std::string::npos);
   EXPECT_TRUE(ok({"--help"}).help);
   EXPECT_TRUE(ok({"all_reduce", "-h"}).help);
 }

@@ -1,0 +1,27 @@
+//===- HostWait.h - Waiting for a point in time, on time --------*- C++ -*-===//
+//
+// How hccl-run waits for its device clock and hccl-test --gap-us for the
+// end of a simulated step: sleep, then yield for the last `spin`, since a
+// sleep on this kind of host wakes 50-130 us late (a late rank delays
+// every peer of the next collective). MLIR-free.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HCCL_TOOLS_COMMON_HOSTWAIT_H
+#define HCCL_TOOLS_COMMON_HOSTWAIT_H
+
+#include <chrono>
+
+namespace hccl::tools {
+
+using HostClock = std::chrono::steady_clock;
+
+/// Drops the calling thread's timer slack to 1 ns (Linux; the default 50 us
+/// adds to every sleep's overshoot). Harmless where unsupported.
+void tightenTimerSlack();
+
+/// Returns at `t` or just after: sleeps until `t - spin`, then yields.
+void waitUntil(HostClock::time_point t, std::chrono::microseconds spin);
+
+} // namespace hccl::tools
+
+#endif // HCCL_TOOLS_COMMON_HOSTWAIT_H
