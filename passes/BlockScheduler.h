@@ -174,6 +174,9 @@ private:
   std::set<std::tuple<int64_t, int64_t, int64_t>> readyWait; ///< (use, idx, n)
   int64_t readyStart = -1;
   double live = 0, clockUs = 0;
+  /// From a start to the earliest begin of its collective
+  /// (Topology::collectiveWakeupUs; 0 without a model).
+  double wakeupUs = 0;
   int64_t inFlight = 0;
   double bytesInFlight = 0;
   std::set<int64_t> flight; ///< collective numbers, oldest first

@@ -27,7 +27,8 @@ namespace {
 /// Limits): the finish of each, in O(1) amortised per bucket.
 class LimitedStream {
 public:
-  explicit LimitedStream(const Limits &limits) : limits(limits) {}
+  LimitedStream(const Limits &limits, double wakeup)
+      : limits(limits), wakeup(wakeup) {}
 
   /// Issues the next bucket; returns its finish.
   double push(double ready, double bytes, double cost) {
@@ -51,7 +52,7 @@ public:
     }
     double gate = waitedUpTo ? fin[waitedUpTo - 1] : 0.0;
     double issue = gate > ready ? limits.nextBoundary(gate) : ready;
-    double f = std::max(issue, fin.empty() ? 0.0 : fin.back()) + cost;
+    double f = std::max(issue + wakeup, fin.empty() ? 0.0 : fin.back()) + cost;
     fin.push_back(f);
     return f;
   }
@@ -59,6 +60,7 @@ public:
 
 private:
   const Limits &limits;
+  double wakeup;
   std::vector<double> fin, byteSum;
   size_t waitedUpTo = 0; ///< buckets [0, waitedUpTo) were waited for
 };
@@ -148,7 +150,7 @@ double hccl::bucket::evaluatePlan(const Problem &prob,
     a.bytes += prob.items[i].bytes;
     a.last = i;
   }
-  LimitedStream stream(prob.limits);
+  LimitedStream stream(prob.limits, prob.wakeup);
   for (size_t i = 0; i < prob.items.size(); ++i) {
     const Acc &a = acc.find(bucketOf[i])->second;
     if (a.last != i)
@@ -300,9 +302,11 @@ void mergeWhileFree(const Problem &prob, std::vector<int64_t> &bucketOf,
     return head.key < 0 ? head.fixedSeconds : prob.pricers[head.key](bytes);
   };
   auto after = [&](double prev, const Run &r, double bytes) {
-    double begin = prev <= r.ready ? r.ready
-                   : oneInFlight   ? prob.limits.nextBoundary(prev)
-                                   : prev;
+    double begin =
+        oneInFlight
+            ? (prev <= r.ready ? r.ready : prob.limits.nextBoundary(prev)) +
+                  prob.wakeup
+            : std::max(r.ready + prob.wakeup, prev);
     return begin + cost(r, bytes);
   };
   std::vector<double> fin(runs.size());
@@ -362,20 +366,26 @@ namespace {
 Plan planDp(const Problem &prob, bool oneInFlight) {
   const int64_t n = static_cast<int64_t>(prob.items.size());
   const double inf = std::numeric_limits<double>::infinity();
-  // G[i]: when a start held back by the bucket that ends at F[i] is
-  // issued (F[i] itself without a limit).
+  // G[i]: when a start held back by the bucket that ends at F[i] may
+  // begin (issued at the next boundary, then the wake-up; F[i] itself
+  // without a limit, where the start was issued long before). A start
+  // whose previous bucket ended by its ready time (by R_j + w without a
+  // limit) begins at R_j + w: RI[j] is the time the idle test compares F
+  // with, R_j or R_j + w.
+  const double w = prob.wakeup;
   auto issueAfter = [&](double f) {
-    return oneInFlight ? prob.limits.nextBoundary(f) : f;
+    return oneInFlight ? prob.limits.nextBoundary(f) + w : f;
   };
-  std::vector<double> F(n + 1, 0), G(n + 1, 0), S(n + 1, 0), R(n, 0);
+  std::vector<double> F(n + 1, 0), G(n + 1, 0), S(n + 1, 0), R(n, 0), RI(n, 0);
   std::vector<int64_t> start(n, 0), B(n + 1, 0); // B: buckets of prefix
   for (int64_t j = 0; j < n; ++j) {
     S[j + 1] = S[j] + prob.items[j].bytes;
     R[j] = std::max(prob.items[j].ready, j ? R[j - 1] : 0.0);
+    RI[j] = oneInFlight ? R[j] : R[j] + w;
   }
 
   int64_t work = 0;
-  int64_t idle = 0;    // largest i <= j with F[i] <= R[j]
+  int64_t idle = 0;    // largest i <= j with F[i] <= RI[j]
   int64_t bytesLo = 0; // smallest start within the byte cap
   int64_t runStart = -1, depLo = 0;
   int runKey = -1;
@@ -383,14 +393,14 @@ Plan planDp(const Problem &prob, bool oneInFlight) {
 
   for (int64_t j = 0; j < n; ++j) {
     const Item &it = prob.items[j];
-    while (idle + 1 <= j && F[idle + 1] <= R[j])
+    while (idle + 1 <= j && F[idle + 1] <= RI[j])
       ++idle;
     if (prob.caps.maxBucketBytes > 0)
       while (bytesLo < j && S[j + 1] - S[bytesLo] > prob.caps.maxBucketBytes)
         ++bytesLo;
 
     if (it.key < 0) {
-      F[j + 1] = (F[j] <= R[j] ? R[j] : G[j]) + it.fixedSeconds;
+      F[j + 1] = (F[j] <= RI[j] ? R[j] + w : G[j]) + it.fixedSeconds;
       G[j + 1] = issueAfter(F[j + 1]);
       B[j + 1] = B[j] + 1;
       start[j] = j;
@@ -427,10 +437,10 @@ Plan planDp(const Problem &prob, bool oneInFlight) {
 
     if (!fast) {
       for (int64_t i = lo; i <= j; ++i)
-        consider((F[i] <= R[j] ? R[j] : G[i]) + price(S[j + 1] - S[i]), i);
+        consider((F[i] <= RI[j] ? R[j] + w : G[i]) + price(S[j + 1] - S[i]), i);
     } else {
       if (idle >= lo)
-        consider(R[j] + price(S[j + 1] - S[idle]), idle);
+        consider(R[j] + w + price(S[j + 1] - S[idle]), idle);
       int64_t busyLo = std::max(lo, idle + 1);
       for (size_t a = 0; a < windows.size(); ++a) {
         const AffinePiece &pc = price.pieces[a];

@@ -92,6 +92,10 @@ struct Problem {
   std::vector<BucketPricer> pricers;
   Caps caps;
   Limits limits;
+  /// Seconds from a bucket's issue to its earliest start (the runtime's
+  /// threads wake, the ranks meet; Topology::collectiveWakeupUs): a bucket
+  /// issued at I starts at max(I + wakeup, the previous bucket's finish).
+  double wakeup = 0;
 };
 
 /// bucketOf[i] = bucket index of item i; buckets are runs numbered 0, 1, ...
@@ -137,9 +141,9 @@ Plan planDdp(const Problem &prob, double capBytes, double firstBucketBytes);
 /// Exact minimum of the finish time over all valid partitions.
 ///
 /// Dynamic programming over bucket boundaries: F[j+1] = min over valid
-/// starts i of max(F[i], R_j) + c(S[j+1] - S[i]) (F is the optimal finish
-/// of a prefix, S prefix bytes); optimal because a bucket's finish is
-/// monotone in the previous finish. F is non-decreasing, so the valid
+/// starts i of max(F[i], R_j + w) + c(S[j+1] - S[i]) (w the wake-up) (F is the
+/// optimal finish of a prefix, S prefix bytes); optimal because a bucket's
+/// finish is monotone in the previous finish. F is non-decreasing, so the valid
 /// starts split into an idle prefix (F[i] <= R_j: value R_j + c(...), best
 /// at its largest i since c is non-decreasing) and a busy suffix (value
 /// F[i] + c(...)). With affine pieces the busy value is
@@ -163,7 +167,8 @@ Plan planDdp(const Problem &prob, double capBytes, double firstBucketBytes);
 /// always waits for the previous one, a finish still depends on the
 /// previous finish alone, and the same dynamic programme is exact with
 /// each busy start's finish F[i] replaced by the boundary the start is
-/// issued at (non-decreasing in F[i], so the windows still apply). With
+/// issued at plus w (non-decreasing in F[i], so the windows still apply),
+/// and an idle start (F[i] <= R_j) beginning at R_j + w. With
 /// more in flight, or a byte limit, a finish depends on earlier finishes
 /// than the previous one and the programme is no longer exact: the plan is
 /// the best, under the exact evaluation, of the programme's plans for no

@@ -639,6 +639,7 @@ FailureOr<SmallVector<BucketStream>> mlir::comm::buildBucketStreams(
             FailureOr<CommCostModel *> m = getModel(ar);
             if (failed(m))
               return failure();
+            prob.wakeup = (*m)->topology().collectiveWakeup();
             FailureOr<hccl::bucket::BucketPricer> pr =
                 (*m)->allReducePricer(ar, ar.getAlgoAttr());
             if (failed(pr))
@@ -653,6 +654,7 @@ FailureOr<SmallVector<BucketStream>> mlir::comm::buildBucketStreams(
           FailureOr<CommCostModel *> m = getModel(src.op);
           if (failed(m))
             return failure();
+          prob.wakeup = (*m)->topology().collectiveWakeup();
           FailureOr<CollectivePrice> pr = (*m)->price(src.op);
           if (failed(pr))
             return failure();

@@ -70,8 +70,11 @@ private:
     FailureOr<std::vector<int64_t>> fp = model.footprint(coll);
     if (failed(fp))
       return failure();
+    // It may start once the wake-up has passed (queued behind another
+    // collective of its stream, it waits for that anyway).
     jobs.push_back(
-        links.add({clock, price->latencySeconds * 1e6,
+        links.add({clock + model.topology().collectiveWakeupUs,
+                   price->latencySeconds * 1e6,
                    (price->seconds - price->latencySeconds) * 1e6,
                    reinterpret_cast<uintptr_t>(group.getAsOpaquePointer()),
                    std::move(*fp)}));

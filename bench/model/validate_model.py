@@ -769,7 +769,8 @@ def print_report(rows, summary, meta, policies):
     intra = c.get("intra", {})
     print(f"calibration: alpha {intra.get('latency_us')} us, "
           f"{intra.get('bandwidth_gbps')} GB/s, reduction {c.get('reduce_gbps')} "
-          f"GB/s, overhead {c.get('collective_overhead_us', 0)} us per collective")
+          f"GB/s, overhead {c.get('collective_overhead_us', 0)} us per collective, "
+          f"wake-up {c.get('collective_wakeup_us', 0)} us")
     print("times in ms; err = (predicted - measured) / measured; cerr = the same "
           "with the measured compute in place of the predicted (diagnostic); exp "
           "err = (predicted - measured exposed) / measured iteration; spread = "

@@ -142,6 +142,7 @@ sched::Topology TopologyAttr::toSchedule() const {
   t.inter = fromAttr(getInter());
   t.reduceGBps = getReduceBandwidth().convertToDouble();
   t.collectiveOverheadUs = getOverhead().convertToDouble();
+  t.collectiveWakeupUs = getWakeup().convertToDouble();
   return t;
 }
 
@@ -149,20 +150,27 @@ TopologyAttr TopologyAttr::get(MLIRContext *ctx, const sched::Topology &t) {
   return get(ctx, t.servers, t.devicesPerServer,
              t.intraShape == sched::IntraShape::Ring, toAttr(ctx, t.intra),
              toAttr(ctx, t.inter), APFloat(t.reduceGBps),
-             APFloat(t.collectiveOverheadUs), t.name);
+             APFloat(t.collectiveOverheadUs), APFloat(t.collectiveWakeupUs),
+             t.name);
 }
 
 LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t servers, int64_t devices,
                                    bool intraRing, LinkAttr intra,
                                    LinkAttr inter, APFloat reduceF,
-                                   APFloat overheadF, StringRef preset) {
+                                   APFloat overheadF, APFloat wakeupF,
+                                   StringRef preset) {
   double reduce = reduceF.convertToDouble();
   double overhead = overheadF.convertToDouble();
   if (!std::isfinite(overhead) || !(overhead >= 0))
     return emitError() << "topology collective overhead must be finite and "
                           ">= 0 us, found "
                        << formatNumber(overhead);
+  double wakeup = wakeupF.convertToDouble();
+  if (!std::isfinite(wakeup) || !(wakeup >= 0))
+    return emitError() << "topology collective wake-up must be finite and "
+                          ">= 0 us, found "
+                       << formatNumber(wakeup);
   if (servers < 1 || servers > 65536)
     return emitError() << "topology servers must be in 1..65536, found "
                        << servers;
@@ -187,7 +195,8 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (t.servers != servers || t.devicesPerServer != devices ||
         (t.intraShape == sched::IntraShape::Ring) != intraRing ||
         !(t.intra == fromAttr(intra)) || !(t.inter == fromAttr(inter)) ||
-        t.reduceGBps != reduce || t.collectiveOverheadUs != overhead)
+        t.reduceGBps != reduce || t.collectiveOverheadUs != overhead ||
+        t.collectiveWakeupUs != wakeup)
       return emitError() << "topology parameters differ from preset '" << preset
                          << "'";
   }
@@ -204,7 +213,7 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
            << sched::Topology::presetForms()
            << ") or 'servers = N, devices = M, intra = mesh|ring "
               "#comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, "
-              "overhead = US]'";
+              "overhead = US][, wakeup = US]'";
   };
   if (parser.parseLess())
     return {};
@@ -252,16 +261,22 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
       parser.parseKeyword("reduce") || parser.parseEqual() ||
       parseNumber(parser, reduce))
     return {};
-  double overhead = 0;
-  if (succeeded(parser.parseOptionalComma()) &&
-      (parser.parseKeyword("overhead") || parser.parseEqual() ||
-       parseNumber(parser, overhead)))
+  // Optional, in this order: overhead = US, wakeup = US.
+  double overhead = 0, wakeup = 0;
+  bool comma = succeeded(parser.parseOptionalComma());
+  if (comma && succeeded(parser.parseOptionalKeyword("overhead"))) {
+    if (parser.parseEqual() || parseNumber(parser, overhead))
+      return {};
+    comma = succeeded(parser.parseOptionalComma());
+  }
+  if (comma && (parser.parseKeyword("wakeup") || parser.parseEqual() ||
+                parseNumber(parser, wakeup)))
     return {};
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, ctx, servers,
                     devices, ring, intra, inter, APFloat(reduce),
-                    APFloat(overhead), StringRef());
+                    APFloat(overhead), APFloat(wakeup), StringRef());
 }
 
 void TopologyAttr::print(AsmPrinter &p) const {
@@ -277,6 +292,8 @@ void TopologyAttr::print(AsmPrinter &p) const {
   p << ", reduce = " << formatNumber(getReduceBandwidth().convertToDouble());
   if (double o = getOverhead().convertToDouble(); o != 0)
     p << ", overhead = " << formatNumber(o);
+  if (double w = getWakeup().convertToDouble(); w != 0)
+    p << ", wakeup = " << formatNumber(w);
   p << ">";
 }
 

@@ -90,14 +90,17 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     #comm.topology<servers = 2, devices = 8,
                    intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>,
                    inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>,
-                   reduce = 100, overhead = 30>
+                   reduce = 100, overhead = 30, wakeup = 80>
     ```
 
     `intra` is `mesh` (full mesh) or `ring`; `reduce` is the local reduction
     throughput in GB/s (gamma = 1/reduce); `overhead` (optional, default 0)
     the fixed cost of one collective in microseconds (launch,
     synchronisation, fusion copy), added once to every collective on more
-    than one rank. A topology equal to a preset prints as the preset.
+    than one rank; `wakeup` (optional, default 0) the earliest start of a
+    collective after its issue in microseconds (the runtime's threads wake,
+    the ranks meet), which a collective queued behind another on its stream
+    does not pay. A topology equal to a preset prints as the preset.
   }];
   let parameters = (ins
     "int64_t":$servers,
@@ -107,6 +110,7 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     "::mlir::comm::LinkAttr":$inter,
     APFloatParameter<"GB/s">:$reduceBandwidth,
     APFloatParameter<"per-collective overhead, us">:$overhead,
+    APFloatParameter<"earliest start after issue, us">:$wakeup,
     StringRefParameter<"preset name, empty if custom", "\"\"">:$preset);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;

@@ -66,8 +66,12 @@ Status readLinkFields(const Json &j, const std::string &path, Topology &t) {
           numberField(j, "reduce_gbps", path, 0, true, t.reduceGBps, false);
       !s)
     return s;
-  return numberField(j, "collective_overhead_us", path, 0, false,
-                     t.collectiveOverheadUs, false);
+  if (Status s = numberField(j, "collective_overhead_us", path, 0, false,
+                             t.collectiveOverheadUs, false);
+      !s)
+    return s;
+  return numberField(j, "collective_wakeup_us", path, 0, false,
+                     t.collectiveWakeupUs, false);
 }
 
 } // namespace hccl::sched::detail

@@ -109,7 +109,7 @@ bool readTopology(Reader &rd, const json &j, const std::string &path,
   if (!rd.object(j, path,
                  {"name", "servers", "devices_per_server", "intra_shape",
                   "intra", "inter", "reduce_gbps", "collective_overhead_us",
-                  "rank_server"}))
+                  "collective_wakeup_us", "rank_server"}))
     return false;
   std::string name;
   if (!rd.string(j, "name", path, name, false))

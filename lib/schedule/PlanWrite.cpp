@@ -30,6 +30,8 @@ void linkFields(ojson &j, const Topology &t) {
   j["reduce_gbps"] = t.reduceGBps;
   if (t.collectiveOverheadUs != 0) // absent = 0: older readers stay valid
     j["collective_overhead_us"] = t.collectiveOverheadUs;
+  if (t.collectiveWakeupUs != 0)
+    j["collective_wakeup_us"] = t.collectiveWakeupUs;
 }
 
 ojson topoJson(const Topology &t) {

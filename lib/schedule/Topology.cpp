@@ -107,6 +107,9 @@ Status Topology::validate() const {
   if (!(collectiveOverheadUs >= 0) || !std::isfinite(collectiveOverheadUs))
     return Status::error("topology: collective overhead must be finite and "
                          ">= 0 us");
+  if (!(collectiveWakeupUs >= 0) || !std::isfinite(collectiveWakeupUs))
+    return Status::error("topology: collective wake-up must be finite and "
+                         ">= 0 us");
   return Status::ok();
 }
 
@@ -187,7 +190,8 @@ Status Topology::applyLinkParams(std::string_view text) {
   // The plan's topology reader reads these keys with the same function.
   Status s = jsonread::object(j, "",
                               {"intra", "inter", "intra_shape", "reduce_gbps",
-                               "collective_overhead_us", "version"});
+                               "collective_overhead_us", "collective_wakeup_us",
+                               "version"});
   if (s)
     s = detail::readLinkFields(j, "", *this);
   if (!s)
@@ -207,6 +211,7 @@ bool Topology::operator==(const Topology &o) const {
          devicesPerServer == o.devicesPerServer && intraShape == o.intraShape &&
          intra == o.intra && inter == o.inter && reduceGBps == o.reduceGBps &&
          collectiveOverheadUs == o.collectiveOverheadUs &&
+         collectiveWakeupUs == o.collectiveWakeupUs &&
          rankServer == o.rankServer;
 }
 

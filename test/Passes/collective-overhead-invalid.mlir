@@ -1,4 +1,10 @@
-// RUN: not hccl-opt %s 2>&1 | FileCheck %s
+// RUN: not hccl-opt %s -split-input-file 2>&1 | FileCheck %s
 // CHECK: error: topology collective overhead must be finite and >= 0 us, found -1
 module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, overhead = -1>} {
+}
+
+// -----
+
+// CHECK: error: topology collective wake-up must be finite and >= 0 us, found -2
+module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, overhead = 3, wakeup = -2>} {
 }

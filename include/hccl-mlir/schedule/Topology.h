@@ -59,6 +59,11 @@ struct Topology {
   /// steps: launch, synchronisation, the copy into a fused buffer. Measured
   /// by tools/calibrate; 0 in the presets (link parameters set it).
   double collectiveOverheadUs = 0;
+  /// Earliest start of a collective after it is issued: the runtime's
+  /// threads wake and the ranks meet. A collective issued while its stream
+  /// is busy starts when the stream frees, so queued collectives pay little
+  /// or none of it. Measured by tools/calibrate (cold calls); 0 in presets.
+  double collectiveWakeupUs = 0;
 
   /// Optional explicit mapping from a rank table; empty = server-major.
   std::vector<int> rankServer;
@@ -73,6 +78,7 @@ struct Topology {
   bool sameServer(int a, int b) const { return serverOf(a) == serverOf(b); }
   double gamma() const { return 1.0 / (reduceGBps * 1e9); }
   double collectiveOverhead() const { return collectiveOverheadUs * 1e-6; }
+  double collectiveWakeup() const { return collectiveWakeupUs * 1e-6; }
   /// The link class used between two distinct ranks.
   const LinkParams &linkBetween(int a, int b) const {
     return sameServer(a, b) ? intra : inter;

@@ -297,6 +297,11 @@ TEST(Cost, CollectiveOverheadIsAddedOncePerCollective) {
   Topology t = flatTopo(8, 7), h = t;
   ASSERT_TRUE(h.applyLinkParams(R"({"collective_overhead_us": 30})").isOk());
   EXPECT_EQ(h.collectiveOverheadUs, 30);
+  EXPECT_EQ(h.collectiveWakeupUs, 0);
+  // The wake-up is a delay before the start, not part of the price.
+  ASSERT_TRUE(h.applyLinkParams(R"({"collective_wakeup_us": 80})").isOk());
+  EXPECT_EQ(h.collectiveWakeupUs, 80);
+  EXPECT_EQ(h.collectiveOverheadUs, 30);
   for (Algorithm alg : {Algorithm::Ring, Algorithm::RHD}) {
     for (int64_t p : {int64_t(2), int64_t(5), int64_t(8)}) {
       double base = closed(Collective::AllReduce, alg, 4096 * 4.0, p, t);

@@ -53,6 +53,10 @@ TEST(Plan, RoundTripsEveryForm) {
       gen(Collective::Reduce, Algorithm::Star, 5, 9),
       gen(Collective::AllToAllV, Algorithm::Pairwise, 3, 4)};
   Topology topo = *Topology::preset("910b-8x2");
+  // Calibrated figures travel with the plan (operator== compares them).
+  ASSERT_TRUE(topo.applyLinkParams(R"({"collective_overhead_us": 3.5,
+                                       "collective_wakeup_us": 120})")
+                  .isOk());
   for (const Program &prog : progs)
     for (ProgramForm f :
          {ProgramForm::Compact, ProgramForm::Expanded, ProgramForm::Both}) {

@@ -149,7 +149,10 @@ TEST(Topology, MalformedLinkParameters) {
       {R"({"inter": {"speed": 1}})", "inter.speed: unknown key"},
       {R"({"color": 1})", "link parameters: color: unknown key (expected "
                           "intra, inter, intra_shape, reduce_gbps, "
-                          "collective_overhead_us, version)"},
+                          "collective_overhead_us, collective_wakeup_us, "
+                          "version)"},
+      {R"({"collective_wakeup_us": -5})",
+       "collective_wakeup_us: expected a number >= 0"},
       {R"({"intra_shape": "torus"})", "intra_shape: expected \"mesh\" or "
                                       "\"ring\""},
   };
