@@ -32,12 +32,15 @@
 #include "hccl/hccl_ext.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -121,6 +124,11 @@ struct Instance {
   uint64_t sendBytes = 0, recvBytes = 0;
   aclrtStream stream = nullptr;
   Clock::time_point issued, done;
+  /// Set by hostDone on the stream's thread; a wait waits for this
+  /// collective alone, not for the ones queued after it on its stream.
+  std::atomic<bool> finished{false};
+  std::mutex *mu = nullptr;
+  std::condition_variable *cv = nullptr;
 };
 
 using hccl::tools::TraceEvent;
@@ -129,7 +137,25 @@ struct Figures {
   double iterationUs = 0, computeUs = 0, commUs = 0, exposedUs = 0;
 };
 
-void hostDone(void *arg) { static_cast<Instance *>(arg)->done = Clock::now(); }
+void hostDone(void *arg) {
+  auto *inst = static_cast<Instance *>(arg);
+  inst->done = Clock::now();
+  {
+    std::lock_guard<std::mutex> lock(*inst->mu);
+    inst->finished = true;
+  }
+  inst->cv->notify_all();
+}
+
+/// Until `inst` has finished: yields for up to 50 us (a futex wake-up is
+/// slow on a VM, as the runtime's streams know), then sleeps.
+void awaitFinished(Instance &inst) {
+  Clock::time_point until = Clock::now() + std::chrono::microseconds(50);
+  while (!inst.finished && Clock::now() < until)
+    std::this_thread::yield();
+  std::unique_lock<std::mutex> lock(*inst.mu);
+  inst.cv->wait(lock, [&] { return inst.finished.load(); });
+}
 
 class PlanRun {
 public:
@@ -446,6 +472,9 @@ private:
         if (!inst.member)
           break;
         waitUntil(device);
+        inst.finished = false;
+        inst.mu = &doneMu_;
+        inst.cv = &doneCv_;
         inst.issued = Clock::now();
         if (HcclRunPlanCollective(comm_, handle_, inst.program->id.c_str(),
                                   inst.send, inst.recv,
@@ -462,10 +491,9 @@ private:
         if (!inst.member)
           break;
         Clock::time_point s = Clock::now();
-        if (HcclStreamSynchronize(inst.stream) != HCCL_SUCCESS)
-          return fail(1, "collective " + std::to_string(it.id) + " (" +
-                             inst.program->id +
-                             ") failed: " + HcclGetLastErrorMessage());
+        // As a compute stream waits for one collective's event on an NPU;
+        // its errors surface at the synchronisation after the iteration.
+        awaitFinished(inst);
         Clock::time_point e = Clock::now();
         device = std::max(device, e);
         double is = usSince(t0, inst.issued), ie = usSince(t0, inst.done);
@@ -482,6 +510,10 @@ private:
     }
     waitUntil(device);
     f.iterationUs = usSince(t0, Clock::now());
+    for (aclrtStream s : streams_)
+      if (HcclStreamSynchronize(s) != HCCL_SUCCESS)
+        return fail(1, std::string("a collective failed: ") +
+                           HcclGetLastErrorMessage());
     f.computeUs = compute;
     f.commUs = hccl::tools::unionLength(comm);
     f.exposedUs = std::max(0.0, f.iterationUs - compute);
@@ -521,6 +553,8 @@ private:
   std::map<int64_t, std::unique_ptr<Instance>> instances_;
   std::vector<aclrtStream> streams_;
   size_t nextStream_ = 0;
+  std::mutex doneMu_;
+  std::condition_variable doneCv_;
   bool shared_ = false;
   void *sharedSend_ = nullptr, *sharedRecv_ = nullptr;
 };
