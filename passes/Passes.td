@@ -64,8 +64,9 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
     all-reduces and A candidate algorithms (see docs/passes.md); among
     partitions that finish at the same time it prefers fewer, larger
     buckets. Every bucket's price includes the topology's per-collective
-    overhead (`#comm.topology<..., overhead = US>`). Needs the module
-    topology.
+    overhead (`#comm.topology<..., overhead = US>`), and a bucket issued
+    on an idle stream starts no earlier than the wake-up after its issue
+    (`wakeup = US`). Needs the module topology.
 
     Every policy honours `max-count` and `max-bucket-bytes`. Sizes accept
     K, M, G suffixes (binary).
