@@ -103,12 +103,20 @@ def main(argv):
                         "(calibrate_host.py: latency, bandwidth, reduction, per-call overhead) "
                         "instead of the host-N preset's figures; stops, naming the "
                         "figure, when the host is too noisy to calibrate")
+    p.add_argument("--link-params", metavar="FILE",
+                   help="price the plan with these calibrated links (calibrate_host.py's "
+                        "output for the same rank count, e.g. made with more rounds where "
+                        "--calibrate's defaults refuse a noisy host); one rank count only")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--work", help="folder for graphs, plans, logs, reports (default: a temporary one)")
     p.add_argument("--port", type=int, default=29700)
     args = p.parse_args(argv)
     if args.rounds < 1 or args.steps < 1 or (args.batch is not None and args.batch < 1):
         p.error("--rounds, --steps and --batch must be >= 1")
+    if args.link_params and (args.calibrate or len(args.ranks) != 1):
+        p.error("--link-params takes one --ranks value and excludes --calibrate")
+    if args.link_params and not os.path.isfile(args.link_params):
+        p.error(f"--link-params {args.link_params}: no such file")
     work = args.work or tempfile.mkdtemp(prefix="hccl-train-")
     os.makedirs(work, exist_ok=True)
     print(f"work folder: {work}")
@@ -121,7 +129,8 @@ def main(argv):
     for model in args.models:
         batch = args.batch or train_ddp.DEFAULT_BATCH[model]
         for ranks in args.ranks:
-            links = calibrate(args.build, work, ranks) if args.calibrate else None
+            links = (calibrate(args.build, work, ranks) if args.calibrate
+                     else args.link_params)
             plan, graph = compile_plan(args.build, work, model, ranks, batch, links)
             runs = {m: [] for m in modes}
             for rnd in range(args.rounds):
