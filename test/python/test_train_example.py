@@ -33,3 +33,22 @@ def test_factory_builds_and_takes_a_step(model):
     grads = [p.grad for p in net.parameters() if p.requires_grad]
     assert grads and all(g is not None for g in grads)
     assert torch.isfinite(loss)
+
+
+COMPARE = os.path.join(HERE, "..", "..", "examples", "train", "compare.py")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--ranks", "2", "4", "--link-params", __file__],
+     "--link-params takes one --ranks value"),
+    (["--ranks", "4", "--link-params", __file__, "--calibrate"],
+     "excludes --calibrate"),
+    (["--ranks", "4", "--link-params", "/nonexistent/calib.json"],
+     "--link-params /nonexistent/calib.json: no such file"),
+])
+def test_compare_refuses_bad_link_params(args, message):
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, COMPARE, *args], capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    assert message in r.stderr
