@@ -29,8 +29,9 @@ sys.path.insert(0, HERE)
 import train_ddp  # noqa: E402
 
 # This CPU for the compiler's compute estimates: per-rank FLOPs and bytes
+# (--peak-tflops / --memory-gbps change them)
 # rates, roughly one core's (the ranks share the cores; see performance.md).
-CPU = ["--peak-tflops", "0.02", "--memory-gbps", "10", "--efficiency", "1"]
+CPU = {"peak_tflops": 0.02, "memory_gbps": 10.0}
 
 
 def sh(cmd, **kw):
@@ -49,13 +50,16 @@ def calibrate(build, work, ranks):
     return out
 
 
-def compile_plan(build, work, model, ranks, batch, link_params=None):
+def compile_plan(build, work, model, ranks, batch, link_params=None, cpu=None):
+    cpu = cpu or CPU
     graph = os.path.join(work, f"{model}-p{ranks}-b{batch}.graph.json")
     plan = os.path.join(work, f"{model}-p{ranks}-b{batch}.plan.json")
     inputs = train_ddp.input_spec(model, batch)
     sh(["/usr/bin/python3", os.path.join(ROOT, "tools", "export", "export_graph.py"),
         os.path.join(HERE, "train_ddp.py") + ":" + model,
-        *[a for i in inputs for a in ("--input", i)], *CPU, "--threads", "1",
+        *[a for i in inputs for a in ("--input", i)],
+        "--peak-tflops", str(cpu["peak_tflops"]), "--memory-gbps", str(cpu["memory_gbps"]),
+        "--efficiency", "1", "--threads", "1",
         "--ranks", str(ranks), "--topology", f"host-{ranks}", "--brief", "-o", graph,
         *(["--link-params", link_params] if link_params else [])])
     mlir = sh([os.path.join(build, "bin", "hccl-translate"), "--import-graph", graph])
@@ -107,12 +111,18 @@ def main(argv):
                    help="price the plan with these calibrated links (calibrate_host.py's "
                         "output for the same rank count, e.g. made with more rounds where "
                         "--calibrate's defaults refuse a noisy host); one rank count only")
+    p.add_argument("--peak-tflops", type=float, default=CPU["peak_tflops"],
+                   help="per-rank compute rate the plan is priced with (default 0.02)")
+    p.add_argument("--memory-gbps", type=float, default=CPU["memory_gbps"],
+                   help="per-rank memory rate the plan is priced with (default 10)")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--work", help="folder for graphs, plans, logs, reports (default: a temporary one)")
     p.add_argument("--port", type=int, default=29700)
     args = p.parse_args(argv)
     if args.rounds < 1 or args.steps < 1 or (args.batch is not None and args.batch < 1):
         p.error("--rounds, --steps and --batch must be >= 1")
+    if not (args.peak_tflops > 0 and args.memory_gbps > 0):
+        p.error("--peak-tflops and --memory-gbps must be > 0")
     if args.link_params and (args.calibrate or len(args.ranks) != 1):
         p.error("--link-params takes one --ranks value and excludes --calibrate")
     if args.link_params and not os.path.isfile(args.link_params):
@@ -131,7 +141,9 @@ def main(argv):
         for ranks in args.ranks:
             links = (calibrate(args.build, work, ranks) if args.calibrate
                      else args.link_params)
-            plan, graph = compile_plan(args.build, work, model, ranks, batch, links)
+            plan, graph = compile_plan(args.build, work, model, ranks, batch, links,
+                                       {"peak_tflops": args.peak_tflops,
+                                        "memory_gbps": args.memory_gbps})
             runs = {m: [] for m in modes}
             for rnd in range(args.rounds):
                 for k, mode in enumerate(modes):

@@ -45,8 +45,9 @@ COMPARE = os.path.join(HERE, "..", "..", "examples", "train", "compare.py")
      "excludes --calibrate"),
     (["--ranks", "4", "--link-params", "/nonexistent/calib.json"],
      "--link-params /nonexistent/calib.json: no such file"),
+    (["--peak-tflops", "0"], "--peak-tflops and --memory-gbps must be > 0"),
 ])
-def test_compare_refuses_bad_link_params(args, message):
+def test_compare_refuses_bad_pricing_options(args, message):
     import subprocess
     import sys
     r = subprocess.run([sys.executable, COMPARE, *args], capture_output=True, text=True)
