@@ -29,8 +29,8 @@ sys.path.insert(0, HERE)
 import train_ddp  # noqa: E402
 
 # This CPU for the compiler's compute estimates: per-rank FLOPs and bytes
-# (--peak-tflops / --memory-gbps change them)
-# rates, roughly one core's (the ranks share the cores; see performance.md).
+# rates, roughly one core's (the ranks share the cores; see performance.md);
+# --peak-tflops / --memory-gbps change them.
 CPU = {"peak_tflops": 0.02, "memory_gbps": 10.0}
 
 
@@ -104,7 +104,7 @@ def main(argv):
                         "give medians, and the range of the per-round ratio to gloo")
     p.add_argument("--calibrate", action="store_true",
                    help="price the plan with this host's links measured first "
-                        "(calibrate_host.py: latency, bandwidth, reduction, per-call overhead) "
+                        "(calibrate_host.py: latency, bandwidth, reduction, per-call overhead, wake-up) "
                         "instead of the host-N preset's figures; stops, naming the "
                         "figure, when the host is too noisy to calibrate")
     p.add_argument("--link-params", metavar="FILE",

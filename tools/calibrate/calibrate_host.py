@@ -250,8 +250,8 @@ def main():
         json.dump(params, f, indent=1)
         f.write("\n")
     print(f"calibrate_host: p={p}: overhead {params['collective_overhead_us']} us per "
-          f"collective, wake-up {params.get('collective_wakeup_us', 0)} us, alpha {params['intra']['latency_us']} us, "
-          f"bandwidth {params['intra']['bandwidth_gbps']} GB/s, reduction "
+          f"collective, wake-up {params.get('collective_wakeup_us', 0)} us, "
+          f"alpha {params['intra']['latency_us']} us, bandwidth {params['intra']['bandwidth_gbps']} GB/s, reduction "
           f"{params['reduce_gbps']} GB/s -> {args.out}")
     return 0
 

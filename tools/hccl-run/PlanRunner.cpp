@@ -5,7 +5,8 @@
 // advances it by the op's predicted time (kernels run back to back; the host
 // thread does not wait for them), `start` waits until the device has reached
 // it (the gradient exists) and queues the collective on a host stream of the
-// runtime, `wait` synchronises that stream and holds the device until then.
+// runtime, `wait` waits for that collective (not for those queued after it
+// on its stream) and holds the device until then.
 // The host sleeps while it waits, leaving the cores to the communication, so
 // communication overlaps compute exactly as the schedule says, and the
 // iteration time is what the schedule bought. Sleeping against the device
@@ -189,6 +190,8 @@ public:
       auto inst = std::make_unique<Instance>();
       inst->id = it.id;
       inst->program = pp;
+      inst->mu = &doneMu_;
+      inst->cv = &doneCv_;
       if (int s = prepare(*inst); s != 0)
         return s;
       instances_[it.id] = std::move(inst);
@@ -473,8 +476,6 @@ private:
           break;
         waitUntil(device);
         inst.finished = false;
-        inst.mu = &doneMu_;
-        inst.cv = &doneCv_;
         inst.issued = Clock::now();
         if (HcclRunPlanCollective(comm_, handle_, inst.program->id.c_str(),
                                   inst.send, inst.recv,
