@@ -68,7 +68,8 @@ def Comm_LinkAttr : Comm_Attr<"Link", "link"> {
   let description = [{
     `#comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>`: bandwidth in
     GB/s per port and direction, latency (alpha) in microseconds, ports = links
-    a device drives at once.
+    a device drives at once. Inside a full-mesh server each peer has its own
+    link: messages to one peer in one step share it whatever the port count.
   }];
   let parameters = (ins
     "::mlir::comm::LinkClass":$linkClass,

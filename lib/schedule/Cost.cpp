@@ -44,6 +44,23 @@ PortLoad busiest(std::vector<double> &sizes, int ports, const LinkParams &l) {
                            });
 }
 
+// Busiest link of a full mesh, one link per peer: transfers to the same
+// peer share that peer's link whatever the port count.
+PortLoad busiestPeerLink(const std::vector<std::pair<int64_t, double>> &byPeer,
+                         const LinkParams &l) {
+  std::map<int64_t, PortLoad> link;
+  for (const auto &[peer, bytes] : byPeer) {
+    link[peer].msgs += 1;
+    link[peer].bytes += bytes;
+  }
+  PortLoad worst;
+  for (const auto &[peer, pl] : link)
+    if (pl.msgs * l.alpha() + pl.bytes * l.beta() >
+        worst.msgs * l.alpha() + worst.bytes * l.beta())
+      worst = pl;
+  return worst;
+}
+
 } // namespace
 
 double stepCost(const std::vector<ConcreteOp> &ops, int64_t globalRank,
@@ -51,6 +68,9 @@ double stepCost(const std::vector<ConcreteOp> &ops, int64_t globalRank,
                 int64_t slices, const Topology &topo) {
   // (direction, intra/inter) -> transfer sizes
   std::vector<double> groups[2][2];
+  // Intra-server transfers by peer, per direction: on a full mesh each peer
+  // pair has its own link, so ports only bound how many run at once.
+  std::vector<std::pair<int64_t, double>> intraByPeer[2];
   double reduced = 0;
   for (const ConcreteOp &c : ops) {
     double bytes = static_cast<double>(c.count) * elemBytes;
@@ -67,6 +87,8 @@ double stepCost(const std::vector<ConcreteOp> &ops, int64_t globalRank,
             ? 0
             : 1;
     groups[dir][inter].push_back(bytes);
+    if (!inter)
+      intraByPeer[dir].emplace_back(peer, bytes);
   }
   double worst = -1;
   const LinkParams *worstLink = &topo.intra;
@@ -78,6 +100,14 @@ double stepCost(const std::vector<ConcreteOp> &ops, int64_t globalRank,
       const LinkParams &l = inter ? topo.inter : topo.intra;
       PortLoad pl = busiest(groups[dir][inter], l.ports, l);
       double t = pl.msgs * l.alpha() + pl.bytes * l.beta();
+      if (!inter && topo.intraShape == IntraShape::FullMesh) {
+        PortLoad link = busiestPeerLink(intraByPeer[dir], l);
+        double tl = link.msgs * l.alpha() + link.bytes * l.beta();
+        if (tl > t) {
+          t = tl;
+          pl = link;
+        }
+      }
       if (t > worst) {
         worst = t;
         worstLink = &l;

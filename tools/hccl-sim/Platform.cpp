@@ -1,6 +1,7 @@
 //===- Platform.cpp - A topology as a SimGrid platform --------------------===//
 #include "Platform.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -78,6 +79,23 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
     spec.links.push_back({name, GBps * 1e9, us / 1e6});
   };
   const sched::LinkParams &in = topo.intra, &out = topo.inter;
+  // Dijkstra weighs an edge by its links. With rails an HCCS edge weighs
+  // 3: a detour over a peer (3 + its NIC + a rail) then never beats the 4
+  // hops over the spine, and the NIC path between two NPUs of one server
+  // (different rails: 4 hops) never beats the HCCS link. Without rails a
+  // port-limited HCCS edge weighs 3 (tx, link, rx), so the NIC's up edge
+  // is padded to 3: the path through the server's leaf (3 + 1) stays
+  // longer than HCCS, and every route between servers pays it once.
+  bool portLimitedAny = false;
+  for (const std::vector<int> &srv : servers)
+    portLimitedAny |= in.ports < static_cast<int>(srv.size()) - 1;
+  const bool pad = fabric.rails && topo.servers > 1;
+  const bool padNic = !fabric.rails && portLimitedAny && topo.servers > 1;
+  if (pad || padNic)
+    for (const char *name : {"pad-0", "pad-1"}) {
+      linkIndex[name] = spec.links.size();
+      spec.links.push_back({name, 1e15, 0, /*fatpipe=*/true});
+    }
   // Intra server: a directed link per ordered pair; a device with fewer
   // ports than peers also gets a send and a receive port link of `ports`
   // links' bandwidth that its transfers share (as the cost model's ports).
@@ -100,6 +118,9 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
         if (portLimited)
           e.links = {"tx-" + std::to_string(a), hccsName(a, b),
                      "rx-" + std::to_string(b)};
+        if (pad)
+          while (e.links.size() < 3)
+            e.links.push_back("pad-" + std::to_string(e.links.size() - 1));
         spec.edges.push_back(std::move(e));
       }
   }
@@ -108,22 +129,38 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
       << " NPUs, intra " << in.bandwidthGBps << " GB/s " << in.latencyUs
       << " us per link";
   if (topo.servers > 1) {
-    // NICs into leaf switches; tiers above aggregated per switch.
-    const int perLeaf = fabric.serversPerLeaf;
-    const int leaves = (topo.servers + perLeaf - 1) / perLeaf;
+    // NICs into leaf switches; tiers above aggregated per switch. Leaves
+    // of a rail fabric are numbered group-major (group * rails + rail), so
+    // a pod holds the rails of consecutive groups.
+    int rails = 1;
+    for (const std::vector<int> &srv : servers)
+      rails = std::max(rails, static_cast<int>(srv.size()));
+    const int perLeaf =
+        fabric.serversPerLeaf > 0
+            ? fabric.serversPerLeaf
+            : std::max(1, 32 / (fabric.rails ? 1 : topo.devicesPerServer));
+    const int groups = (topo.servers + perLeaf - 1) / perLeaf;
+    const int leaves = fabric.rails ? groups * rails : groups;
     const bool third = fabric.levels == 3 && leaves > 1;
     const int perPod = third ? fabric.leavesPerPod : leaves;
     const int pods = (leaves + perPod - 1) / perPod;
     const double ratio = fabric.oversubscription;
     std::vector<double> leafDownGBps(static_cast<size_t>(leaves), 0);
     for (int s = 0; s < topo.servers; ++s) {
-      std::string leaf = "leaf" + std::to_string(s / perLeaf);
-      for (int g : servers[static_cast<size_t>(s)]) {
+      const std::vector<int> &srv = servers[static_cast<size_t>(s)];
+      for (size_t i = 0; i < srv.size(); ++i) {
+        int g = srv[i];
+        int l = fabric.rails ? (s / perLeaf) * rails + static_cast<int>(i)
+                             : s / perLeaf;
+        std::string leaf = "leaf" + std::to_string(l);
         addLink(nicUp(g), out.bandwidthGBps, out.latencyUs);
         addLink(nicDown(g), out.bandwidthGBps, 0);
-        spec.edges.push_back({hostName(g), leaf, {nicUp(g)}});
+        SimEdge up{hostName(g), leaf, {nicUp(g)}};
+        if (padNic)
+          up.links = {nicUp(g), "pad-0", "pad-1"};
+        spec.edges.push_back(std::move(up));
         spec.edges.push_back({leaf, hostName(g), {nicDown(g)}});
-        leafDownGBps[static_cast<size_t>(s / perLeaf)] += out.bandwidthGBps;
+        leafDownGBps[static_cast<size_t>(l)] += out.bandwidthGBps;
       }
     }
     for (int l = 0; l < leaves; ++l)
@@ -159,8 +196,13 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
       }
     }
     sum << "; NIC " << out.bandwidthGBps << " GB/s " << out.latencyUs
-        << " us; fat tree: " << leaves << " leaf switch(es) of " << perLeaf
-        << " servers";
+        << " us; ";
+    if (fabric.rails)
+      sum << "rail-optimised: " << groups << " group(s) of " << perLeaf
+          << " servers, " << rails << " rail leaves each";
+    else
+      sum << "fat tree: " << leaves << " leaf switch(es) of " << perLeaf
+          << " servers";
     if (third)
       sum << ", " << pods << " pod(s) of " << perPod << " leaves, a core";
     else if (leaves > 1)
@@ -206,7 +248,7 @@ std::string platformXml(const PlatformSpec &spec) {
   for (const SimLink &l : spec.links)
     os << "  <link id=\"" << l.name << "\" bandwidth=\""
        << num(l.bytesPerSecond) << "Bps\" latency=\"" << num(l.latencySeconds)
-       << "s\"/>\n";
+       << "s\"" << (l.fatpipe ? " sharing_policy=\"FATPIPE\"" : "") << "/>\n";
   for (const SimEdge &e : spec.edges) {
     os << "  <route src=\"" << e.src << "\" dst=\"" << e.dst
        << "\" symmetrical=\"NO\">";

@@ -8,8 +8,12 @@
 // sits on the up side so one message pays it once), and the RoCE fabric as
 // a fat tree of 2 or 3 levels whose tiers above the NICs are aggregated
 // into one up and one down link per switch, of the bandwidth below it over
-// the oversubscription ratio (ideal ECMP). Routes are the graph's shortest
-// paths (SimGrid's Dijkstra routing), which is the tree's unique path.
+// the oversubscription ratio (ideal ECMP), or a rail-optimised fabric
+// (FabricOptions::rails). Routes are the graph's shortest paths (SimGrid's
+// Dijkstra routing, edges weighted by their links), which is the tree's
+// unique path. With rails an HCCS edge carries two padding links of no
+// cost (FATPIPE, no latency) so that no route transits an NPU: forwarding
+// through a peer's NIC (PXN) is not what the runtime does.
 //
 // The platform is a description first (PlatformSpec) and is written as
 // SimGrid XML, the file the simulation loads: --write-platform shows
@@ -30,8 +34,15 @@ namespace hccl::sim {
 struct FabricOptions {
   int levels = 2;              ///< fat tree levels: 2 (leaf, spine) or 3
   double oversubscription = 1; ///< bandwidth below a switch : above it
-  int serversPerLeaf = 4;      ///< 4 x 8 NICs = 32 down ports per leaf
-  int leavesPerPod = 8;        ///< 3 levels: leaves under one pod switch
+  /// Rail-optimised: NIC i of every server in a group goes to that group's
+  /// leaf i (rail i), so same-rail traffic stays under one leaf and only
+  /// cross-rail traffic climbs. Otherwise a server's NICs share one leaf.
+  bool rails = false;
+  /// Servers under one leaf (a group of servers, one leaf per rail, with
+  /// rails); 0: as many as fill 32 down ports (4 servers of 8 NPUs, or 32
+  /// with rails).
+  int serversPerLeaf = 0;
+  int leavesPerPod = 8; ///< 3 levels: leaves under one pod switch
 };
 
 /// One link changed: a NIC (both directions) or an HCCS link (both
@@ -49,6 +60,7 @@ struct SimLink {
   std::string name;
   double bytesPerSecond = 0;
   double latencySeconds = 0;
+  bool fatpipe = false; ///< every flow gets the whole bandwidth (padding)
 };
 
 /// A directed edge of the routing graph and the links it crosses.

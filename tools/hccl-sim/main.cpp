@@ -39,10 +39,14 @@ const char *const kUsage =
     "  hccl-sim PLAN.json [--topology PRESET | --rank-table FILE]\n"
     "        [--link-params FILE] [simulation options]\n"
     "simulation options:\n"
-    "  --fabric-levels 2|3     fat tree levels above the NICs (default 2)\n"
+    "  --fabric fat-tree|rail  a server's NICs under one leaf (default), or\n"
+    "                          rail-optimised: NIC i of a group's servers\n"
+    "                          under that group's leaf i\n"
+    "  --fabric-levels 2|3     switch levels above the NICs (default 2)\n"
     "  --oversubscription R    bandwidth below : above each switch tier,\n"
     "                          1..1024 (default 1, non-blocking)\n"
-    "  --servers-per-leaf N    servers under one leaf switch (default 4)\n"
+    "  --servers-per-leaf N    servers under one leaf switch (default: 32\n"
+    "                          ports' worth: 4 of 8 NPUs, 32 with rails)\n"
     "  --leaves-per-pod N      3 levels: leaves under a pod switch (8)\n"
     "  --reduce-gbps X         reduction rate, GB/s (default: topology's)\n"
     "  --slow-link nic:R:F,..  rank R's NIC at fraction F of its bandwidth\n"
@@ -59,27 +63,25 @@ const std::set<std::string> kRequestOptions = {
     "op",          "root",   "slices",    "chunks",  "ranks-per-server",
     "level0",      "level1", "hccl-algo", "targets", "input-outer",
     "output-outer"};
-const std::set<std::string> kCommonOptions = {"topology",
-                                              "rank-table",
-                                              "link-params",
-                                              "fabric-levels",
-                                              "oversubscription",
-                                              "servers-per-leaf",
-                                              "leaves-per-pod",
-                                              "reduce-gbps",
-                                              "slow-link",
-                                              "fail-link",
-                                              "trace",
-                                              "write-platform",
-                                              "jitter",
-                                              "seed"};
+const std::set<std::string> kCommonOptions = {
+    "topology",         "rank-table",     "link-params",
+    "fabric",           "fabric-levels",  "oversubscription",
+    "servers-per-leaf", "leaves-per-pod", "reduce-gbps",
+    "slow-link",        "fail-link",      "trace",
+    "write-platform",   "jitter",         "seed"};
 
 SimOptions simOptions(const Args &a) {
   SimOptions o;
   o.fabric.levels = static_cast<int>(intArg(a, "fabric-levels", 2, 2, 3));
   o.fabric.oversubscription = realArg(a, "oversubscription", 1, 1, 1024);
+  if (a.has("fabric")) {
+    const std::string f = a.get("fabric");
+    if (f != "fat-tree" && f != "rail")
+      bad("--fabric '" + f + "': expected fat-tree or rail");
+    o.fabric.rails = f == "rail";
+  }
   o.fabric.serversPerLeaf =
-      static_cast<int>(intArg(a, "servers-per-leaf", 4, 1, 1 << 16));
+      static_cast<int>(intArg(a, "servers-per-leaf", 0, 1, 1 << 16));
   o.fabric.leavesPerPod =
       static_cast<int>(intArg(a, "leaves-per-pod", 8, 1, 1 << 16));
   if (a.has("slow-link"))

@@ -4,7 +4,9 @@ rows of a ring all-gather / all-reduce on the alpha-beta-gamma model with
 known figures (overhead 30 us, alpha 10 us, 2 GB/s, reduction 5 GB/s;
 a cold call, --gap-us, 50 us more).
 FAKE_NOISE_DIR set: each call (a round) scales every time by the next
-factor of 1, 4, 1.2, 2 (a noisy host), counted in that folder."""
+factor of 1, 4, 1.2, 2 (a noisy host), counted in that folder.
+FAKE_GAMMA_DIR set: each all-reduce call reduces at the next rate of 100,
+10, 50 GB/s (a reduction that hides behind the copies), counted there."""
 import os
 import sys
 
@@ -22,6 +24,11 @@ if noise:
     n = len(os.listdir(noise))
     open(os.path.join(noise, str(n)), "w").close()
     scale = (1.0, 4.0, 1.2, 2.0)[n % 4]
+gamma_dir = os.environ.get("FAKE_GAMMA_DIR")
+if gamma_dir and op == "all_reduce":
+    n = len(os.listdir(gamma_dir))
+    open(os.path.join(gamma_dir, str(n)), "w").close()
+    GAMMA = 1 / (100e9, 10e9, 50e9)[n % 3]
 rows = []
 s = lo
 while s <= hi:

@@ -202,6 +202,49 @@ TEST(SimVsModel, OversubscribedUplinkSharesItsBandwidth) {
   EXPECT_NEAR(shared, expectShared, expectShared * kTolerance);
 }
 
+TEST(SimVsModel, RailsKeepSameRailTrafficOffTheSpine) {
+  // Two servers on a rail-optimised fabric, spine oversubscribed 4:1. The
+  // hierarchical all-reduce's inter-server rings join NPUs of one local
+  // index, so of one rail: they never climb and run as on an open fabric.
+  // A flat ring crosses rails on its edges 7->8 and 15->0, both from rail
+  // 7's leaf to rail 0's: they share that leaf's uplink of 2 x 25 / 4 GB/s,
+  // a quarter of a NIC each, which is the model with the inter link at a
+  // quarter. A route through a peer's NIC (rank 7 over HCCS to rank 0, then
+  // rail 0) would stay under one leaf and show no slowdown.
+  Topology t = preset("910b-8x2");
+  Topology quarter = t;
+  quarter.inter.bandwidthGBps *= 0.25;
+  int64_t n = int64_t(1) << 24;
+  std::string rails = " --topology 910b-8x2 --fabric rail";
+  double hier = simUs(request("allreduce", "hierarchical", 16, n) + rails +
+                      " --oversubscription 4");
+  double expectHier =
+      modelUs(Collective::AllReduce, Algorithm::Hierarchical, 16, n, t);
+  EXPECT_NEAR(hier, expectHier, expectHier * kTolerance);
+  double open = simUs(request("allreduce", "ring", 16, n) + rails);
+  double expectOpen = modelUs(Collective::AllReduce, Algorithm::Ring, 16, n, t);
+  EXPECT_NEAR(open, expectOpen, expectOpen * kTolerance);
+  double climbed = simUs(request("allreduce", "ring", 16, n) + rails +
+                         " --oversubscription 4");
+  double expectClimbed =
+      modelUs(Collective::AllReduce, Algorithm::Ring, 16, n, quarter);
+  EXPECT_NEAR(climbed, expectClimbed, expectClimbed * kTolerance);
+  // Two NPUs of one server still talk over HCCS, not over two rails.
+  Topology one = preset("910b-8");
+  double intra = simUs(request("allgather", "ring", 2, n) + rails);
+  double expectIntra = (one.intra.alpha() + n * 4.0 * one.intra.beta()) * 1e6;
+  EXPECT_NEAR(intra, expectIntra, expectIntra * kTolerance);
+}
+
+TEST(SimVsModel, BadFabricIsRefused) {
+  SimRun r = runSim(request("allreduce", "ring", 16, 1024) +
+                    " --topology 910b-8x2 --fabric torus");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("--fabric 'torus': expected fat-tree or rail"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(SimVsModel, LatencySpikesOnOneNicDelayEveryRingStep) {
   // A spike on every message through rank 7's NIC: each ring step waits
   // for the edge 7->8, as if every inter-server link had that much more
