@@ -33,6 +33,12 @@ OUT="$BUILD/demo"
 BIN="$BUILD/bin"
 
 "$ROOT/scripts/setup.sh"
+# The local ranks of hccl-run and hccl-test admit only peers holding the
+# job's secret (docs/security.md); a fresh one per demo unless given.
+if [[ -z "${HCCL_JOB_SECRET:-}" && -z "${HCCL_JOB_SECRET_FILE:-}" ]]; then
+  HCCL_JOB_SECRET=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+  export HCCL_JOB_SECRET
+fi
 ninja -C "$BUILD" -j "$JOBS" hccl-opt hccl-translate hccl-run hccl-test >/dev/null
 mkdir -p "$OUT"
 

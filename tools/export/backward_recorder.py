@@ -25,6 +25,8 @@
 """
 
 import resource
+import statistics
+import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
@@ -195,3 +197,58 @@ def record_backward(model: nn.Module, loss_fn, device: Device,
                            "(--find-unused-parameters)")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return Recording(params, missing + ready, layers, total, rss, missing)
+
+
+def measure_backward(model: nn.Module, loss_fn, rec: Recording, rounds: int) -> List[float]:
+    """The layers' backward times on this host, in microseconds: runs
+    loss_fn and its backward once to warm up, then `rounds` more times,
+    timestamps every gradient-ready event (the AccumulateGrad hooks DDP
+    uses) and returns per layer of `rec` the median time from the previous
+    layer's last gradient (the backward's start, for the first layer) to
+    its own last one; the work after the last gradient goes to the last
+    layer. The forward pass is not timed (the graph has no forward op)."""
+    order = [p for layer in rec.layers for p in layer.params]
+    ends, at = [], 0
+    for layer in rec.layers:
+        at += len(layer.params)
+        ends.append(at - 1)
+    stamps: List[float] = []
+    fired: List[int] = []
+
+    def on_ready(p: Param):
+        stamps.append(time.perf_counter())
+        fired.append(id(p))
+        p.tensor.grad = None
+
+    accumulators, handles = [], []
+    for p in order:
+        acc = p.tensor.expand_as(p.tensor).grad_fn.next_functions[0][0]
+        handles.append(acc.register_hook(lambda _gi, _go, p=p: on_ready(p)))
+        accumulators.append(acc)
+    per_layer: List[List[float]] = [[] for _ in rec.layers]
+    model.train()
+    try:
+        for r in range(rounds + 1):
+            model.zero_grad(set_to_none=True)
+            loss = loss_fn(model)
+            stamps.clear()
+            fired.clear()
+            start = time.perf_counter()
+            loss.backward()
+            end = time.perf_counter()
+            del loss
+            if fired != [id(p) for p in order]:
+                raise RuntimeError("measuring the backward: the gradients came in "
+                                   "another order than when it was recorded")
+            if r == 0:
+                continue  # warm-up
+            prev = start
+            for k, e in enumerate(ends):
+                t = (end if k + 1 == len(ends) else stamps[e]) - prev
+                per_layer[k].append(t * 1e6)
+                prev = stamps[e]
+    finally:
+        for h in handles:
+            h.remove()
+        model.zero_grad(set_to_none=True)
+    return [statistics.median(ts) for ts in per_layer]

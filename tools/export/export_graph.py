@@ -126,6 +126,10 @@ def parse_args(argv):
                    help="leave out the arithmetic of matrix products (results "
                         "are zeros): order, sizes and FLOPs do not depend on "
                         "values, and Debian's reference BLAS is slow")
+    p.add_argument("--measure-compute", type=positive_int, metavar="N",
+                   help="time each layer's backward on this host (median of N "
+                        "runs, with --threads threads) instead of pricing it "
+                        "with --peak-tflops / --memory-gbps")
     p.add_argument("--threads", type=positive_int, default=os.cpu_count() or 1,
                    help="CPU threads for torch (default: all cores)")
     p.add_argument("--brief", action="store_true",
@@ -185,7 +189,7 @@ def main(argv):
         return 2
 
     import torch
-    from backward_recorder import _Mode, record_backward
+    from backward_recorder import _Mode, measure_backward, record_backward
     from device_cost import Device
     import ddp_buckets as ddp
     import graph_writer
@@ -205,6 +209,12 @@ def main(argv):
     try:
         rec = record_backward(case.module, case.loss, device, args.skip_matmul,
                               find_unused=args.find_unused_parameters)
+        priced_us = rec.total.time_us
+        if args.measure_compute:
+            measured = measure_backward(case.module, case.loss, rec, args.measure_compute)
+            for layer, t in zip(rec.layers, measured):
+                layer.cost.time_us = t
+            rec.total.time_us = sum(measured)
     except RuntimeError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
@@ -226,9 +236,13 @@ def main(argv):
     print(f"parameters: {nparams} in {len(rec.params)} gradients, "
           f"{nbytes} bytes ({', '.join(dtypes)})")
     print(f"backward: {len(rec.layers)} layer ops, {rec.total.flops:.4g} FLOPs, "
-          f"{rec.total.nbytes:.4g} bytes, predicted {rec.total.time_us:.1f} us "
+          f"{rec.total.nbytes:.4g} bytes, predicted {priced_us:.1f} us "
           f"({args.peak_tflops:g} TFLOPS, {args.memory_gbps:g} GB/s, "
           f"efficiency {args.efficiency:g})")
+    if args.measure_compute:
+        print(f"backward: measured {rec.total.time_us:.1f} us on this host (median of "
+              f"{args.measure_compute} runs per layer, {args.threads} threads): the "
+              "graph's compute times")
     print(f"host: {elapsed:.1f} s, peak memory {rec.peak_rss_bytes / 2**30:.2f} GiB"
           + (", matmul arithmetic skipped" if args.skip_matmul else ""))
     nsparse = sum(1 for p in rec.ready if p.sparse)
