@@ -50,7 +50,12 @@ def calibrate(build, work, ranks):
     return out
 
 
-def compile_plan(build, work, model, ranks, batch, link_params=None, cpu=None):
+def compile_plan(build, work, model, ranks, batch, link_params=None, cpu=None,
+                 measure=0):
+    """Exports, compiles and writes the plan. measure > 0: the layers'
+    backward times are measured (median of `measure` runs, one thread) and
+    stretched by ranks / cores, the share of a core each rank gets when
+    more ranks than cores train at once."""
     cpu = cpu or CPU
     graph = os.path.join(work, f"{model}-p{ranks}-b{batch}.graph.json")
     plan = os.path.join(work, f"{model}-p{ranks}-b{batch}.plan.json")
@@ -60,8 +65,22 @@ def compile_plan(build, work, model, ranks, batch, link_params=None, cpu=None):
         *[a for i in inputs for a in ("--input", i)],
         "--peak-tflops", str(cpu["peak_tflops"]), "--memory-gbps", str(cpu["memory_gbps"]),
         "--efficiency", "1", "--threads", "1",
+        *(["--measure-compute", str(measure)] if measure else []),
         "--ranks", str(ranks), "--topology", f"host-{ranks}", "--brief", "-o", graph,
         *(["--link-params", link_params] if link_params else [])])
+    if measure:
+        share = max(1.0, ranks / (os.cpu_count() or 1))
+        with open(graph) as f:
+            g = json.load(f)
+        for op in g["ops"]:
+            if op["op"] == "compute":
+                op["time_us"] = round(op["time_us"] * share, 4)
+        with open(graph, "w") as f:
+            json.dump(g, f)
+        print(f"compute: {model} on {ranks} ranks: measured backward x{share:g} "
+              f"(ranks per core) = "
+              f"{sum(o['time_us'] for o in g['ops'] if o['op'] == 'compute') / 1e3:.1f} ms",
+              flush=True)
     mlir = sh([os.path.join(build, "bin", "hccl-translate"), "--import-graph", graph])
     lowered = sh([os.path.join(build, "bin", "hccl-opt"), "--hccl-pipeline"], input=mlir)
     sh([os.path.join(build, "bin", "hccl-translate"), "--comm-to-plan", "-o", plan], input=lowered)
@@ -115,12 +134,18 @@ def main(argv):
                    help="per-rank compute rate the plan is priced with (default 0.02)")
     p.add_argument("--memory-gbps", type=float, default=CPU["memory_gbps"],
                    help="per-rank memory rate the plan is priced with (default 10)")
+    p.add_argument("--measure-compute", type=int, default=0, metavar="N",
+                   help="price the plan's compute with the backward measured here "
+                        "(median of N runs per layer, x ranks/cores) instead of "
+                        "--peak-tflops / --memory-gbps")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--work", help="folder for graphs, plans, logs, reports (default: a temporary one)")
     p.add_argument("--port", type=int, default=29700)
     args = p.parse_args(argv)
     if args.rounds < 1 or args.steps < 1 or (args.batch is not None and args.batch < 1):
         p.error("--rounds, --steps and --batch must be >= 1")
+    if args.measure_compute < 0:
+        p.error("--measure-compute must be >= 0")
     if not (args.peak_tflops > 0 and args.memory_gbps > 0):
         p.error("--peak-tflops and --memory-gbps must be > 0")
     if args.link_params and (args.calibrate or len(args.ranks) != 1):
@@ -143,7 +168,8 @@ def main(argv):
                      else args.link_params)
             plan, graph = compile_plan(args.build, work, model, ranks, batch, links,
                                        {"peak_tflops": args.peak_tflops,
-                                        "memory_gbps": args.memory_gbps})
+                                        "memory_gbps": args.memory_gbps},
+                                       args.measure_compute)
             runs = {m: [] for m in modes}
             for rnd in range(args.rounds):
                 for k, mode in enumerate(modes):

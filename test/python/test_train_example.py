@@ -46,6 +46,7 @@ COMPARE = os.path.join(HERE, "..", "..", "examples", "train", "compare.py")
     (["--ranks", "4", "--link-params", "/nonexistent/calib.json"],
      "--link-params /nonexistent/calib.json: no such file"),
     (["--peak-tflops", "0"], "--peak-tflops and --memory-gbps must be > 0"),
+    (["--measure-compute", "-1"], "--measure-compute must be >= 0"),
 ])
 def test_compare_refuses_bad_pricing_options(args, message):
     import subprocess
