@@ -183,17 +183,33 @@ def SelectAlgorithm : Pass<"comm-select-algorithm"> {
     collective `allreduce=level0:NA;level1:ring/allgather=...`) and
     overrides; `slices=` sets the chunking recorded with the choice.
 
+    `table=FILE` takes the choices from an algorithm table
+    (docs/plan-format.md, "Algorithm tables"; made by
+    tools/tune/sim_table.py, which prices every candidate with hccl-sim):
+    a collective whose collective and group size the table covers gets the
+    algorithm of the largest table size not above its bytes (the smallest
+    entry below the first); the others are priced by the model. `algo=`
+    and an `algo` attribute already present come first. The table must
+    name the module's topology.
+
     Errors at the op: no topology, a group whose ranks do not fit the
-    topology, an override that cannot serve the group, a dynamic shape.
+    topology, an override or a table entry that cannot serve the group, a
+    dynamic shape; at the module: a table that cannot be read, is malformed
+    (the JSON path named) or was made for another topology.
   }];
   let options = [
     Option<"algo", "algo", "std::string", /*default=*/"\"\"",
            "HCCL_ALGO override, e.g. level0:NA;level1:H-D_R; default: none">,
+    Option<"table", "table", "std::string", /*default=*/"\"\"",
+           "Algorithm table (JSON) whose choices replace the model's where "
+           "it covers a collective; default: none">,
     Option<"slices", "slices", "int64_t", /*default=*/"1",
            "Slices recorded with every choice (1..4096); default 1">,
   ];
   let statistics = [
     Statistic<"numSelected", "selected", "Collectives given an algorithm">,
+    Statistic<"numFromTable", "from-table",
+              "Collectives whose algorithm the table chose">,
   ];
 }
 

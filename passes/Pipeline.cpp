@@ -65,6 +65,7 @@ void mlir::comm::buildHcclPipeline(OpPassManager &pm,
   pm.addPass(createOverlapSchedule(overlap));
   SelectAlgorithmOptions select;
   select.algo = o.algo;
+  select.table = o.algoTable;
   select.slices = o.slices;
   pm.addPass(createSelectAlgorithm(select));
   if (o.lower) {

@@ -10,6 +10,9 @@
 #include "CostModel.h"
 
 #include "hccl-mlir/Passes/Passes.h"
+#include "hccl-mlir/schedule/AlgoTable.h"
+
+#include "llvm/Support/MemoryBuffer.h"
 
 namespace mlir::comm {
 #define GEN_PASS_DEF_SELECTALGORITHM
@@ -47,6 +50,25 @@ struct SelectAlgorithmPass
       spec = *parsed;
     }
 
+    std::optional<sched::AlgoTable> algoTable;
+    if (!table.empty()) {
+      auto buf = llvm::MemoryBuffer::getFile(table);
+      if (!buf) {
+        emitError(root->getLoc())
+            << kPass << ": option table='" << table
+            << "': cannot read: " << buf.getError().message();
+        return signalPassFailure();
+      }
+      sched::Result<sched::AlgoTable> parsed =
+          sched::parseAlgoTable((*buf)->getBuffer());
+      if (!parsed) {
+        emitError(root->getLoc()) << kPass << ": option table='" << table
+                                  << "': " << parsed.message();
+        return signalPassFailure();
+      }
+      algoTable = parsed.take();
+    }
+
     SmallVector<Operation *> colls;
     root->walk([&](Operation *op) {
       if (getScheduleCollective(op))
@@ -59,6 +81,15 @@ struct SelectAlgorithmPass
     if (failed(model))
       return signalPassFailure();
     model->setOverride(spec);
+    if (algoTable && algoTable->topology != model->topology().name) {
+      emitError(root->getLoc())
+          << kPass << ": option table='" << table << "': made for topology '"
+          << algoTable->topology << "', the module's is '"
+          << (model->topology().name.empty() ? std::string("(custom)")
+                                             : model->topology().name)
+          << "'";
+      return signalPassFailure();
+    }
 
     bool failedAny = false;
     for (Operation *op : colls) {
@@ -73,9 +104,26 @@ struct SelectAlgorithmPass
       }
       if (keep)
         continue;
-      op->setAttr("algo",
-                  AlgorithmAttr::get(op->getContext(), price->algorithm,
-                                     price->level0, price->level1, slices));
+      const sched::AlgoTableEntry *entry =
+          algoTable && !overridden
+              ? algoTable->lookup(price->collective, price->p, price->bytes)
+              : nullptr;
+      if (entry) {
+        // The table's choice, priced as an attribute: that checks it can
+        // serve this group and errs at the op when not.
+        op->setAttr("algo",
+                    AlgorithmAttr::get(op->getContext(), entry->algorithm,
+                                       entry->level0, entry->level1, slices));
+        if (failed(model->price(op, /*useAttr=*/true))) {
+          failedAny = true;
+          continue;
+        }
+        ++numFromTable;
+      } else {
+        op->setAttr("algo",
+                    AlgorithmAttr::get(op->getContext(), price->algorithm,
+                                       price->level0, price->level1, slices));
+      }
       ++numSelected;
     }
     if (failedAny)

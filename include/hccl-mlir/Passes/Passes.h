@@ -50,6 +50,10 @@ struct HcclPipelineOptions : public PassPipelineOptions<HcclPipelineOptions> {
       *this, "algo",
       llvm::cl::desc("HCCL_ALGO-style override for sizing and selection"),
       llvm::cl::init("")};
+  Option<std::string> algoTable{
+      *this, "algo-table",
+      llvm::cl::desc("comm-select-algorithm table= (algorithm table JSON)"),
+      llvm::cl::init("")};
   Option<int64_t> maxInFlight{
       *this, "max-in-flight",
       llvm::cl::desc("comm-overlap-schedule collectives in flight (0 = no "
