@@ -67,6 +67,7 @@ struct BucketSizingPass
   double memoryCapBytes = 0;
   ComputeCostOptions computeOpts;
   std::optional<sched::HcclAlgoSpec> override;
+  std::optional<sched::AlgoTable> algoTable;
   std::optional<CommCostModel> model;
   int64_t nextBucket = 0;
 
@@ -120,6 +121,16 @@ struct BucketSizingPass
              << kPass << ": option algo='" << algo
              << "' has no effect with policy=" << policy
              << " (only the cost model of policy=optimal reads it)";
+    if (kind != Policy::Optimal && table.getValue() != defaults.table)
+      return emitError(root->getLoc())
+             << kPass << ": option table='" << table
+             << "' has no effect with policy=" << policy
+             << " (only the cost model of policy=optimal reads it)";
+    FailureOr<std::optional<sched::AlgoTable>> loaded =
+        loadAlgoTable(table, root, kPass);
+    if (failed(loaded))
+      return failure();
+    algoTable = std::move(*loaded);
     bool ddp = kind == Policy::Ddp;
     StringRef thresholdText =
         thresholdBytes.empty()
@@ -190,6 +201,8 @@ struct BucketSizingPass
         return failure();
       model = std::move(*m);
       model->setOverride(override);
+      if (failed(model->setTable(algoTable, table, at, kPass)))
+        return failure();
     }
     return &*model;
   }

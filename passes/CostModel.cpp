@@ -10,6 +10,7 @@
 #include "CostModel.h"
 
 #include "hccl-mlir/schedule/Cost.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -426,6 +427,20 @@ CommCostModel::allReducePricer(Operation *op, AlgorithmAttr pinned) {
   constexpr sched::Collective ar = sched::Collective::AllReduce;
   double elemBytes = elemBytesOf(op);
 
+  // An algorithm table with simulated times for this group size prices
+  // what selection will then take from it (comm-select-algorithm table=).
+  if (algoTable && !pinned) {
+    std::vector<std::pair<double, double>> pts =
+        algoTable->simulatedTimes(ar, pl->p);
+    if (!pts.empty()) {
+      hccl::bucket::BucketPricer pricer;
+      pricer.general = [pts](double bytes) {
+        return sched::interpolateTime(pts, bytes);
+      };
+      return pricer;
+    }
+  }
+
   // The options: the pinned algorithm, or every one selection may pick
   // (which options are allowed does not depend on the size).
   std::vector<Choice> usable;
@@ -667,4 +682,34 @@ FailureOr<SmallVector<BucketStream>> mlir::comm::buildBucketStreams(
     out.push_back(std::move(stream));
   }
   return out;
+}
+
+FailureOr<std::optional<sched::AlgoTable>>
+mlir::comm::loadAlgoTable(StringRef path, Operation *anchor, StringRef pass) {
+  if (path.empty())
+    return std::optional<sched::AlgoTable>();
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf)
+    return emitError(anchor->getLoc())
+           << pass << ": option table='" << path
+           << "': cannot read: " << buf.getError().message();
+  sched::Result<sched::AlgoTable> parsed =
+      sched::parseAlgoTable((*buf)->getBuffer());
+  if (!parsed)
+    return emitError(anchor->getLoc())
+           << pass << ": option table='" << path << "': " << parsed.message();
+  return std::optional<sched::AlgoTable>(parsed.take());
+}
+
+LogicalResult CommCostModel::setTable(std::optional<sched::AlgoTable> t,
+                                      StringRef path, Operation *anchor,
+                                      StringRef pass) {
+  if (t && t->topology != topo->name)
+    return emitError(anchor->getLoc())
+           << pass << ": option table='" << path << "': made for topology '"
+           << t->topology << "', the module's is '"
+           << (topo->name.empty() ? std::string("(custom)") : topo->name)
+           << "'";
+  algoTable = std::move(t);
+  return success();
 }

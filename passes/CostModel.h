@@ -23,6 +23,7 @@
 #include "BucketPlanner.h"
 
 #include "hccl-mlir/Dialect/Comm/CommOps.h"
+#include "hccl-mlir/schedule/AlgoTable.h"
 #include "hccl-mlir/schedule/Select.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -105,6 +106,15 @@ public:
   const hccl::sched::HcclAlgoSpec *getOverride() const {
     return algoOverride ? &*algoOverride : nullptr;
   }
+  /// An algorithm table (comm-select-algorithm / comm-bucket-sizing
+  /// table=): its simulated times price all-reduce buckets of the group
+  /// sizes it covers. Errs at `anchor` when it was made for another
+  /// topology (`path` and `pass` name it).
+  LogicalResult setTable(std::optional<hccl::sched::AlgoTable> t,
+                         StringRef path, Operation *anchor, StringRef pass);
+  const hccl::sched::AlgoTable *getTable() const {
+    return algoTable ? &*algoTable : nullptr;
+  }
 
   /// The links `op` moves data over, as LinkSharing's resources: per
   /// member of every subgroup, (server links if another member shares its
@@ -165,11 +175,17 @@ private:
 
   std::optional<hccl::sched::Topology> topo;
   std::optional<hccl::sched::HcclAlgoSpec> algoOverride;
+  std::optional<hccl::sched::AlgoTable> algoTable;
   llvm::DenseMap<Operation *, GroupPlacement> placements;
   /// (group, broadcast root or -1, reduce root or -1) -> footprint.
   using FootprintKey = std::tuple<Operation *, int64_t, int64_t>;
   std::map<FootprintKey, std::vector<int64_t>> footprints;
 };
+
+/// Reads an algorithm table file (none when `path` is empty); errors at
+/// `anchor` name `pass`, the option and the problem.
+FailureOr<std::optional<hccl::sched::AlgoTable>>
+loadAlgoTable(StringRef path, Operation *anchor, StringRef pass);
 
 /// The gradient-ready timeline of one block: every top-level collective in
 /// issue order with the time the block's compute, run back to back in block

@@ -82,6 +82,13 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
     under the limits and keeps the shortest predicted iteration
     (docs/passes.md). The other policies refuse these options: their
     buckets depend on sizes alone.
+
+    `table=FILE` (optimal only): an algorithm table whose entries carry
+    simulated times (tools/tune/sim_table.py) prices the all-reduce
+    buckets of the group sizes it covers by those times, linear between
+    its sizes, instead of the closed forms; comm-select-algorithm's
+    `table=` then takes the same table's algorithms (the pipeline's
+    `algo-table=` gives both passes the file).
   }];
   let options = [
     Option<"policy", "policy", "std::string", /*default=*/"\"threshold\"",
@@ -104,6 +111,9 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
     Option<"algo", "algo", "std::string", /*default=*/"\"\"",
            "optimal: HCCL_ALGO override for the cost model (as "
            "comm-select-algorithm's algo=); default: none">,
+    Option<"table", "table", "std::string", /*default=*/"\"\"",
+           "optimal: algorithm table whose simulated times price the "
+           "buckets of the group sizes it covers; default: none">,
     Option<"maxInFlight", "max-in-flight", "int64_t", /*default=*/"0",
            "optimal: comm-overlap-schedule's limit of collectives in flight "
            "to size under (default 0 = no limit)">,

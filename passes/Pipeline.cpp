@@ -41,8 +41,10 @@ void mlir::comm::buildHcclPipeline(OpPassManager &pm,
   sizing.maxCount = o.maxCount;
   if (!o.maxBucketBytes.empty())
     sizing.maxBucketBytes = o.maxBucketBytes;
-  if (o.policy == "optimal") // threshold sizing reads no algorithm
+  if (o.policy == "optimal") { // threshold sizing reads no algorithm
     sizing.algo = o.algo;
+    sizing.table = o.algoTable;
+  }
   sizing.peakTflops = o.peakTflops;
   sizing.memoryGbps = o.memoryGbps;
   if (o.policy == "optimal") { // sizing under the limits overlap enforces

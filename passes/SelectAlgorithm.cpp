@@ -10,9 +10,6 @@
 #include "CostModel.h"
 
 #include "hccl-mlir/Passes/Passes.h"
-#include "hccl-mlir/schedule/AlgoTable.h"
-
-#include "llvm/Support/MemoryBuffer.h"
 
 namespace mlir::comm {
 #define GEN_PASS_DEF_SELECTALGORITHM
@@ -50,24 +47,10 @@ struct SelectAlgorithmPass
       spec = *parsed;
     }
 
-    std::optional<sched::AlgoTable> algoTable;
-    if (!table.empty()) {
-      auto buf = llvm::MemoryBuffer::getFile(table);
-      if (!buf) {
-        emitError(root->getLoc())
-            << kPass << ": option table='" << table
-            << "': cannot read: " << buf.getError().message();
-        return signalPassFailure();
-      }
-      sched::Result<sched::AlgoTable> parsed =
-          sched::parseAlgoTable((*buf)->getBuffer());
-      if (!parsed) {
-        emitError(root->getLoc()) << kPass << ": option table='" << table
-                                  << "': " << parsed.message();
-        return signalPassFailure();
-      }
-      algoTable = parsed.take();
-    }
+    FailureOr<std::optional<sched::AlgoTable>> loaded =
+        loadAlgoTable(table, root, kPass);
+    if (failed(loaded))
+      return signalPassFailure();
 
     SmallVector<Operation *> colls;
     root->walk([&](Operation *op) {
@@ -81,15 +64,9 @@ struct SelectAlgorithmPass
     if (failed(model))
       return signalPassFailure();
     model->setOverride(spec);
-    if (algoTable && algoTable->topology != model->topology().name) {
-      emitError(root->getLoc())
-          << kPass << ": option table='" << table << "': made for topology '"
-          << algoTable->topology << "', the module's is '"
-          << (model->topology().name.empty() ? std::string("(custom)")
-                                             : model->topology().name)
-          << "'";
+    if (failed(model->setTable(std::move(*loaded), table, root, kPass)))
       return signalPassFailure();
-    }
+    const sched::AlgoTable *algoTable = model->getTable();
 
     bool failedAny = false;
     for (Operation *op : colls) {

@@ -23,6 +23,32 @@ const AlgoTableEntry *AlgoTable::lookup(Collective c, int64_t ranks,
   return best ? best : smallest;
 }
 
+std::vector<std::pair<double, double>>
+AlgoTable::simulatedTimes(Collective c, int64_t ranks) const {
+  std::vector<std::pair<double, double>> pts;
+  for (const AlgoTableEntry &e : entries) {
+    if (e.collective != c || e.ranks != ranks)
+      continue;
+    if (e.simUs < 0)
+      return {};
+    pts.emplace_back(e.bytes, e.simUs * 1e-6);
+  }
+  std::sort(pts.begin(), pts.end());
+  return pts;
+}
+
+double interpolateTime(const std::vector<std::pair<double, double>> &points,
+                       double bytes) {
+  if (bytes <= points.front().first || points.size() == 1)
+    return points.front().second;
+  size_t i = 1;
+  while (i + 1 < points.size() && points[i].first < bytes)
+    ++i;
+  const auto &[b0, t0] = points[i - 1];
+  const auto &[b1, t1] = points[i];
+  return t0 + (t1 - t0) * (bytes - b0) / (b1 - b0);
+}
+
 namespace {
 
 Status algorithmField(const Json &o, const char *key, const std::string &path,
@@ -100,12 +126,15 @@ Result<AlgoTable> parseAlgoTable(std::string_view text) {
     if (Status s = algorithmField(e, "algorithm", path, entry.algorithm, true);
         !s)
       return R(s);
-    // What the tuner saw, for readers: checked, not used.
+    // What the tuner saw: sim_us prices buckets (simulatedTimes), the
+    // rest is for readers.
     double us = 0;
     std::string label;
-    for (const char *key : {"sim_us", "model_us"})
-      if (Status s = numberField(e, key, path, 0, false, us, false); !s)
-        return R(s);
+    if (Status s = numberField(e, "sim_us", path, 0, false, entry.simUs, false);
+        !s)
+      return R(s);
+    if (Status s = numberField(e, "model_us", path, 0, false, us, false); !s)
+      return R(s);
     if (Status s = stringField(e, "model_algorithm", path, label, false); !s)
       return R(s);
     bool hier = entry.algorithm == Algorithm::Hierarchical;

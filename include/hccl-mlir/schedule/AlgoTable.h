@@ -7,7 +7,8 @@
 // comm-select-algorithm's `table=` takes it: a collective whose (collective,
 // ranks) the table covers gets the choice of the largest table size not
 // above its bytes (the smallest entry below the first), as NCCL's tuner
-// tables pick by size band. Format: docs/plan-format.md, "Algorithm
+// tables pick by size band. Its simulated times can also price buckets
+// (comm-bucket-sizing table=). Format: docs/plan-format.md, "Algorithm
 // tables".
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +20,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace hccl::sched {
@@ -29,6 +31,7 @@ struct AlgoTableEntry {
   double bytes = 0; ///< HCCL's byte count (count x element size)
   Algorithm algorithm = Algorithm::Ring;
   Algorithm level0 = Algorithm::Ring, level1 = Algorithm::Ring;
+  double simUs = -1; ///< the pick's simulated time; -1 when not given
 };
 
 struct AlgoTable {
@@ -38,7 +41,18 @@ struct AlgoTable {
   /// The entry that decides (collective, ranks, bytes); nullptr when the
   /// table has none for that collective and group size.
   const AlgoTableEntry *lookup(Collective c, int64_t ranks, double bytes) const;
+  /// (bytes, seconds) of the entries for (collective, ranks) in size
+  /// order, when every one of them carries sim_us; empty otherwise.
+  std::vector<std::pair<double, double>> simulatedTimes(Collective c,
+                                                        int64_t ranks) const;
 };
+
+/// The time the table's points give `bytes`: linear between neighbouring
+/// points, the first point's time below it (small collectives cost their
+/// latency), the last segment's slope above the last. `points` in size
+/// order, not empty.
+double interpolateTime(const std::vector<std::pair<double, double>> &points,
+                       double bytes);
 
 /// Parses a table document; errors name the JSON path ("entries[3].level0:
 /// unknown algorithm 'x' (expected ...)").

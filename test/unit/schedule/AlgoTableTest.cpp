@@ -46,6 +46,33 @@ TEST(AlgoTable, SizeBandsPickTheLargestEntryNotAbove) {
   EXPECT_EQ(algo(Collective::ReduceScatter, 16, 1e6), "none");
 }
 
+TEST(AlgoTable, SimulatedTimesPriceBetweenTheirSizes) {
+  auto t = parseAlgoTable(doc(R"(
+    {"collective": "allreduce", "ranks": 16, "bytes": 1000, "algorithm": "ring",
+     "sim_us": 10},
+    {"collective": "allreduce", "ranks": 16, "bytes": 0, "algorithm": "ring",
+     "sim_us": 5},
+    {"collective": "allreduce", "ranks": 16, "bytes": 3000, "algorithm": "rhd",
+     "sim_us": 30},
+    {"collective": "allgather", "ranks": 16, "bytes": 0, "algorithm": "rhd"})"));
+  ASSERT_TRUE(t) << t.message();
+  auto pts = t->simulatedTimes(Collective::AllReduce, 16);
+  ASSERT_EQ(pts.size(), 3u);
+  EXPECT_EQ(pts[0].first, 0);
+  EXPECT_DOUBLE_EQ(pts[0].second, 5e-6);
+  EXPECT_DOUBLE_EQ(interpolateTime(pts, 0), 5e-6);
+  EXPECT_DOUBLE_EQ(interpolateTime(pts, 500), 7.5e-6);
+  EXPECT_DOUBLE_EQ(interpolateTime(pts, 2000), 20e-6);
+  // Past the last size, the last segment's slope (10 us per 1000 B).
+  EXPECT_DOUBLE_EQ(interpolateTime(pts, 5000), 50e-6);
+  // Below the first size, its time (a collective costs its latency).
+  auto high = std::vector<std::pair<double, double>>{{100, 1e-6}, {200, 2e-6}};
+  EXPECT_DOUBLE_EQ(interpolateTime(high, 10), 1e-6);
+  // An entry without sim_us: the group has no simulated prices at all.
+  EXPECT_TRUE(t->simulatedTimes(Collective::AllGather, 16).empty());
+  EXPECT_TRUE(t->simulatedTimes(Collective::AllReduce, 8).empty());
+}
+
 TEST(AlgoTable, ErrorsNameTheJsonPath) {
   struct Case {
     std::string text, message;
