@@ -3,7 +3,9 @@
 plots of docs/simulation.md ("Bus bandwidth by size and scale").
 
 For each rank count (8, 64, 512, 4096: 910B servers of 8, `910b-8xN`) and
-algorithm, runs hccl-sim for each collective and size, writes one
+algorithm, runs hccl-sim for each collective and size (nccl-tests' message
+size: the whole buffer, so an all-gather or reduce-scatter of size S moves
+S / p per rank; sizes below 4 bytes per rank are left out), writes one
 hccl-test style CSV per (ranks, algorithm) (op, ranks, size, sim time,
 algbw, busbw) with the model's time beside it in a second CSV, and plots
 the simulated bus bandwidth against size per scale with
@@ -55,9 +57,17 @@ def algorithms(ranks, big):
     return ["ring", "rhd", "hierarchical(ring,ring)", "hierarchical(mesh,rhd)"]
 
 
+def count_for(coll, ranks, nbytes):
+    """Elements per rank for nccl-tests' message size `nbytes` (fp32): the
+    whole buffer, which all-gather and reduce-scatter split over the
+    ranks; 0 when the size is below one element per rank."""
+    per = nbytes // 4
+    return per // ranks if coll in ("allgather", "reducescatter") else per
+
+
 def simulate(sim, coll, algo, ranks, nbytes):
     cmd = [sim, "--collective", coll, *ALGOS[algo], "--ranks", str(ranks),
-           "--count", str(nbytes // 4), "--topology", topology(ranks)]
+           "--count", str(count_for(coll, ranks, nbytes)), "--topology", topology(ranks)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"busbw_sweep: {' '.join(cmd)} failed:\n{r.stderr.strip()}")
@@ -105,12 +115,15 @@ def main(argv):
                 modf.write(CSV_HEAD)
                 for coll in args.collective:
                     for nbytes in (args.big_sizes if big else sizes):
+                        count = count_for(coll, ranks, nbytes)
+                        if count == 0:
+                            continue
                         bsize, sim_us, model_us, algbw, busbw = simulate(sim, coll, algo, ranks, nbytes)
-                        simf.write(f"{coll},fp32,sum,{ranks},{int(bsize)},{nbytes // 4},"
+                        simf.write(f"{coll},fp32,sum,{ranks},{int(bsize)},{count},"
                                    f"{sim_us},{algbw},{busbw},NULL\n")
                         if model_us == model_us:  # not n/a
                             factor = sim_us / model_us
-                            modf.write(f"{coll},fp32,sum,{ranks},{int(bsize)},{nbytes // 4},"
+                            modf.write(f"{coll},fp32,sum,{ranks},{int(bsize)},{count},"
                                        f"{model_us},{algbw * factor},{busbw * factor},NULL\n")
                         print(f"| {coll} | {ranks} | {algo} | {int(bsize)} | {sim_us:.2f} "
                               f"| {model_us:.2f} | {busbw:.3f} |", flush=True)
