@@ -69,7 +69,8 @@ def Comm_LinkAttr : Comm_Attr<"Link", "link"> {
     `#comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>`: bandwidth in
     GB/s per port and direction, latency (alpha) in microseconds, ports = links
     a device drives at once. Inside a full-mesh server each peer has its own
-    link: messages to one peer in one step share it whatever the port count.
+    link: messages to one peer in one step share it whatever the port count,
+    back to back under one latency.
   }];
   let parameters = (ins
     "::mlir::comm::LinkClass":$linkClass,

@@ -24,9 +24,6 @@ struct Level {
   int64_t chunks;
   int64_t count;      ///< top-level element count (for the chunk rule)
   int64_t pieces = 1; ///< messages per block (block layouts)
-  /// A link per peer (the intra-server full mesh): messages to one peer
-  /// share its link whatever the port count.
-  bool perPeer = false;
 
   double step(double times, double msgs, double bytes, double reduced) const {
     if (times <= 0)
@@ -101,9 +98,9 @@ double ag(Algorithm a, int64_t k, double N, const Level &L) {
     // unfold returns the other k - 1 blocks to each folded-out rank in two
     // messages, [0, me - 1) and [me + 1, k): the first is empty for me = 1,
     // so with one folded pair there is one message; with two ports or more
-    // and no link per peer the two go side by side and the busiest port
-    // carries the longer, at most k - 1 blocks (me = 1). On a full mesh
-    // both take the one link to that peer.
+    // one port or link carries at most k - 1 blocks under one latency (two
+    // ports side by side, or on a full mesh the two back to back on the
+    // link to that peer, priced as one message).
     int64_t l = lg(k), p2 = int64_t(1) << l, rem = k - p2;
     double t = rem ? L.step(1, 1, N / kk, 0) : 0;
     for (int64_t i = 0; i < l; ++i) {
@@ -112,7 +109,7 @@ double ag(Algorithm a, int64_t k, double N, const Level &L) {
                   static_cast<double>(dist + std::min(dist, rem)) * N / kk, 0);
     }
     if (rem) {
-      int64_t msgs = rem >= 2 && (L.link->ports < 2 || L.perPeer) ? 2 : 1;
+      int64_t msgs = rem >= 2 && L.link->ports < 2 ? 2 : 1;
       t += L.step(1, static_cast<double>(msgs), N * (kk - 1) / kk, 0);
     }
     return t;
@@ -257,10 +254,8 @@ Result<double> stepsCost(const ClosedFormRequest &req, const Topology &topo) {
     return R::error("cost: pieces must be >= 1");
   Level intra{&topo.intra, topo.gamma(), req.slices, req.elemBytes,
               req.chunks,  count,        req.pieces};
-  intra.perPeer = topo.intraShape == IntraShape::FullMesh;
   Level inter = intra;
   inter.link = &topo.inter;
-  inter.perPeer = false;
   auto bad = [&](Algorithm x) {
     return R::error(std::string("algorithm '") + algorithmName(x) +
                     "' cannot serve " + collectiveName(c));

@@ -168,8 +168,9 @@ TEST(Cost, FullMeshMessagesToOnePeerShareItsLink) {
   ops[0].peer = 1;
   ops[1].peer = 2;
   EXPECT_REL(stepCost(ops, 0, {}, 4, 1, mesh), a + 4096 * b);
+  // To one peer: both messages' bytes on its link, one latency.
   ops[1].peer = 1;
-  EXPECT_REL(stepCost(ops, 0, {}, 4, 1, mesh), 2 * (a + 4096 * b));
+  EXPECT_REL(stepCost(ops, 0, {}, 4, 1, mesh), a + 2 * 4096 * b);
   // Receives likewise, per direction: a send and a receive with one peer
   // use the link's two directions.
   ops[1].kind = OpKind::Recv;
