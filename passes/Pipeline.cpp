@@ -41,13 +41,13 @@ void mlir::comm::buildHcclPipeline(OpPassManager &pm,
   sizing.maxCount = o.maxCount;
   if (!o.maxBucketBytes.empty())
     sizing.maxBucketBytes = o.maxBucketBytes;
-  if (o.policy == "optimal") { // threshold sizing reads no algorithm
-    sizing.algo = o.algo;
-    sizing.table = o.algoTable;
-  }
   sizing.peakTflops = o.peakTflops;
   sizing.memoryGbps = o.memoryGbps;
-  if (o.policy == "optimal") { // sizing under the limits overlap enforces
+  // Only the cost model of optimal reads algorithms, tables and the limits
+  // overlap enforces; the other policies refuse them.
+  if (o.policy == "optimal") {
+    sizing.algo = o.algo;
+    sizing.table = o.algoTable;
     sizing.maxInFlight = o.maxInFlight;
     if (!o.maxBytesInFlight.empty())
       sizing.maxBytesInFlight = o.maxBytesInFlight;

@@ -50,16 +50,18 @@ SCALE=${HCCLMLIR_DEMO_COMPUTE_SCALE:-1}
 step "calibrating the host topology ($RANKS ranks)"
 CALIB="$OUT/host-calibration-p$RANKS.json"
 if [[ ! -f "$CALIB" || -n "${HCCLMLIR_DEMO_RECALIBRATE:-}" ]]; then
+  calibrate() {
+    python3 "$ROOT/tools/calibrate/calibrate_host.py" --hccl-test "$BIN/hccl-test" \
+      -p "$RANKS" -o "$CALIB" "$@"
+  }
   # Exit 3: the rounds disagreed (another job on the host); once more with
   # more rounds and iterations before giving up.
   rc=0
-  python3 "$ROOT/tools/calibrate/calibrate_host.py" --hccl-test "$BIN/hccl-test" \
-    -p "$RANKS" -o "$CALIB" || rc=$?
+  calibrate || rc=$?
   if [[ $rc == 3 ]]; then
     echo "calibrating again with 5 rounds of 10 iterations"
     rc=0
-    python3 "$ROOT/tools/calibrate/calibrate_host.py" --hccl-test "$BIN/hccl-test" \
-      -p "$RANKS" -r 5 -n 10 -o "$CALIB" || rc=$?
+    calibrate -r 5 -n 10 || rc=$?
   fi
   if [[ $rc != 0 ]]; then
     echo "demo: calibration failed (exit $rc); see above" >&2

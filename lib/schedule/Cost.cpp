@@ -49,18 +49,14 @@ PortLoad busiest(std::vector<double> &sizes, int ports, const LinkParams &l) {
 // one latency (their latencies overlap, as in hccl-sim; charging one each
 // made a hierarchical all-gather's 64 blocks per step to one neighbour
 // 3x dearer than simulated at small sizes).
-PortLoad busiestPeerLink(const std::vector<std::pair<int64_t, double>> &byPeer,
-                         const LinkParams &l) {
-  std::map<int64_t, PortLoad> link;
-  for (const auto &[peer, bytes] : byPeer) {
-    link[peer].msgs = 1; // back to back on one link: one latency
-    link[peer].bytes += bytes;
-  }
-  PortLoad worst;
-  for (const auto &[peer, pl] : link)
-    if (pl.msgs * l.alpha() + pl.bytes * l.beta() >
-        worst.msgs * l.alpha() + worst.bytes * l.beta())
-      worst = pl;
+PortLoad
+busiestPeerLink(const std::vector<std::pair<int64_t, double>> &byPeer) {
+  std::map<int64_t, double> bytesTo;
+  for (const auto &[peer, bytes] : byPeer)
+    bytesTo[peer] += bytes;
+  PortLoad worst{1, 0};
+  for (const auto &[peer, bytes] : bytesTo)
+    worst.bytes = std::max(worst.bytes, bytes);
   return worst;
 }
 
@@ -104,7 +100,7 @@ double stepCost(const std::vector<ConcreteOp> &ops, int64_t globalRank,
       PortLoad pl = busiest(groups[dir][inter], l.ports, l);
       double t = pl.msgs * l.alpha() + pl.bytes * l.beta();
       if (!inter && topo.intraShape == IntraShape::FullMesh) {
-        PortLoad link = busiestPeerLink(intraByPeer[dir], l);
+        PortLoad link = busiestPeerLink(intraByPeer[dir]);
         double tl = link.msgs * l.alpha() + link.bytes * l.beta();
         if (tl > t) {
           t = tl;

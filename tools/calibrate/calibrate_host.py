@@ -39,9 +39,8 @@ large all-reduce's rate (transfers and reduction together: the reduction
 rate alone is a residual that can swing without changing any price; its
 range is printed) differ by more than --max-spread (default 3x) the host
 is too noisy to calibrate: the script names the figure, writes nothing and
-exits 3. The
-overhead's range is printed, not checked: it is the difference of two
-intercepts and is 0 whenever noise makes it negative.
+exits 3. The overhead's range is printed, not checked: it is the
+difference of two intercepts and is 0 whenever noise makes it negative.
 
   tools/calibrate/calibrate_host.py --hccl-test build/bin/hccl-test -p 8 -o calib.json
 """

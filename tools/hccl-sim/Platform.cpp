@@ -89,9 +89,9 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
   bool portLimitedAny = false;
   for (const std::vector<int> &srv : servers)
     portLimitedAny |= in.ports < static_cast<int>(srv.size()) - 1;
-  const bool pad = fabric.rails && topo.servers > 1;
+  const bool padHccs = fabric.rails && topo.servers > 1;
   const bool padNic = !fabric.rails && portLimitedAny && topo.servers > 1;
-  if (pad || padNic)
+  if (padHccs || padNic)
     for (const char *name : {"pad-0", "pad-1"}) {
       linkIndex[name] = spec.links.size();
       spec.links.push_back({name, 1e15, 0, /*fatpipe=*/true});
@@ -115,12 +115,11 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
         if (a == b)
           continue;
         SimEdge e{hostName(a), hostName(b), {hccsName(a, b)}};
-        if (portLimited)
+        if (portLimited) // already 3 links
           e.links = {"tx-" + std::to_string(a), hccsName(a, b),
                      "rx-" + std::to_string(b)};
-        if (pad)
-          while (e.links.size() < 3)
-            e.links.push_back("pad-" + std::to_string(e.links.size() - 1));
+        else if (padHccs)
+          e.links = {hccsName(a, b), "pad-0", "pad-1"};
         spec.edges.push_back(std::move(e));
       }
   }
