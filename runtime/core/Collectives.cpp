@@ -86,6 +86,7 @@ Communicator::programFor(const ProgramKey &key,
                        " program: " + rp.message());
   cp->rp = rp.take();
   HCCL_RT_TRY(validateRankProgram(cp->rp, size_));
+  cp->reader = findReaders(cp->rp);
   cp->elemBytes = es;
   for (int b = 0; b < sched::kNumBuffers; ++b)
     cp->bufferBytes[static_cast<size_t>(b)] =
@@ -352,6 +353,7 @@ Communicator::expandPlanProgram(const sched::Program &prog,
                    std::to_string(local) + ": " + rp.message());
   cp->rp = rp.take();
   HCCL_RT_TRY(validateRankProgram(cp->rp, prog.p));
+  cp->reader = findReaders(cp->rp);
   cp->elemBytes = sched::dataTypeSize(prog.dtype);
   if (cp->elemBytes == 0)
     return errPara("program has an unknown data type");

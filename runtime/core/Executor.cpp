@@ -85,6 +85,15 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
   }
   if (bufs[0] == nullptr && cp.bufferBytes[0] > 0)
     return errPara(call.str() + ": the input buffer is NULL");
+  // Which buffers peers read zero-copy: writes into them that a peer reads
+  // next stream past this core's cache (reduce/Nontemporal.h).
+  bool shared[sched::kNumBuffers] = {false, false, false};
+  for (int k = 0; k < sched::kNumBuffers; ++k) {
+    RegionRef ref;
+    shared[k] = bufs[k] && cp.bufferBytes[static_cast<size_t>(k)] > 0 &&
+                RegionRegistry::instance().find(
+                    bufs[k], cp.bufferBytes[static_cast<size_t>(k)], ref);
+  }
 
   Deadline dl =
       Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
@@ -97,6 +106,15 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
     return b.group && !b.group->empty()
                ? static_cast<int>((*b.group)[static_cast<size_t>(peer)])
                : static_cast<int>(peer);
+  };
+  // A write that a later step sends to a zero-copy peer: that peer's core
+  // reads it next. Streaming it out made 2-rank all-reduces of 16 KB-4 MB
+  // 1.3-3x faster (docs/performance.md); the last writes (what the caller
+  // reads) gained nothing from it and keep the cache.
+  auto streams = [&](size_t opIndex) {
+    int32_t reader = cp.reader.empty() ? -1 : cp.reader[opIndex];
+    return reader >= 0 && shared[static_cast<int>(rp.ops[opIndex].dstBuf)] &&
+           pairs_[static_cast<size_t>(commRank(reader))]->zeroCopyCapable();
   };
 
   for (size_t si = 0; si < rp.steps.size(); ++si) {
@@ -159,6 +177,7 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         r.bytes = bytes;
         r.dtype = b.dtype;
         r.op = b.op;
+        r.nontemporal = streams(step.firstOp + i);
         r.expect = WireHeader();
         r.expect.call = call;
         r.expect.bytes = bytes;
@@ -175,7 +194,8 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         const char *src = bufs[static_cast<int>(op.srcBuf)] +
                           static_cast<size_t>(op.srcOff) * es;
         if (bytes > 0 && dst != src)
-          local.items.push_back({op.kind, dst, src, bytes, 0, 1, 0});
+          local.items.push_back(
+              {op.kind, dst, src, bytes, 0, 1, 0, streams(step.firstOp + i)});
         break;
       }
       case sched::OpKind::Reduce: {
@@ -184,9 +204,9 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         const char *src = bufs[static_cast<int>(op.srcBuf)] +
                           static_cast<size_t>(op.srcOff) * es;
         if (bytes > 0)
-          local.items.push_back({op.kind, dst, src, bytes,
-                                 static_cast<size_t>(op.srcStride) * es,
-                                 static_cast<int>(op.srcN), 0});
+          local.items.push_back(
+              {op.kind, dst, src, bytes, static_cast<size_t>(op.srcStride) * es,
+               static_cast<int>(op.srcN), 0, streams(step.firstOp + i)});
         break;
       }
       }

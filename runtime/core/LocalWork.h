@@ -8,6 +8,7 @@
 #define HCCL_RUNTIME_CORE_LOCALWORK_H
 
 #include "hccl-mlir/schedule/Program.h"
+#include "reduce/Nontemporal.h"
 #include "reduce/Reduce.h"
 
 #include <algorithm>
@@ -27,6 +28,7 @@ struct LocalWork {
     size_t strideBytes;
     int srcN;
     size_t done;
+    bool nontemporal; ///< another rank's core reads dst next
   };
   std::vector<Item> items;
   size_t cur = 0;
@@ -42,7 +44,11 @@ struct LocalWork {
       size_t len =
           std::min(it.bytes - it.done, std::max(budget / es, size_t(1)) * es);
       if (it.kind == sched::OpKind::Copy) {
-        std::memmove(it.dst + it.done, it.src + it.done, len);
+        if (it.nontemporal &&
+            (it.dst + it.bytes <= it.src || it.src + it.bytes <= it.dst))
+          copyNontemporal(it.dst + it.done, it.src + it.done, len);
+        else
+          std::memmove(it.dst + it.done, it.src + it.done, len);
       } else {
         const void *srcs[64];
         std::vector<const void *> many;
@@ -53,7 +59,12 @@ struct LocalWork {
         }
         for (int k = 0; k < it.srcN; ++k)
           sp[k] = it.src + static_cast<size_t>(k) * it.strideBytes + it.done;
-        if (!reduceMany(it.dst + it.done, sp, it.srcN, len / es, dt, op))
+        bool ok =
+            it.nontemporal
+                ? reduceManyNontemporal(it.dst + it.done, sp, it.srcN, len / es,
+                                        dt, op)
+                : reduceMany(it.dst + it.done, sp, it.srcN, len / es, dt, op);
+        if (!ok)
           return false;
       }
       it.done += len;

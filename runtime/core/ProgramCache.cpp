@@ -42,6 +42,41 @@ void ProgramCache::put(const ProgramKey &k,
   }
 }
 
+std::vector<int32_t> findReaders(const sched::RankProgram &rp,
+                                 size_t maxPairs) {
+  std::vector<int32_t> reader(rp.ops.size(), -1);
+  struct Sent {
+    size_t step;
+    const sched::ConcreteOp *op;
+  };
+  std::vector<Sent> sends;
+  size_t writes = 0;
+  for (size_t si = 0; si < rp.steps.size(); ++si)
+    for (uint32_t i = 0; i < rp.steps[si].numOps; ++i) {
+      const sched::ConcreteOp &op = rp.ops[rp.steps[si].firstOp + i];
+      if (op.kind == sched::OpKind::Send && op.count > 0)
+        sends.push_back({si, &op});
+      writes += sched::opHasDst(op.kind);
+    }
+  if (sends.empty() || writes > maxPairs / sends.size())
+    return reader;
+  for (size_t si = 0; si < rp.steps.size(); ++si)
+    for (uint32_t i = 0; i < rp.steps[si].numOps; ++i) {
+      size_t idx = rp.steps[si].firstOp + i;
+      const sched::ConcreteOp &w = rp.ops[idx];
+      if (!sched::opHasDst(w.kind) || w.count == 0)
+        continue;
+      for (const Sent &s : sends)
+        if (s.step > si && s.op->srcBuf == w.dstBuf &&
+            s.op->srcOff < w.dstOff + w.count &&
+            w.dstOff < s.op->srcOff + s.op->count) {
+          reader[idx] = static_cast<int32_t>(s.op->peer);
+          break;
+        }
+    }
+  return reader;
+}
+
 Status validateRankProgram(const sched::RankProgram &rp, int64_t p) {
   auto inBounds = [&](sched::BufferId b, int64_t off, int64_t count) {
     int64_t size = rp.bufferSize[static_cast<int>(b)];

@@ -48,12 +48,22 @@ struct CompiledProgram {
   sched::RankProgram rp;
   std::array<size_t, sched::kNumBuffers> bufferBytes{0, 0, 0};
   size_t elemBytes = 1;
+  /// Per op of rp.ops: the (program-local) peer that a later step of this
+  /// rank sends the op's destination to, -1 when none does. The executor
+  /// streams such writes past its cache when that peer reads zero-copy.
+  std::vector<int32_t> reader;
   /// Plan programs only: the plan that holds the program (expired once the
   /// plan is freed, so a new plan at the same address misses), and the
   /// hash of its group, which numbers its calls.
   std::weak_ptr<const void> owner;
   uint64_t groupHash = 0;
 };
+
+/// CompiledProgram::reader for `rp`. Programs with more than `maxPairs`
+/// (write, send) pairs to compare get no readers (all -1): the scan is
+/// quadratic and the gain is a store hint.
+std::vector<int32_t> findReaders(const sched::RankProgram &rp,
+                                 size_t maxPairs = size_t(1) << 24);
 
 /// Checks that every op of `rp` stays inside its buffers and that peers are
 /// in range (plans come from files; generated programs pass trivially).

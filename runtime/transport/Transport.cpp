@@ -1,5 +1,6 @@
 //===- Transport.cpp - Wire headers and receive application --------------===//
 #include "transport/Transport.h"
+#include "reduce/Nontemporal.h"
 #include "reduce/Reduce.h"
 
 #include <cstring>
@@ -81,11 +82,18 @@ bool applyIncoming(RecvOp &op, size_t off, const void *data, size_t len) {
     return true;
   char *dst = static_cast<char *>(op.dst) + off;
   if (op.acc == nullptr) {
-    std::memcpy(dst, data, len);
+    if (op.nontemporal)
+      copyNontemporal(dst, data, len);
+    else
+      std::memcpy(dst, data, len);
     return true;
   }
   size_t es = sched::dataTypeSize(op.dtype);
   const char *acc = static_cast<const char *>(op.acc) + off;
+  if (op.nontemporal) {
+    const void *srcs[2] = {acc, data};
+    return reduceManyNontemporal(dst, srcs, 2, len / es, op.dtype, op.op);
+  }
   return reduce(dst, acc, data, len / es, op.dtype, op.op);
 }
 

@@ -111,6 +111,9 @@ struct RecvOp {
   size_t bytes = 0;
   sched::DataType dtype = sched::DataType::Int8;
   sched::ReduceOp op = sched::ReduceOp::Sum;
+  /// Write dst with non-temporal stores (reduce/Nontemporal.h): set by the
+  /// executor when another rank's core reads dst next.
+  bool nontemporal = false;
   WireHeader expect;
   std::atomic<bool> done{false};
   // Transport-private progress state.

@@ -321,6 +321,49 @@ TEST(ProgramCache, ValidatesAndEvicts) {
   EXPECT_EQ(cache.size(), 2u);
 }
 
+// The executor streams a write past the cache when a later step of the same
+// rank sends what it wrote: the ring all-reduce's reduce-scatter results
+// travel on (to the next rank), its all-gather's last copies do not.
+TEST(ProgramCache, ReadersAreLaterSendsOfWhatAnOpWrote) {
+  sched::GenerateRequest req;
+  req.collective = sched::Collective::AllReduce;
+  req.algorithm = sched::Algorithm::Ring;
+  req.ranks = 4;
+  req.count = 40;
+  auto prog = sched::generate(req);
+  ASSERT_TRUE(prog.isOk()) << prog.message();
+  auto rp = sched::expandRank(*prog, 1);
+  ASSERT_TRUE(rp.isOk());
+  std::vector<int32_t> reader = findReaders(*rp);
+  ASSERT_EQ(reader.size(), rp->ops.size());
+  int relayed = 0, kept = 0;
+  for (size_t si = 0; si < rp->steps.size(); ++si)
+    for (uint32_t i = 0; i < rp->steps[si].numOps; ++i) {
+      size_t idx = rp->steps[si].firstOp + i;
+      const sched::ConcreteOp &op = rp->ops[idx];
+      if (!sched::opReceives(op.kind)) {
+        if (op.kind == sched::OpKind::Send) {
+          EXPECT_EQ(reader[idx], -1) << "a send writes nothing";
+        }
+        continue;
+      }
+      // Ring: rank 1 receives from 0 and sends to 2; 2(p-1) = 6 steps, the
+      // last step's block is never sent on.
+      if (si + 1 < rp->steps.size()) {
+        EXPECT_EQ(reader[idx], 2) << "step " << si;
+        ++relayed;
+      } else {
+        EXPECT_EQ(reader[idx], -1) << "the last block stays here";
+        ++kept;
+      }
+    }
+  EXPECT_EQ(relayed, 5);
+  EXPECT_EQ(kept, 1);
+  // Over the comparison budget: no readers (a hint only, never required).
+  for (int32_t r : findReaders(*rp, /*maxPairs=*/1))
+    EXPECT_EQ(r, -1);
+}
+
 TEST(Regions, FindLocatesShareableMemory) {
   auto r = RegionRegistry::instance().create(10000);
   ASSERT_TRUE(r.isOk());

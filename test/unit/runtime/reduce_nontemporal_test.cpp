@@ -1,0 +1,104 @@
+//===- reduce_nontemporal_test.cpp - Streaming copies and reductions ------===//
+//
+// copyNontemporal / reduceManyNontemporal must give exactly what memcpy and
+// reduceMany give, for every type and operator, at every alignment of dst
+// (the streamed middle, the plain head and tail) and when dst aliases a
+// source.
+//
+//===----------------------------------------------------------------------===//
+#include "reduce/Nontemporal.h"
+#include "reduce/Reduce.h"
+#include "reduce_reference.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using hccl::sched::DataType;
+using hccl::sched::ReduceOp;
+
+namespace {
+
+TEST(Nontemporal, CopyMatchesMemcpyAtEveryAlignment) {
+  std::mt19937_64 rng(7);
+  std::vector<unsigned char> src(20000), dst(20100), expect(20100);
+  for (auto &c : src)
+    c = static_cast<unsigned char>(rng());
+  for (size_t off : {0, 1, 7, 15, 16, 33})
+    for (size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 4095, 4096, 4097, 19999}) {
+      std::fill(dst.begin(), dst.end(), 0xAB);
+      expect = dst;
+      std::memcpy(expect.data() + off, src.data() + 3, n);
+      hccl::rt::copyNontemporal(dst.data() + off, src.data() + 3, n);
+      ASSERT_EQ(dst, expect) << "dst offset " << off << ", " << n << " bytes";
+    }
+}
+
+class NontemporalReduce : public ::testing::TestWithParam<DataType> {};
+
+TEST_P(NontemporalReduce, MatchesReduceManyBitForBit) {
+  DataType t = GetParam();
+  size_t es = hccl::sched::dataTypeSize(t);
+  std::mt19937_64 rng(99 + static_cast<int>(t));
+  for (int op = 0; op < 4; ++op)
+    for (int k : {1, 2, 3, 5})
+      for (size_t n : {size_t(1), size_t(31), size_t(1025), size_t(9000)})
+        for (size_t elemOff : {size_t(0), size_t(1), size_t(3)}) {
+          std::vector<std::vector<unsigned char>> srcs;
+          std::vector<const void *> ptrs;
+          for (int j = 0; j < k; ++j)
+            srcs.push_back(reftest::randomData(t, n, rng));
+          for (auto &s : srcs)
+            ptrs.push_back(s.data());
+          std::vector<unsigned char> expect(n * es), out((n + 4) * es, 0x5A);
+          ASSERT_TRUE(hccl::rt::reduceMany(expect.data(), ptrs.data(), k, n, t,
+                                           static_cast<ReduceOp>(op)));
+          ASSERT_TRUE(hccl::rt::reduceManyNontemporal(
+              out.data() + elemOff * es, ptrs.data(), k, n, t,
+              static_cast<ReduceOp>(op)));
+          EXPECT_EQ(reftest::firstMismatch(t, out.data() + elemOff * es,
+                                           expect.data(), n),
+                    n)
+              << hccl::sched::dataTypeName(t) << " op " << op << " k=" << k
+              << " n=" << n << " offset " << elemOff;
+          // Bytes around dst are untouched.
+          for (size_t b = 0; b < elemOff * es; ++b)
+            ASSERT_EQ(out[b], 0x5A);
+          for (size_t b = (elemOff + n) * es; b < out.size(); ++b)
+            ASSERT_EQ(out[b], 0x5A);
+          // dst == srcs[0] (the executor's in-place accumulate).
+          auto alias = srcs;
+          std::vector<const void *> ap;
+          for (auto &s : alias)
+            ap.push_back(s.data());
+          ASSERT_TRUE(hccl::rt::reduceManyNontemporal(
+              alias[0].data(), ap.data(), k, n, t, static_cast<ReduceOp>(op)));
+          EXPECT_EQ(
+              reftest::firstMismatch(t, alias[0].data(), expect.data(), n), n)
+              << "dst == srcs[0], k=" << k << " n=" << n;
+        }
+}
+
+TEST(Nontemporal, RefusesWhatReduceManyRefuses) {
+  float a[4] = {1, 2, 3, 4}, out[4] = {};
+  const void *srcs[2] = {a, a};
+  EXPECT_FALSE(hccl::rt::reduceManyNontemporal(out, srcs, 0, 4, DataType::Fp32,
+                                               ReduceOp::Sum));
+  EXPECT_FALSE(hccl::rt::reduceManyNontemporal(
+      out, srcs, 2, 4, static_cast<DataType>(99), ReduceOp::Sum));
+  EXPECT_FALSE(hccl::rt::reduceManyNontemporal(out, srcs, 2, 4, DataType::Fp32,
+                                               static_cast<ReduceOp>(7)));
+  EXPECT_EQ(out[0], 0.0f) << "a refused call touches nothing";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllTypes, NontemporalReduce,
+    ::testing::Values(DataType::Int8, DataType::Int16, DataType::Int32,
+                      DataType::Fp16, DataType::Fp32, DataType::Int64,
+                      DataType::Uint64, DataType::Uint8, DataType::Uint16,
+                      DataType::Uint32, DataType::Fp64, DataType::Bf16),
+    [](const ::testing::TestParamInfo<DataType> &i) {
+      return std::string(hccl::sched::dataTypeName(i.param));
+    });
+
+} // namespace
