@@ -109,11 +109,15 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
   };
   // A write that a later step sends to a zero-copy peer: that peer's core
   // reads it next. Streaming it out made 2-rank all-reduces of 16 KB-4 MB
-  // 1.3-3x faster (docs/performance.md); the last writes (what the caller
-  // reads) gained nothing from it and keep the cache.
+  // 1.3-2.9x faster (docs/performance.md); the last writes (what the caller
+  // reads) gained nothing from it and keep the cache. With more local ranks
+  // than cores the reader often runs on this very core, where the line is
+  // still in cache: a 3-rank ring all-reduce of 16 MB took 1.28x longer
+  // streamed, so an oversubscribed host does not stream.
   auto streams = [&](size_t opIndex) {
     int32_t reader = cp.reader.empty() ? -1 : cp.reader[opIndex];
-    return reader >= 0 && shared[static_cast<int>(rp.ops[opIndex].dstBuf)] &&
+    return !oversubscribed_ && reader >= 0 &&
+           shared[static_cast<int>(rp.ops[opIndex].dstBuf)] &&
            pairs_[static_cast<size_t>(commRank(reader))]->zeroCopyCapable();
   };
 
