@@ -44,6 +44,17 @@ def main(argv):
                     key=lambda d: int(d.rsplit("round", 1)[1]))
     if not rounds:
         sys.exit(f"shm_rounds: {argv[0]}: no round*/ folders")
+    # A round is complete when it holds every file the first one does; one
+    # still running (or killed) is named and left out.
+    want = {os.path.basename(f) for f in glob.glob(os.path.join(rounds[0], "*.txt"))}
+    want |= {"time", "load"}
+    done = [d for d in rounds if want <= set(os.listdir(d))]
+    for d in rounds:
+        if d not in done:
+            print(f"shm_rounds: {d}: incomplete, left out", file=sys.stderr)
+    if not done:
+        sys.exit(f"shm_rounds: {argv[0]}: no complete round")
+    rounds = done
     cases = sorted({os.path.basename(f).rsplit("-", 1)[0]
                     for f in glob.glob(os.path.join(rounds[0], "*-p*-ours.txt"))})
     when = []

@@ -276,6 +276,21 @@ Status Communicator::waitFor(const CallId &call,
         callerMoves || pairs_[static_cast<size_t>(peer)]->needsCallerProgress();
   WaitPolicy policy(oversubscribed_, callerMoves, hostBusy());
   Doorbell &bell = seg_->header()->bell;
+  std::atomic<int32_t> &myCpu = seg_->header()->runCpu;
+  myCpu.store(sched_getcpu(), std::memory_order_relaxed);
+  // A peer we wait for that last ran on our CPU is most likely waiting for
+  // it (the kernel wakes a thread on its waker's CPU): spinning or yielding
+  // only delays it, so sleep at once. On 2 cores, 2 ranks whose streams
+  // ended up on one CPU took 130-180 us a 4 KB all-reduce, each call a full
+  // spin-and-yield budget (docs/performance.md, "Streaming stores").
+  auto peerOnMyCpu = [&]() {
+    int cpu = sched_getcpu();
+    myCpu.store(cpu, std::memory_order_relaxed);
+    for (int peer : touched_)
+      if (pairs_[static_cast<size_t>(peer)]->peerCpu() == cpu)
+        return true;
+    return false;
+  };
   int64_t idleStart = -1;
   int64_t lastHealth = nowUs();
 
@@ -360,7 +375,8 @@ Status Communicator::waitFor(const CallId &call,
                                        " s waiting for " + waiting));
       }
     }
-    WaitPolicy::Action next = policy.next(now - idleStart);
+    WaitPolicy::Action next = peerOnMyCpu() ? WaitPolicy::Action::Sleep
+                                            : policy.next(now - idleStart);
     if (next == WaitPolicy::Action::Spin) {
       policy.spin();
       continue;

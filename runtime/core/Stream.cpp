@@ -60,6 +60,16 @@ void HostStream::enqueue(Task t) {
 }
 
 Status HostStream::synchronize() {
+  // Sleep while tasks wait behind the running one: polling beside a queue
+  // takes a core from the ranks' executors. On 2 cores, 2 ranks each
+  // synchronizing after 20 queued 4 KB all-reduces took 130-180 us a call
+  // so, against 5-8 us with 200 queued (docs/performance.md, "Streaming
+  // stores"). The worker wakes us as it starts the last task, so the
+  // wake-up overlaps that task and the poll below catches its end.
+  {
+    std::unique_lock<std::mutex> g(mu_);
+    doneCv_.wait(g, [&] { return queue_.empty(); });
+  }
   int64_t until = pollUntil(kSyncPollUs);
   while (outstanding_.load(std::memory_order_acquire) != 0 && nowUs() < until)
     sched_yield();
@@ -94,7 +104,10 @@ void HostStream::run() {
     Task t = std::move(queue_.front());
     queue_.pop_front();
     busy_ = true;
+    bool last = queue_.empty();
     g.unlock();
+    if (last)
+      doneCv_.notify_all(); // a synchronizer polls for this task's end
     Status st;
     try {
       st = t();

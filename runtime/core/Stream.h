@@ -5,7 +5,8 @@
 // to drain and returns the first error since the previous synchronize.
 //
 // The worker polls (yielding) a little after running out of work before it
-// sleeps, and so does a synchronizing caller: a training loop enqueues and
+// sleeps, and so does a synchronizing caller once only the last task is
+// left (it sleeps while more wait): a training loop enqueues and
 // synchronizes back to back, and a futex wake-up is slow on a VM.
 //
 //===----------------------------------------------------------------------===//

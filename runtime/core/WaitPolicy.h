@@ -14,7 +14,9 @@
 // and the job's own threads: common/HostLoad.h) a yield hands a whole time
 // slice to another job, so the executor spins 20 us without yielding and
 // sleeps, where the kernel's wake-up preemption brings it back fastest
-// (docs/performance.md, "Waiting on a busy host").
+// (docs/performance.md, "Waiting on a busy host"). Whatever the policy says,
+// a waiter whose shared-memory peer last ran on the waiter's own CPU sleeps
+// at once (Communicator::waitFor): there, spinning only delays that peer.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_CORE_WAITPOLICY_H

@@ -144,6 +144,9 @@ public:
   /// moves everything and rings the doorbell: spinning would take the CPU
   /// from the thread doing the work.
   virtual bool needsCallerProgress() const { return true; }
+  /// The CPU the peer's executor last ran on, when it shares this host's
+  /// scheduler (shm); -1 otherwise or when not known.
+  virtual int peerCpu() const { return -1; }
   /// The executor stops calling progress() for now: it is about to sleep,
   /// or its call is over. A transport with a thread of its own hands the
   /// pair back to it.

@@ -33,6 +33,7 @@ Segment::create(int rank, uint32_t nRings, uint64_t commTag, RingGeometry g) {
   h->pid = static_cast<int32_t>(::getpid());
   h->rank = rank;
   h->commTag = commTag;
+  h->runCpu.store(-1, std::memory_order_relaxed);
   return std::unique_ptr<Segment>(new Segment(m.take(), g));
 }
 

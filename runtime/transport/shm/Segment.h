@@ -41,6 +41,10 @@ struct SegmentHeader {
   int32_t abortFrom;
   int32_t abortCode;
   char abortMsg[500];
+  /// The CPU this rank's executor ran on when it last posted or waited
+  /// (-1 before that): a peer that finds it on its own CPU sleeps at once
+  /// instead of spinning (core/WaitPolicy.h).
+  alignas(64) std::atomic<int32_t> runCpu;
   static constexpr uint64_t kMagic = 0x4843434c53454731ull; // "HCCLSEG1"
 };
 

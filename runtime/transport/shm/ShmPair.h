@@ -38,6 +38,9 @@ public:
 
   const char *kind() const override { return "shm"; }
   bool zeroCopyCapable() const override { return opts_.zeroCopy; }
+  int peerCpu() const override {
+    return peerSeg_->header()->runCpu.load(std::memory_order_relaxed);
+  }
   Status postSend(SendOp &op) override;
   Status postRecv(RecvOp &op) override;
   Status progress(bool &moved) override;

@@ -389,6 +389,9 @@ TEST(Security, SecretFile) {
   chmod(path.c_str(), 0600);
   auto body = [](RankCtx &c) -> std::string {
     launcherEnv(c.rank, c.size, port);
+    // Only the file: a secret the caller's shell exports would make the
+    // two sources conflict (an error of its own, tested elsewhere).
+    unsetenv("HCCL_JOB_SECRET");
     HcclComm comm;
     RT_OK(HcclCommInitFromEnv(&comm));
     std::string e = checkedAllReduce(comm, c.rank, c.size);

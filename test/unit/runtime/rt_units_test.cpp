@@ -12,6 +12,7 @@
 #include "transport/Transport.h"
 #include "transport/shm/Regions.h"
 
+#include <cstring>
 #include <gtest/gtest.h>
 #include <map>
 
@@ -260,6 +261,19 @@ TEST(Wire, ApplyIncomingCopiesOrReduces) {
   op.acc = nullptr;
   ASSERT_TRUE(applyIncoming(op, 0, in, 8));
   EXPECT_EQ(dst[0], 10.0f);
+  // Streamed (a write a peer reads next): the same bytes.
+  float dst2[4] = {0};
+  op.dst = dst2;
+  op.acc = acc;
+  op.nontemporal = true;
+  ASSERT_TRUE(applyIncoming(op, 8, in, 8));
+  EXPECT_EQ(dst2[2], 10.0f);
+  EXPECT_EQ(dst2[3], 20.0f);
+  EXPECT_EQ(dst2[0], 0.0f);
+  op.acc = nullptr;
+  ASSERT_TRUE(applyIncoming(op, 0, in, 8));
+  EXPECT_EQ(dst2[0], 10.0f);
+  EXPECT_EQ(dst2[1], 20.0f);
 }
 
 TEST(LocalWork, PiecesGiveTheSameResultAsOneShot) {
@@ -271,17 +285,33 @@ TEST(LocalWork, PiecesGiveTheSameResultAsOneShot) {
     ref[i] = static_cast<int32_t>(static_cast<uint32_t>(src[i]) + // wraps
                                   static_cast<uint32_t>(src[n + i]) +
                                   static_cast<uint32_t>(src[2 * n + i]));
-  LocalWork w;
-  w.items.push_back(
-      {sched::OpKind::Reduce, reinterpret_cast<char *>(dst.data()),
-       reinterpret_cast<const char *>(src.data()), n * 4, n * 4, 3, 0});
-  int steps = 0;
-  while (w.pending()) {
-    ASSERT_TRUE(w.step(4096, 4, sched::DataType::Int32, sched::ReduceOp::Sum));
-    ++steps;
+  for (bool streamed : {false, true}) {
+    std::vector<int32_t> copy(n, -1);
+    std::fill(dst.begin(), dst.end(), 0);
+    LocalWork w;
+    w.items.push_back({sched::OpKind::Reduce,
+                       reinterpret_cast<char *>(dst.data()),
+                       reinterpret_cast<const char *>(src.data()), n * 4, n * 4,
+                       3, 0, streamed});
+    w.items.push_back({sched::OpKind::Copy,
+                       reinterpret_cast<char *>(copy.data()) + 1,
+                       reinterpret_cast<const char *>(src.data()) + 1,
+                       n * 4 - 1, 0, 1, 0, streamed});
+    int steps = 0;
+    while (w.pending()) {
+      ASSERT_TRUE(
+          w.step(4096, 4, sched::DataType::Int32, sched::ReduceOp::Sum));
+      ++steps;
+    }
+    EXPECT_GT(steps, 50);
+    EXPECT_EQ(dst, ref) << (streamed ? "streamed" : "plain");
+    EXPECT_EQ(std::memcmp(reinterpret_cast<const char *>(copy.data()) + 1,
+                          reinterpret_cast<const char *>(src.data()) + 1,
+                          n * 4 - 1),
+              0)
+        << (streamed ? "streamed" : "plain") << " copy at an odd address";
+    EXPECT_EQ(copy[0] & 0xff, -1 & 0xff) << "the byte before is untouched";
   }
-  EXPECT_GT(steps, 50);
-  EXPECT_EQ(dst, ref);
 }
 
 TEST(ProgramCache, ValidatesAndEvicts) {
