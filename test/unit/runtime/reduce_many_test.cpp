@@ -61,15 +61,8 @@ TEST_P(ReduceMany, FoldsLeftToRightForEveryK) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    All, ReduceMany,
-    ::testing::Values(DataType::Int8, DataType::Int16, DataType::Int32,
-                      DataType::Fp16, DataType::Fp32, DataType::Int64,
-                      DataType::Uint64, DataType::Uint8, DataType::Uint16,
-                      DataType::Uint32, DataType::Fp64, DataType::Bf16),
-    [](const ::testing::TestParamInfo<DataType> &info) {
-      return std::string(hccl::sched::dataTypeName(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(All, ReduceMany, reftest::allDataTypes(),
+                         reftest::dataTypeTestName);
 
 TEST(ReduceManyOrder, Fp16RoundsAfterEveryPairwiseOp) {
   // 2048 + 1 + 1 in fp16: each +1 is a tie at 2048 (ulp 2) and rounds back

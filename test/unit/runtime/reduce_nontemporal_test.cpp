@@ -91,14 +91,7 @@ TEST(Nontemporal, RefusesWhatReduceManyRefuses) {
   EXPECT_EQ(out[0], 0.0f) << "a refused call touches nothing";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllTypes, NontemporalReduce,
-    ::testing::Values(DataType::Int8, DataType::Int16, DataType::Int32,
-                      DataType::Fp16, DataType::Fp32, DataType::Int64,
-                      DataType::Uint64, DataType::Uint8, DataType::Uint16,
-                      DataType::Uint32, DataType::Fp64, DataType::Bf16),
-    [](const ::testing::TestParamInfo<DataType> &i) {
-      return std::string(hccl::sched::dataTypeName(i.param));
-    });
+INSTANTIATE_TEST_SUITE_P(AllTypes, NontemporalReduce, reftest::allDataTypes(),
+                         reftest::dataTypeTestName);
 
 } // namespace

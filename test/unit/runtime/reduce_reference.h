@@ -12,16 +12,32 @@
 
 #include "hccl-mlir/schedule/Types.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace reftest {
 
 using hccl::sched::DataType;
 using hccl::sched::ReduceOp;
+
+/// Every data type, for INSTANTIATE_TEST_SUITE_P over the kernels.
+inline auto allDataTypes() {
+  return ::testing::Values(DataType::Int8, DataType::Int16, DataType::Int32,
+                           DataType::Fp16, DataType::Fp32, DataType::Int64,
+                           DataType::Uint64, DataType::Uint8, DataType::Uint16,
+                           DataType::Uint32, DataType::Fp64, DataType::Bf16);
+}
+/// Test names: the data type's name.
+inline std::string
+dataTypeTestName(const ::testing::TestParamInfo<DataType> &info) {
+  return hccl::sched::dataTypeName(info.param);
+}
 
 /// A binary floating-point format with `ebits` exponent and `mbits` stored
 /// mantissa bits (fp16: 5/10, bf16: 8/7).

@@ -314,16 +314,22 @@ TEST(LocalWork, PiecesGiveTheSameResultAsOneShot) {
   }
 }
 
-TEST(ProgramCache, ValidatesAndEvicts) {
+/// Rank 1's part of a 4-rank ring all-reduce of `count` elements.
+sched::Result<sched::RankProgram> ringRank1Of4(int64_t count) {
   sched::GenerateRequest req;
   req.collective = sched::Collective::AllReduce;
   req.algorithm = sched::Algorithm::Ring;
   req.ranks = 4;
-  req.count = 10;
+  req.count = count;
   auto prog = sched::generate(req);
-  ASSERT_TRUE(prog.isOk()) << prog.message();
-  auto rp = sched::expandRank(*prog, 1);
-  ASSERT_TRUE(rp.isOk());
+  if (!prog)
+    return prog.status();
+  return sched::expandRank(*prog, 1);
+}
+
+TEST(ProgramCache, ValidatesAndEvicts) {
+  auto rp = ringRank1Of4(10);
+  ASSERT_TRUE(rp.isOk()) << rp.message();
   EXPECT_TRUE(validateRankProgram(*rp, 4).isOk());
   sched::RankProgram bad = *rp;
   ASSERT_FALSE(bad.ops.empty());
@@ -355,15 +361,8 @@ TEST(ProgramCache, ValidatesAndEvicts) {
 // rank sends what it wrote: the ring all-reduce's reduce-scatter results
 // travel on (to the next rank), its all-gather's last copies do not.
 TEST(ProgramCache, ReadersAreLaterSendsOfWhatAnOpWrote) {
-  sched::GenerateRequest req;
-  req.collective = sched::Collective::AllReduce;
-  req.algorithm = sched::Algorithm::Ring;
-  req.ranks = 4;
-  req.count = 40;
-  auto prog = sched::generate(req);
-  ASSERT_TRUE(prog.isOk()) << prog.message();
-  auto rp = sched::expandRank(*prog, 1);
-  ASSERT_TRUE(rp.isOk());
+  auto rp = ringRank1Of4(40);
+  ASSERT_TRUE(rp.isOk()) << rp.message();
   std::vector<int32_t> reader = findReaders(*rp);
   ASSERT_EQ(reader.size(), rp->ops.size());
   int relayed = 0, kept = 0;
