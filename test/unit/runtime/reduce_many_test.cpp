@@ -28,12 +28,7 @@ TEST_P(ReduceMany, FoldsLeftToRightForEveryK) {
   for (int op = 0; op < 4; ++op) {
     for (int k : {1, 2, 3, 4, 5, 8}) {
       for (size_t n : {size_t(1), size_t(9), size_t(1500), size_t(5000)}) {
-        std::vector<std::vector<unsigned char>> srcs;
-        std::vector<const void *> ptrs;
-        for (int j = 0; j < k; ++j)
-          srcs.push_back(reftest::randomData(t, n, rng));
-        for (auto &s : srcs)
-          ptrs.push_back(s.data());
+        auto [srcs, ptrs] = reftest::randomSources(t, k, n, rng);
         auto expect = refFold(t, static_cast<ReduceOp>(op), srcs, n);
         std::vector<unsigned char> out(n * sz);
         ASSERT_TRUE(hccl::rt::reduceMany(out.data(), ptrs.data(), k, n, t,

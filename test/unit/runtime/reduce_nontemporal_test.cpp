@@ -44,12 +44,7 @@ TEST_P(NontemporalReduce, MatchesReduceManyBitForBit) {
     for (int k : {1, 2, 3, 5})
       for (size_t n : {size_t(1), size_t(31), size_t(1025), size_t(9000)})
         for (size_t elemOff : {size_t(0), size_t(1), size_t(3)}) {
-          std::vector<std::vector<unsigned char>> srcs;
-          std::vector<const void *> ptrs;
-          for (int j = 0; j < k; ++j)
-            srcs.push_back(reftest::randomData(t, n, rng));
-          for (auto &s : srcs)
-            ptrs.push_back(s.data());
+          auto [srcs, ptrs] = reftest::randomSources(t, k, n, rng);
           std::vector<unsigned char> expect(n * es), out((n + 4) * es, 0x5A);
           ASSERT_TRUE(hccl::rt::reduceMany(expect.data(), ptrs.data(), k, n, t,
                                            static_cast<ReduceOp>(op)));

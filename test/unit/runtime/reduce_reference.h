@@ -33,6 +33,12 @@ inline auto allDataTypes() {
                            DataType::Uint64, DataType::Uint8, DataType::Uint16,
                            DataType::Uint32, DataType::Fp64, DataType::Bf16);
 }
+/// `k` buffers of `n` random elements of `t`, and pointers to them.
+struct Sources {
+  std::vector<std::vector<unsigned char>> data;
+  std::vector<const void *> ptrs;
+};
+inline Sources randomSources(DataType t, int k, size_t n, std::mt19937_64 &rng);
 /// Test names: the data type's name.
 inline std::string
 dataTypeTestName(const ::testing::TestParamInfo<DataType> &info) {
@@ -288,6 +294,16 @@ inline std::vector<unsigned char> randomData(DataType t, size_t n,
     }
   }
   return v;
+}
+
+inline Sources randomSources(DataType t, int k, size_t n,
+                             std::mt19937_64 &rng) {
+  Sources s;
+  for (int j = 0; j < k; ++j)
+    s.data.push_back(randomData(t, n, rng));
+  for (auto &d : s.data)
+    s.ptrs.push_back(d.data());
+  return s;
 }
 
 } // namespace reftest

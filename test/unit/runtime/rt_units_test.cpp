@@ -248,32 +248,24 @@ TEST(Wire, MismatchMessagesNameBothCalls) {
 }
 
 TEST(Wire, ApplyIncomingCopiesOrReduces) {
-  float acc[4] = {1, 2, 3, 4}, dst[4] = {0}, in[2] = {10, 20};
-  RecvOp op;
-  op.dst = dst;
-  op.acc = acc;
-  op.dtype = sched::DataType::Fp32;
-  op.op = sched::ReduceOp::Max;
-  ASSERT_TRUE(applyIncoming(op, 8, in, 8));
-  EXPECT_EQ(dst[2], 10.0f);
-  EXPECT_EQ(dst[3], 20.0f);
-  EXPECT_EQ(dst[0], 0.0f);
-  op.acc = nullptr;
-  ASSERT_TRUE(applyIncoming(op, 0, in, 8));
-  EXPECT_EQ(dst[0], 10.0f);
-  // Streamed (a write a peer reads next): the same bytes.
-  float dst2[4] = {0};
-  op.dst = dst2;
-  op.acc = acc;
-  op.nontemporal = true;
-  ASSERT_TRUE(applyIncoming(op, 8, in, 8));
-  EXPECT_EQ(dst2[2], 10.0f);
-  EXPECT_EQ(dst2[3], 20.0f);
-  EXPECT_EQ(dst2[0], 0.0f);
-  op.acc = nullptr;
-  ASSERT_TRUE(applyIncoming(op, 0, in, 8));
-  EXPECT_EQ(dst2[0], 10.0f);
-  EXPECT_EQ(dst2[1], 20.0f);
+  // Plain, and streamed (a write a peer reads next): the same bytes.
+  for (bool streamed : {false, true}) {
+    float acc[4] = {1, 2, 3, 4}, dst[4] = {0}, in[2] = {10, 20};
+    RecvOp op;
+    op.dst = dst;
+    op.acc = acc;
+    op.dtype = sched::DataType::Fp32;
+    op.op = sched::ReduceOp::Max;
+    op.nontemporal = streamed;
+    ASSERT_TRUE(applyIncoming(op, 8, in, 8));
+    EXPECT_EQ(dst[2], 10.0f);
+    EXPECT_EQ(dst[3], 20.0f);
+    EXPECT_EQ(dst[0], 0.0f);
+    op.acc = nullptr;
+    ASSERT_TRUE(applyIncoming(op, 0, in, 8));
+    EXPECT_EQ(dst[0], 10.0f);
+    EXPECT_EQ(dst[1], 20.0f);
+  }
 }
 
 TEST(LocalWork, PiecesGiveTheSameResultAsOneShot) {
