@@ -85,15 +85,6 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
   }
   if (bufs[0] == nullptr && cp.bufferBytes[0] > 0)
     return errPara(call.str() + ": the input buffer is NULL");
-  // Which buffers peers read zero-copy: writes into them that a peer reads
-  // next stream past this core's cache (reduce/Nontemporal.h).
-  bool shared[sched::kNumBuffers] = {false, false, false};
-  for (int k = 0; k < sched::kNumBuffers; ++k) {
-    RegionRef ref;
-    shared[k] = bufs[k] && cp.bufferBytes[static_cast<size_t>(k)] > 0 &&
-                RegionRegistry::instance().find(
-                    bufs[k], cp.bufferBytes[static_cast<size_t>(k)], ref);
-  }
 
   Deadline dl =
       Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
@@ -109,16 +100,30 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
   };
   // A write that a later step sends to a zero-copy peer: that peer's core
   // reads it next. Streaming it out made 2-rank all-reduces of 16 KB-4 MB
-  // 1.3-2.9x faster (docs/performance.md); the last writes (what the caller
+  // 1.2-3.3x faster (docs/performance.md); the last writes (what the caller
   // reads) gained nothing from it and keep the cache. With more local ranks
   // than cores the reader often runs on this very core, where the line is
   // still in cache: a 3-rank ring all-reduce of 16 MB took 1.28x longer
   // streamed, so an oversubscribed host does not stream.
+  // Whether a buffer is shareable (peers read it zero-copy) is looked up
+  // once per call, and only when some write may stream: a lookup locks the
+  // region registry.
+  int8_t shared[sched::kNumBuffers] = {-1, -1, -1};
+  auto isShared = [&](sched::BufferId id) {
+    auto k = static_cast<size_t>(id);
+    if (shared[k] < 0) {
+      RegionRef ref;
+      shared[k] =
+          bufs[k] && cp.bufferBytes[k] > 0 &&
+          RegionRegistry::instance().find(bufs[k], cp.bufferBytes[k], ref);
+    }
+    return shared[k] == 1;
+  };
   auto streams = [&](size_t opIndex) {
     int32_t reader = cp.reader.empty() ? -1 : cp.reader[opIndex];
     return !oversubscribed_ && reader >= 0 &&
-           shared[static_cast<int>(rp.ops[opIndex].dstBuf)] &&
-           pairs_[static_cast<size_t>(commRank(reader))]->zeroCopyCapable();
+           pairs_[static_cast<size_t>(commRank(reader))]->zeroCopyCapable() &&
+           isShared(rp.ops[opIndex].dstBuf);
   };
 
   for (size_t si = 0; si < rp.steps.size(); ++si) {
