@@ -21,6 +21,11 @@ const char *const kLinkNames[] = {"hccs", "pcie", "roce", "tcp", "shm"};
 // placeholder for this machine's shared memory that calibration overwrites.
 LinkParams hccs910b() { return {LinkClass::HCCS, 56.0, 1.5, 7}; }
 LinkParams roce200g() { return {LinkClass::RoCE, 25.0, 5.0, 1}; }
+// 910D-class servers (docs/design.md, "Presets"): the same 7 x 56 GB/s mesh
+// per NPU (392 GB/s, what public material gives the 910C's scale-up port)
+// and 400 Gb/s RoCE per NPU = 50 GB/s, the figure a 1 GB flat all-reduce of
+// 42 ms on 128 x 8 of them implies.
+LinkParams roce400g() { return {LinkClass::RoCE, 50.0, 5.0, 1}; }
 LinkParams hostShm() { return {LinkClass::SHM, 5.0, 1.0, 1}; }
 
 bool parsePositiveInt(std::string_view s, int &out) {
@@ -114,29 +119,29 @@ Status Topology::validate() const {
 }
 
 std::string Topology::presetForms() {
-  return "'910b-8', '910b-8xN' (N servers, N >= 1), 'host' or 'host-N' "
-         "(N local ranks)";
+  return "'910b-8', '910b-8xN', '910d-8', '910d-8xN' (N servers, N >= 1), "
+         "'host' or 'host-N' (N local ranks)";
 }
 
 Result<Topology> Topology::preset(std::string_view name) {
   Topology t;
   t.name = std::string(name);
-  if (name == "910b-8") {
-    t.servers = 1;
+  // "910b-8" / "910d-8": one server; "...xN": N of them.
+  for (auto [family, inter] : {std::pair{"910b-8", roce200g()},
+                               std::pair{"910d-8", roce400g()}}) {
+    std::string_view f(family);
+    if (name.substr(0, f.size()) != f)
+      continue;
+    std::string_view rest = name.substr(f.size());
+    int n = 1;
+    if (!rest.empty() && (rest[0] != 'x' ||
+                          !parsePositiveInt(rest.substr(1), n) || n > 4096))
+      break;
+    t.servers = n;
     t.devicesPerServer = 8;
     t.intra = hccs910b();
-    t.inter = roce200g();
+    t.inter = inter;
     return t;
-  }
-  if (name.rfind("910b-8x", 0) == 0) {
-    int n = 0;
-    if (parsePositiveInt(name.substr(7), n) && n <= 4096) {
-      t.servers = n;
-      t.devicesPerServer = 8;
-      t.intra = hccs910b();
-      t.inter = roce200g();
-      return t;
-    }
   }
   if (name == "host" || name.rfind("host-", 0) == 0) {
     int n = 8;

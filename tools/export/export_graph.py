@@ -65,16 +65,18 @@ def topology_ranks(name: str) -> int:
     hccl::sched::Topology::preset (lib/schedule/Topology.cpp)."""
     def count(s):
         return int(s) if s.isdigit() and len(s) <= 6 and 0 < int(s) <= 4096 else None
-    if name == "910b-8":
-        return 8
-    if name.startswith("910b-8x") and count(name[7:]):
-        return 8 * count(name[7:])
+    for family in ("910b-8", "910d-8"):
+        if name == family:
+            return 8
+        if name.startswith(family + "x") and count(name[7:]):
+            return 8 * count(name[7:])
     if name == "host":
         return 8
     if name.startswith("host-") and count(name[5:]):
         return count(name[5:])
     raise UsageError(f"--topology: unknown preset '{name}'; accepted forms: "
-                     "'910b-8', '910b-8xN' (N servers), 'host' or 'host-N'")
+                     "'910b-8', '910b-8xN', '910d-8', '910d-8xN' (N servers), "
+                     "'host' or 'host-N'")
 
 
 def parse_args(argv):

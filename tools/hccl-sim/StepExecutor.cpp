@@ -8,6 +8,7 @@
 #include <simgrid/s4u/Mailbox.hpp>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace sg4 = simgrid::s4u;
 
@@ -87,22 +88,49 @@ Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops, uint32_t phase,
       continue;
     (c.kind == OpKind::Send ? sends : recvs).push_back(&c);
   }
-  auto piece = [&](const ConcreteOp &c, int64_t i) {
-    return k > 1 ? sched::sliceOp(c, k, i) : c;
+  // A piece's ops to (or from) one peer go as one message of their summed
+  // size: concurrent transfers on one route share it fairly, so one message
+  // of the sum ends when they all would (the same latency, the same bytes
+  // over the same links), while a hierarchical all-gather's hundreds of
+  // blocks per step to one neighbour no longer each cost a flow in
+  // SimGrid's solver (its time grew with their square).
+  struct Message {
+    int64_t peer;
+    double bytes = 0, reduceBytes = 0;
   };
-  // Every piece of every send at once, piece-major: the receivers post
-  // piece by piece in op order, and a mailbox matches in order.
-  std::vector<sg4::CommPtr> sent;
-  for (int64_t i = 0; i < k; ++i)
-    for (const ConcreteOp *c : sends) {
-      ConcreteOp p = piece(*c, i);
+  std::unordered_map<int64_t, size_t> index; // peer -> its message
+  auto messages = [&](const std::vector<const ConcreteOp *> &list, int64_t i,
+                      std::vector<Message> &out) {
+    out.clear();
+    index.clear();
+    for (const ConcreteOp *c : list) {
+      ConcreteOp p = k > 1 ? sched::sliceOp(*c, k, i) : *c;
       if (p.count == 0)
         continue;
-      sent.push_back(mailbox(rank_, p.peer)
-                         ->put_async(&kPayload, static_cast<uint64_t>(
-                                                    p.count * elemBytes_)));
+      auto [it, added] = index.try_emplace(p.peer, out.size());
+      if (added)
+        out.push_back(Message{p.peer});
+      Message &m = out[it->second];
+      double bytes = static_cast<double>(p.count) * elemBytes_;
+      m.bytes += bytes;
+      if (p.kind == OpKind::RecvReduce)
+        m.reduceBytes += bytes;
+    }
+  };
+  // Every piece of every send at once, piece-major: the receivers post
+  // piece by piece, and a mailbox matches in order.
+  std::vector<sg4::CommPtr> sent;
+  std::vector<Message> msgs;
+  for (int64_t i = 0; i < k; ++i) {
+    messages(sends, i, msgs);
+    for (const Message &m : msgs) {
+      sent.push_back(
+          mailbox(rank_, m.peer)
+              ->put_async(&kPayload, static_cast<uint64_t>(m.bytes)));
       ++counters.transfers;
     }
+  }
+  // At most one message per peer, so at most one slot per receive.
   std::vector<int *> slots(recvs.size());
   // A latency spike delays a message's delivery: the receiver sees it that
   // much after the transfer ends.
@@ -112,14 +140,11 @@ Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops, uint32_t phase,
     comms.clear();
     spikes.clear();
     reduceBytes = 0;
-    for (size_t j = 0; j < recvs.size(); ++j) {
-      ConcreteOp p = piece(*recvs[j], i);
-      if (p.count == 0)
-        continue;
-      comms.push_back(mailbox(p.peer, rank_)->get_async<int>(&slots[j]));
-      spikes.push_back(spike(phase, step, p.peer, rank_));
-      if (p.kind == OpKind::RecvReduce)
-        reduceBytes += static_cast<double>(p.count) * elemBytes_;
+    messages(recvs, i, msgs);
+    for (size_t j = 0; j < msgs.size(); ++j) {
+      comms.push_back(mailbox(msgs[j].peer, rank_)->get_async<int>(&slots[j]));
+      spikes.push_back(spike(phase, step, msgs[j].peer, rank_));
+      reduceBytes += msgs[j].reduceBytes;
     }
   };
   std::vector<sg4::CommPtr> cur, next;

@@ -44,7 +44,7 @@ struct JitterTable {
 };
 
 struct StepCounters {
-  int64_t transfers = 0; ///< communications posted (pieces counted)
+  int64_t transfers = 0; ///< messages posted: per step, piece and peer
   int64_t steps = 0;
 };
 

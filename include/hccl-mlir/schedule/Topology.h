@@ -90,6 +90,7 @@ struct Topology {
 
   /// Named presets: "910b-8" (one 8-NPU server, HCCS full mesh, 56 GB/s per
   /// link, 7 links per NPU), "910b-8xN" (N such servers, 200 GbE RoCE per
+  /// NPU), "910d-8" / "910d-8xN" (the same servers with 400 Gb/s RoCE per
   /// NPU), "host" / "host-N" (N processes of this machine over shared memory,
   /// default 8). Unknown names get an error listing the accepted forms.
   static Result<Topology> preset(std::string_view name);

@@ -330,7 +330,7 @@ func.func @zero_slices(%a: tensor<4xf32>) {
 
 // -----
 
-// expected-error @+1 {{unknown topology preset '910c'; accepted forms: '910b-8', '910b-8xN' (N servers, N >= 1), 'host' or 'host-N' (N local ranks)}}
+// expected-error @+1 {{unknown topology preset '910c'; accepted forms: '910b-8', '910b-8xN', '910d-8', '910d-8xN' (N servers, N >= 1), 'host' or 'host-N' (N local ranks)}}
 module attributes {comm.topology = #comm.topology<"910c">} {}
 
 // -----
@@ -340,7 +340,7 @@ module attributes {comm.topology = #comm.topology<"910b-8x0">} {}
 
 // -----
 
-// expected-error @+1 {{expected a topology preset string (one of '910b-8', '910b-8xN' (N servers, N >= 1), 'host' or 'host-N' (N local ranks)) or 'servers = N, devices = M, intra = mesh|ring #comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, overhead = US][, wakeup = US]'}}
+// expected-error @+1 {{expected a topology preset string (one of '910b-8', '910b-8xN', '910d-8', '910d-8xN' (N servers, N >= 1), 'host' or 'host-N' (N local ranks)) or 'servers = N, devices = M, intra = mesh|ring #comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, overhead = US][, wakeup = US]'}}
 module attributes {comm.topology = #comm.topology<8>} {}
 
 // -----

@@ -21,7 +21,7 @@ namespace {
 
 TEST(Nontemporal, CopyMatchesMemcpyAtEveryAlignment) {
   std::mt19937_64 rng(7);
-  std::vector<unsigned char> src(20000), dst(20100), expect(20100);
+  std::vector<unsigned char> src(20002), dst(20100), expect(20100);
   for (auto &c : src)
     c = static_cast<unsigned char>(rng());
   for (size_t off : {0, 1, 7, 15, 16, 33})

@@ -24,11 +24,22 @@ TEST(Topology, Presets) {
   EXPECT_TRUE(four->sameServer(8, 15));
   EXPECT_FALSE(four->sameServer(7, 8));
   EXPECT_EQ(&four->linkBetween(0, 9), &four->inter);
+  // 910D servers: the 910B's mesh, twice its RoCE bandwidth per NPU.
+  auto d = Topology::preset("910d-8x128");
+  ASSERT_TRUE(d.isOk());
+  EXPECT_EQ(d->worldSize(), 1024);
+  EXPECT_EQ(d->name, "910d-8x128");
+  EXPECT_EQ(d->intra, one->intra);
+  EXPECT_EQ(d->inter.cls, LinkClass::RoCE);
+  EXPECT_DOUBLE_EQ(d->inter.bandwidthGBps, 50.0); // 400 Gb/s
+  EXPECT_EQ(d->inter.ports, 1);
+  EXPECT_EQ(Topology::preset("910d-8")->worldSize(), 8);
   auto host = Topology::preset("host");
   ASSERT_TRUE(host.isOk());
   EXPECT_EQ(host->intra.cls, LinkClass::SHM);
   EXPECT_EQ(Topology::preset("host-3")->worldSize(), 3);
-  for (const char *bad : {"910b", "910b-8x0", "910b-8x", "host-0", "h100"}) {
+  for (const char *bad : {"910b", "910b-8x0", "910b-8x", "910b-80", "910d-8x",
+                          "910d-8y2", "910d-8x4097", "host-0", "h100"}) {
     auto r = Topology::preset(bad);
     ASSERT_FALSE(r.isOk()) << bad;
     EXPECT_NE(r.message().find("accepted forms"), std::string::npos);
