@@ -342,10 +342,18 @@ Status readGroupList(const json &j, Layout &l) {
     return Status::error("rank table.group_list: empty or not an array");
   // The world group if named, else the first.
   size_t gi = 0;
-  for (size_t i = 0; i < groups.size(); ++i)
-    if (groups[i].is_object() &&
-        groups[i].value("group_name", "") == "hccl_world_group")
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (!groups[i].is_object())
+      continue;
+    auto name = groups[i].find("group_name");
+    if (name == groups[i].end())
+      continue;
+    if (!name->is_string())
+      return Status::error("rank table.group_list[" + std::to_string(i) +
+                           "].group_name: expected a string");
+    if (*name == "hccl_world_group")
       gi = i;
+  }
   const json &g = groups[gi];
   std::string path = "rank table.group_list[" + std::to_string(gi) + "]";
   if (!g.is_object())

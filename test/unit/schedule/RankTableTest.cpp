@@ -128,6 +128,10 @@ TEST(RankTable, MistakesNameTheirPlace) {
            {"server_id": "s", "devices": [{"device_id": "0"}]},
            {"server_id": "s", "devices": [{"device_id": "0"}]}]}]})",
        "devices[0].device_id: duplicate device 0 on server 's'"},
+      // Found by fuzz-rank-table: this threw out of the reader.
+      {R"({"group_list": [{"group_name": ["w"], "instance_list": [
+           {"server_id": "s", "devices": [{"device_id": "0"}]}]}]})",
+       "group_list[0].group_name: expected a string"},
   };
   for (auto &c : cases) {
     auto r = Topology::fromRankTable(c.text);
