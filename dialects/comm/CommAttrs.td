@@ -68,9 +68,10 @@ def Comm_LinkAttr : Comm_Attr<"Link", "link"> {
   let description = [{
     `#comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>`: bandwidth in
     GB/s per port and direction, latency (alpha) in microseconds, ports = links
-    a device drives at once. Inside a full-mesh server each peer has its own
-    link: messages to one peer in one step share it whatever the port count,
-    back to back under one latency.
+    a device drives at once. Messages to one peer in one step go back to back
+    over that pair's connection under one latency, whatever the port count
+    (inside a full-mesh server each peer has its own link; a ring-wired server
+    spreads them over its ports).
   }];
   let parameters = (ins
     "::mlir::comm::LinkClass":$linkClass,

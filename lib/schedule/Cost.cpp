@@ -44,32 +44,22 @@ PortLoad busiest(std::vector<double> &sizes, int ports, const LinkParams &l) {
                            });
 }
 
-// Busiest link of a full mesh, one link per peer: transfers to the same
-// peer share that peer's link whatever the port count, back to back under
-// one latency (their latencies overlap, as in hccl-sim; charging one each
-// made a hierarchical all-gather's 64 blocks per step to one neighbour
-// 3x dearer than simulated at small sizes).
-PortLoad
-busiestPeerLink(const std::vector<std::pair<int64_t, double>> &byPeer) {
-  std::map<int64_t, double> bytesTo;
-  for (const auto &[peer, bytes] : byPeer)
-    bytesTo[peer] += bytes;
-  PortLoad worst{1, 0};
-  for (const auto &[peer, bytes] : bytesTo)
-    worst.bytes = std::max(worst.bytes, bytes);
-  return worst;
-}
-
 } // namespace
 
 double stepCost(const std::vector<ConcreteOp> &ops, int64_t globalRank,
                 const std::vector<int64_t> &peerGlobal, size_t elemBytes,
                 int64_t slices, const Topology &topo) {
-  // (direction, intra/inter) -> transfer sizes
-  std::vector<double> groups[2][2];
-  // Intra-server transfers by peer, per direction: on a full mesh each peer
-  // pair has its own link, so ports only bound how many run at once.
-  std::vector<std::pair<int64_t, double>> intraByPeer[2];
+  // (direction, intra/inter) -> bytes per peer. A step's messages to one
+  // peer go back to back over that pair's connection under one latency
+  // (their latencies overlap, as in hccl-sim, which sends them as one):
+  // between servers a pair has one connection, and inside a full-mesh
+  // server each peer its own link, so ports only bound how many peers are
+  // served at once. A ring-wired server has no link per peer: its messages
+  // spread over the ports one by one. (Charging each message its latency
+  // made a hierarchical all-gather's blocks per step to one neighbour
+  // 1.6-4x dearer than simulated at small sizes.)
+  std::map<int64_t, double> byPeer[2][2];
+  std::vector<double> pooled[2];
   double reduced = 0;
   for (const ConcreteOp &c : ops) {
     double bytes = static_cast<double>(c.count) * elemBytes;
@@ -85,28 +75,27 @@ double stepCost(const std::vector<ConcreteOp> &ops, int64_t globalRank,
         topo.sameServer(static_cast<int>(globalRank), static_cast<int>(peer))
             ? 0
             : 1;
-    groups[dir][inter].push_back(bytes);
-    if (!inter)
-      intraByPeer[dir].emplace_back(peer, bytes);
+    if (!inter && topo.intraShape != IntraShape::FullMesh)
+      pooled[dir].push_back(bytes);
+    else
+      byPeer[dir][inter][peer] += bytes;
   }
   double worst = -1;
   const LinkParams *worstLink = &topo.intra;
   PortLoad worstLoad;
+  std::vector<double> sizes;
   for (int dir = 0; dir < 2; ++dir)
     for (int inter = 0; inter < 2; ++inter) {
-      if (groups[dir][inter].empty())
+      sizes.clear();
+      for (const auto &[peer, bytes] : byPeer[dir][inter])
+        sizes.push_back(bytes);
+      if (!inter)
+        sizes.insert(sizes.end(), pooled[dir].begin(), pooled[dir].end());
+      if (sizes.empty())
         continue;
       const LinkParams &l = inter ? topo.inter : topo.intra;
-      PortLoad pl = busiest(groups[dir][inter], l.ports, l);
+      PortLoad pl = busiest(sizes, l.ports, l);
       double t = pl.msgs * l.alpha() + pl.bytes * l.beta();
-      if (!inter && topo.intraShape == IntraShape::FullMesh) {
-        PortLoad link = busiestPeerLink(intraByPeer[dir]);
-        double tl = link.msgs * l.alpha() + link.bytes * l.beta();
-        if (tl > t) {
-          t = tl;
-          pl = link;
-        }
-      }
       if (t > worst) {
         worst = t;
         worstLink = &l;

@@ -96,11 +96,8 @@ double ag(Algorithm a, int64_t k, double N, const Level &L) {
     // Doubling step i exchanges ranges of 2^i virtual blocks; the busiest,
     // starting at 0, holds 2^i + min(2^i, rem) real blocks (see rs). The
     // unfold returns the other k - 1 blocks to each folded-out rank in two
-    // messages, [0, me - 1) and [me + 1, k): the first is empty for me = 1,
-    // so with one folded pair there is one message; with two ports or more
-    // one port or link carries at most k - 1 blocks under one latency (two
-    // ports side by side, or on a full mesh the two back to back on the
-    // link to that peer, priced as one message).
+    // messages, [0, me - 1) and [me + 1, k), to the same peer: back to back
+    // on that pair's connection, priced as one message of k - 1 blocks.
     int64_t l = lg(k), p2 = int64_t(1) << l, rem = k - p2;
     double t = rem ? L.step(1, 1, N / kk, 0) : 0;
     for (int64_t i = 0; i < l; ++i) {
@@ -108,10 +105,8 @@ double ag(Algorithm a, int64_t k, double N, const Level &L) {
       t += L.step(1, 1,
                   static_cast<double>(dist + std::min(dist, rem)) * N / kk, 0);
     }
-    if (rem) {
-      int64_t msgs = rem >= 2 && L.link->ports < 2 ? 2 : 1;
-      t += L.step(1, static_cast<double>(msgs), N * (kk - 1) / kk, 0);
-    }
+    if (rem)
+      t += L.step(1, 1, N * (kk - 1) / kk, 0);
     return t;
   }
   default:
