@@ -127,15 +127,15 @@ Result<Topology> Topology::preset(std::string_view name) {
   Topology t;
   t.name = std::string(name);
   // "910b-8" / "910d-8": one server; "...xN": N of them.
-  for (auto [family, inter] : {std::pair{"910b-8", roce200g()},
-                               std::pair{"910d-8", roce400g()}}) {
+  for (auto [family, inter] :
+       {std::pair{"910b-8", roce200g()}, std::pair{"910d-8", roce400g()}}) {
     std::string_view f(family);
     if (name.substr(0, f.size()) != f)
       continue;
     std::string_view rest = name.substr(f.size());
     int n = 1;
-    if (!rest.empty() && (rest[0] != 'x' ||
-                          !parsePositiveInt(rest.substr(1), n) || n > 4096))
+    if (!rest.empty() &&
+        (rest[0] != 'x' || !parsePositiveInt(rest.substr(1), n) || n > 4096))
       break;
     t.servers = n;
     t.devicesPerServer = 8;

@@ -16,6 +16,7 @@
 // connection, mismatched call waiting) and the HCCL_EXEC_TIMEOUT deadline.
 //
 //===----------------------------------------------------------------------===//
+#include "common/CpuMove.h"
 #include "common/Futex.h"
 #include "common/HostLoad.h"
 #include "common/Log.h"
@@ -298,6 +299,7 @@ Status Communicator::waitFor(const CallId &call,
   };
   int64_t idleStart = -1;
   int64_t lastHealth = nowUs();
+  bool steppedOff = false;
 
   auto allDone = [&]() {
     if (local.pending())
@@ -380,8 +382,17 @@ Status Communicator::waitFor(const CallId &call,
                                        " s waiting for " + waiting));
       }
     }
-    WaitPolicy::Action next = peerOnMyCpu() ? WaitPolicy::Action::Sleep
-                                            : policy.next(now - idleStart);
+    bool colocated = peerOnMyCpu();
+    // Not oversubscribed, there is a CPU for each: step off this one (once
+    // a step) and go on waiting there.
+    if (colocated && !oversubscribed_ && !steppedOff &&
+        moveOffCpu(myCpu.load(std::memory_order_relaxed))) {
+      steppedOff = true;
+      myCpu.store(sched_getcpu(), std::memory_order_relaxed);
+      continue;
+    }
+    WaitPolicy::Action next =
+        colocated ? WaitPolicy::Action::Sleep : policy.next(now - idleStart);
     if (next == WaitPolicy::Action::Spin) {
       policy.spin();
       continue;

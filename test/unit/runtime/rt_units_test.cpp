@@ -2,6 +2,7 @@
 #include "bootstrap/Launcher.h"
 #include "bootstrap/Rendezvous.h"
 #include "bootstrap/RootInfo.h"
+#include "common/CpuMove.h"
 #include "common/HostLoad.h"
 #include "common/Socket.h"
 #include "core/LocalWork.h"
@@ -15,6 +16,8 @@
 #include <cstring>
 #include <gtest/gtest.h>
 #include <map>
+#include <sched.h>
+#include <thread>
 
 using namespace hccl::rt;
 namespace sched = hccl::sched;
@@ -401,6 +404,46 @@ TEST(Regions, FindLocatesShareableMemory) {
   r->reset();
   EXPECT_FALSE(RegionRegistry::instance().find(base, 1, ref))
       << "region " << id;
+}
+
+// In a thread of its own: the test changes its thread's affinity.
+TEST(CpuMove, LeavesTheCpuAndKeepsTheMask) {
+  std::thread([] {
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+    if (CPU_COUNT(&all) < 2)
+      GTEST_SKIP() << "needs 2 CPUs in the affinity mask, has "
+                   << CPU_COUNT(&all);
+    // Pin to two CPUs of the mask and start on the first.
+    int first = -1, second = -1;
+    for (int c = 0; c < CPU_SETSIZE && second < 0; ++c)
+      if (CPU_ISSET(c, &all))
+        (first < 0 ? first : second) = c;
+    cpu_set_t two, one;
+    CPU_ZERO(&two);
+    CPU_SET(first, &two);
+    CPU_SET(second, &two);
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+    ASSERT_EQ(sched_getcpu(), first);
+    // One CPU allowed: nowhere to go, nothing changes.
+    EXPECT_FALSE(moveOffCpu(first));
+    EXPECT_EQ(sched_getcpu(), first);
+    ASSERT_EQ(sched_setaffinity(0, sizeof two, &two), 0);
+    // A CPU outside the mask, or none: refused.
+    EXPECT_FALSE(moveOffCpu(-1));
+    EXPECT_FALSE(moveOffCpu(CPU_SETSIZE));
+    // From a CPU of the mask: now on the other, and the mask is both again.
+    int at = sched_getcpu();
+    ASSERT_TRUE(moveOffCpu(at));
+    EXPECT_NE(sched_getcpu(), at);
+    cpu_set_t after;
+    CPU_ZERO(&after);
+    ASSERT_EQ(sched_getaffinity(0, sizeof after, &after), 0);
+    EXPECT_TRUE(CPU_EQUAL(&after, &two));
+  }).join();
 }
 
 TEST(HostLoad, RunnableCountIsReadFromLoadavg) {
