@@ -5,7 +5,8 @@
 // ProgramEvaluator expands for one rank (the instructions the runtime's
 // executor runs): every send and receive of a step is posted at once, as a
 // SimGrid communication between the two ranks' hosts through a mailbox of
-// (collective instance, sender, receiver), so a transfer starts when both
+// (collective instance, sender, receiver), one per peer and piece (a step's
+// ops to one peer summed), so a transfer starts when both
 // sides have reached it (rendezvous) and crosses the links of the route; a
 // received block that is reduced costs an execution of one flop per byte on
 // the receiving host (the reduce rate); local copies cost nothing (as in
