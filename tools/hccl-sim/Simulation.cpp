@@ -204,6 +204,33 @@ double modelSeconds(const PlanProgram &pp, const Topology &topo) {
   return c ? c->seconds : NAN;
 }
 
+/// Actors alive at once at most: one per rank, and one per collective a
+/// rank has started and not yet waited for.
+int64_t actorsAtOnce(const World &w) {
+  int64_t total = 0;
+  for (int64_t g : w.ranks) {
+    int64_t open = 0, most = 0;
+    for (const PlanItem &it : w.items) {
+      if (it.kind == PlanItemKind::Compute)
+        continue;
+      auto inst = w.instances.find(it.id);
+      if (inst == w.instances.end() || !inst->second.member.count(g))
+        continue; // not this rank's collective (rankActor skips it too)
+      open += it.kind == PlanItemKind::Start ? 1 : -1;
+      most = std::max(most, open);
+    }
+    total += 1 + most;
+  }
+  return total;
+}
+
+/// The kernel's limit on a process's memory mappings (vm.max_map_count).
+int64_t mappingLimit() {
+  std::ifstream in("/proc/sys/vm/max_map_count");
+  int64_t v = 0;
+  return in >> v && v > 0 ? v : 65530;
+}
+
 std::string temporaryPlatformPath() {
   char tmpl[] = "/tmp/hccl-sim-platform-XXXXXX";
   int fd = mkstemp(tmpl);
@@ -267,7 +294,21 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
   sg4::Engine::set_config("network/model:CM02");
   sg4::Engine::set_config("network/TCP-gamma:0");
   sg4::Engine::set_config("network/crosstraffic:0");
-  sg4::Engine::set_config("contexts/stack-size:256");
+  // An actor's stack is a mapping that its guard page splits in two, and a
+  // process may hold vm.max_map_count mappings (65530 by default): a plan
+  // with DDP's 145 buckets in flight on 512 ranks needs 74k actors at once,
+  // and SimGrid aborted. Beyond the limit the stacks go without guard
+  // pages, 64 KiB each, from the heap (below malloc's mmap threshold). The
+  // actors' code ran with 24 KiB stacks in every hccl-sim test.
+  const int64_t actors = actorsAtOnce(w);
+  int64_t unguarded = 0;
+  if (2 * actors + 4096 > mappingLimit()) {
+    sg4::Engine::set_config("contexts/guard-size:0");
+    sg4::Engine::set_config("contexts/stack-size:64");
+    unguarded = actors;
+  } else {
+    sg4::Engine::set_config("contexts/stack-size:256");
+  }
   engine.load_platform(path);
   if (opts.platformPath.empty())
     std::remove(path.c_str());
@@ -289,6 +330,7 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
     return R::error(w.error);
 
   SimResult res;
+  res.unguardedStacks = unguarded;
   res.scheduled = !plan.items.empty();
   res.ranks = static_cast<int64_t>(w.ranks.size());
   res.transfers = w.counters.transfers;

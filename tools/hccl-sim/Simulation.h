@@ -48,6 +48,9 @@ struct CollectiveResult {
 struct SimResult {
   std::vector<CollectiveResult> collectives;
   bool scheduled = false; ///< the plan had schedule items
+  /// Actors alive at once when that was beyond the kernel's mapping limit
+  /// with guarded stacks (they then ran without guard pages); 0 otherwise.
+  int64_t unguardedStacks = 0;
   /// Slowest rank's figures of the iteration (us).
   double iterationUs = 0, computeUs = 0, commUs = 0, exposedUs = 0;
   int64_t ranks = 0, transfers = 0, steps = 0;

@@ -137,6 +137,10 @@ void report(const hccl::sim::SimResult &r, double hostSeconds) {
               "of host time\n",
               static_cast<long long>(r.ranks), static_cast<long long>(r.steps),
               static_cast<long long>(r.transfers), hostSeconds);
+  if (r.unguardedStacks > 0)
+    std::printf("# simulator: %lld actors at once, beyond vm.max_map_count "
+                "with guarded stacks: 64 KiB stacks without guard pages\n",
+                static_cast<long long>(r.unguardedStacks));
 }
 
 int run(int argc, char **argv) {
