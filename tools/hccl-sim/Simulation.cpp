@@ -302,7 +302,8 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
   // actors' code ran with 24 KiB stacks in every hccl-sim test.
   const int64_t actors = actorsAtOnce(w);
   int64_t unguarded = 0;
-  if (2 * actors + 4096 > mappingLimit()) {
+  if (2 * actors + 4096 >
+      (opts.maxMapCount > 0 ? opts.maxMapCount : mappingLimit())) {
     sg4::Engine::set_config("contexts/guard-size:0");
     sg4::Engine::set_config("contexts/stack-size:64");
     unguarded = actors;

@@ -36,6 +36,8 @@ struct SimOptions {
   uint64_t seed = 1;        ///< of the jitter draws
   std::string platformPath; ///< --write-platform: keep the platform file
   bool trace = false;       ///< collect trace events
+  /// Mappings the process may hold (0: the kernel's vm.max_map_count).
+  int64_t maxMapCount = 0;
 };
 
 struct CollectiveResult {

@@ -56,6 +56,9 @@ const char *const kUsage =
     "                          US more with probability P (--seed N, 1)\n"
     "  --trace FILE            Chrome trace of the simulated run\n"
     "  --write-platform FILE   the SimGrid platform XML simulated\n"
+    "  --max-map-count N       memory mappings a process may hold (default:\n"
+    "                          /proc/sys/vm/max_map_count); beyond it the\n"
+    "                          actors' stacks go without guard pages\n"
     "exit codes: 0 ok, 1 the simulation could not complete, 2 bad input\n";
 
 const std::set<std::string> kRequestOptions = {
@@ -68,7 +71,8 @@ const std::set<std::string> kCommonOptions = {
     "fabric",           "fabric-levels",  "oversubscription",
     "servers-per-leaf", "leaves-per-pod", "reduce-gbps",
     "slow-link",        "fail-link",      "trace",
-    "write-platform",   "jitter",         "seed"};
+    "write-platform",   "jitter",         "seed",
+    "max-map-count"};
 
 SimOptions simOptions(const Args &a) {
   SimOptions o;
@@ -95,6 +99,7 @@ SimOptions simOptions(const Args &a) {
   o.seed = static_cast<uint64_t>(intArg(a, "seed", 1, 0, INT64_MAX));
   o.platformPath = a.get("write-platform");
   o.trace = a.has("trace");
+  o.maxMapCount = intArg(a, "max-map-count", 0, 1, INT64_MAX);
   return o;
 }
 

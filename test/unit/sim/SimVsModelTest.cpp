@@ -245,6 +245,58 @@ TEST(SimVsModel, BadFabricIsRefused) {
       << r.out;
 }
 
+TEST(SimVsModel, StacksWithoutGuardPagesBeyondTheMappingLimit) {
+  // A plan needing more actors at once than the process may map with
+  // guarded stacks runs on unguarded ones (SimGrid aborted before) and
+  // gives the same times. The limit is lowered here instead of building a
+  // plan of 30k actors.
+  const std::string req =
+      request("allgather", "hierarchical", 16, 4096) + " --topology 910b-8x2";
+  SimRun guarded = runSim(req + " --max-map-count 1000000");
+  SimRun bare = runSim(req + " --max-map-count 4096");
+  ASSERT_EQ(guarded.status, 0) << guarded.out;
+  ASSERT_EQ(bare.status, 0) << bare.out;
+  EXPECT_EQ(guarded.out.find("without guard pages"), std::string::npos)
+      << guarded.out;
+  // 16 rank actors and one collective each.
+  EXPECT_NE(bare.out.find("32 actors at once, beyond vm.max_map_count"),
+            std::string::npos)
+      << bare.out;
+  EXPECT_DOUBLE_EQ(simUs(req + " --max-map-count 4096"),
+                   simUs(req + " --max-map-count 1000000"));
+  SimRun zero = runSim(req + " --max-map-count 0");
+  EXPECT_EQ(zero.status, 2) << zero.out;
+}
+
+TEST(SimVsModel, MessagesToOnePeerAreOneTransferAtTheSameTime) {
+  // A hierarchical all-gather's inner steps send one block per server to
+  // the same neighbour: one message each step, and the time the model
+  // prices (which counts them as one message too).
+  Topology t = preset("910b-8x4");
+  SimRun r = runSim(request("allgather", "hierarchical", 32, 64) +
+                    " --level0 ring --level1 ring --topology 910b-8x4");
+  ASSERT_EQ(r.status, 0) << r.out;
+  // 32 ranks x (3 inter + 7 intra steps), one message each.
+  EXPECT_NE(r.out.find("32 ranks, 320 steps, 320 transfers"),
+            std::string::npos)
+      << r.out;
+  GenerateRequest g;
+  g.collective = Collective::AllGather;
+  g.algorithm = Algorithm::Hierarchical;
+  g.level0 = Algorithm::Ring;
+  g.level1 = Algorithm::Ring;
+  g.ranks = 32;
+  g.count = 64;
+  g.ranksPerServer = 8;
+  auto prog = generate(g);
+  ASSERT_TRUE(prog) << prog.message();
+  auto cost = predictCost(*prog, t);
+  ASSERT_TRUE(cost) << cost.message();
+  EXPECT_NEAR(simUs(request("allgather", "hierarchical", 32, 64) +
+                    " --level0 ring --level1 ring --topology 910b-8x4"),
+              cost->seconds * 1e6, cost->seconds * 1e6 * kTolerance);
+}
+
 TEST(SimVsModel, LatencySpikesOnOneNicDelayEveryRingStep) {
   // A spike on every message through rank 7's NIC: each ring step waits
   // for the edge 7->8, as if every inter-server link had that much more
