@@ -277,8 +277,7 @@ TEST(SimVsModel, MessagesToOnePeerAreOneTransferAtTheSameTime) {
                     " --level0 ring --level1 ring --topology 910b-8x4");
   ASSERT_EQ(r.status, 0) << r.out;
   // 32 ranks x (3 inter + 7 intra steps), one message each.
-  EXPECT_NE(r.out.find("32 ranks, 320 steps, 320 transfers"),
-            std::string::npos)
+  EXPECT_NE(r.out.find("32 ranks, 320 steps, 320 transfers"), std::string::npos)
       << r.out;
   GenerateRequest g;
   g.collective = Collective::AllGather;
