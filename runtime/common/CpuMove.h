@@ -1,5 +1,4 @@
-//===- CpuMove.h - Step a thread off a CPU it shares with a peer -*- C++
-//-*-===//
+//===- CpuMove.h - Step a thread off a shared CPU ---------------*- C++ -*-===//
 //
 // The kernel wakes a thread on its waker's CPU, so two ranks' executors that
 // wake each other end up on one CPU while another idles; the one that runs
