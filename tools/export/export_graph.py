@@ -68,8 +68,9 @@ def topology_ranks(name: str) -> int:
     for family in ("910b-8", "910d-8"):
         if name == family:
             return 8
-        if name.startswith(family + "x") and count(name[7:]):
-            return 8 * count(name[7:])
+        n = count(name[len(family) + 1:])
+        if name.startswith(family + "x") and n:
+            return 8 * n
     if name == "host":
         return 8
     if name.startswith("host-") and count(name[5:]):

@@ -31,6 +31,7 @@ std::string hccsName(int a, int b) {
 }
 std::string nicUp(int g) { return "nic-up-" + std::to_string(g); }
 std::string nicDown(int g) { return "nic-down-" + std::to_string(g); }
+std::string backupHost(int g) { return "b" + std::to_string(g); }
 
 } // namespace
 
@@ -49,7 +50,8 @@ std::vector<std::string> faultLinks(const LinkFault &f, const Topology &topo) {
 
 Result<PlatformSpec> buildPlatform(const Topology &topo,
                                    const FabricOptions &fabric,
-                                   const std::vector<LinkFault> &faults) {
+                                   const std::vector<LinkFault> &faults,
+                                   bool borrowNic) {
   using R = Result<PlatformSpec>;
   if (sched::Status s = topo.validate(); !s)
     return R(s);
@@ -86,6 +88,7 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
   // port-limited HCCS edge weighs 3 (tx, link, rx), so the NIC's up edge
   // is padded to 3: the path through the server's leaf (3 + 1) stays
   // longer than HCCS, and every route between servers pays it once.
+  std::map<std::pair<int, int>, size_t> hccsEdgeIndex;
   bool portLimitedAny = false;
   for (const std::vector<int> &srv : servers)
     portLimitedAny |= in.ports < static_cast<int>(srv.size()) - 1;
@@ -120,9 +123,15 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
                      "rx-" + std::to_string(b)};
         else if (padHccs)
           e.links = {hccsName(a, b), "pad-0", "pad-1"};
+        hccsEdgeIndex[{a, b}] = spec.edges.size();
         spec.edges.push_back(std::move(e));
       }
   }
+  // The links of the HCCS edge a -> b, as the routes use them.
+  auto hccsEdge = [&](int a, int b) {
+    return spec.edges[hccsEdgeIndex.at({a, b})].links;
+  };
+  std::vector<std::string> leafOf(static_cast<size_t>(world));
   std::ostringstream sum;
   sum << topo.servers << " server(s) x " << topo.devicesPerServer
       << " NPUs, intra " << in.bandwidthGBps << " GB/s " << in.latencyUs
@@ -152,6 +161,7 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
         int l = fabric.rails ? (s / perLeaf) * rails + static_cast<int>(i)
                              : s / perLeaf;
         std::string leaf = "leaf" + std::to_string(l);
+        leafOf[static_cast<size_t>(g)] = leaf;
         addLink(nicUp(g), out.bandwidthGBps, out.latencyUs);
         addLink(nicDown(g), out.bandwidthGBps, 0);
         SimEdge up{hostName(g), leaf, {nicUp(g)}};
@@ -226,6 +236,48 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
     }
     sum << "; " << (f.failed ? "failed " : "slowed ") << f.text;
   }
+  if (borrowNic) {
+    // HCCL borrows once per communicator, for a NIC that failed, from a
+    // backup whose NIC works; then both ends of every pair that crosses
+    // servers with the borrower leave through their backups' NICs.
+    std::vector<const LinkFault *> failedNics;
+    for (const LinkFault &f : faults)
+      if (f.failed && f.where == LinkFault::Where::Nic)
+        failedNics.push_back(&f);
+    if (failedNics.empty())
+      return R::error("--borrow-nic: no NIC failed (--fail-link nic:R), so "
+                      "there is nothing to borrow for");
+    if (failedNics.size() > 1)
+      return R::error("--borrow-nic: HCCL borrows one NIC per communicator; "
+                      "failed are " +
+                      failedNics[0]->text + " and " + failedNics[1]->text);
+    spec.borrower = failedNics[0]->a;
+    std::vector<int> backup(static_cast<size_t>(world), -1);
+    for (const std::vector<int> &srv : servers)
+      if (srv.size() % 2 == 0)
+        for (size_t i = 0; i < srv.size(); ++i)
+          backup[static_cast<size_t>(srv[i])] = srv[i ^ 1];
+    for (int g = 0; g < world; ++g) {
+      const int b = backup[static_cast<size_t>(g)];
+      if (b < 0)
+        return R::error("--borrow-nic: rank " + std::to_string(g) +
+                        " has no backup NIC (its server has an odd number "
+                        "of ranks; backups pair local ranks 2k and 2k+1)");
+      if (b == spec.borrower)
+        continue; // its backup is the failed NIC: it never switches
+      std::vector<std::string> out = hccsEdge(g, b), in = hccsEdge(b, g);
+      out.push_back(nicUp(b));
+      in.insert(in.begin(), nicDown(b));
+      spec.backupHosts.resize(static_cast<size_t>(world));
+      spec.backupHosts[static_cast<size_t>(g)] = backupHost(g);
+      spec.edges.push_back(
+          {backupHost(g), leafOf[static_cast<size_t>(b)], std::move(out)});
+      spec.edges.push_back(
+          {leafOf[static_cast<size_t>(b)], backupHost(g), std::move(in)});
+    }
+    sum << "; rank " << spec.borrower << " borrows rank "
+        << backup[static_cast<size_t>(spec.borrower)] << "'s NIC";
+  }
   spec.summary = sum.str();
   return spec;
 }
@@ -239,9 +291,11 @@ std::string platformXml(const PlatformSpec &spec) {
      << " -->\n"
         "<platform version=\"4.1\">\n"
         "<zone id=\"cluster\" routing=\"DijkstraCache\">\n";
-  for (const std::string &h : spec.hosts)
-    os << "  <host id=\"" << h << "\" speed=\"" << num(spec.hostSpeed)
-       << "f\"/>\n";
+  for (const auto *list : {&spec.hosts, &spec.backupHosts})
+    for (const std::string &h : *list)
+      if (!h.empty())
+        os << "  <host id=\"" << h << "\" speed=\"" << num(spec.hostSpeed)
+           << "f\"/>\n";
   for (const std::string &r : spec.routers)
     os << "  <router id=\"" << r << "\"/>\n";
   for (const SimLink &l : spec.links)

@@ -15,6 +15,13 @@
 // cost (FATPIPE, no latency) so that no route transits an NPU: forwarding
 // through a peer's NIC (PXN) is not what the runtime does.
 //
+// --borrow-nic models HCCL's rail borrowing (docs/simulation.md,
+// "Faults"): every rank gets a second host whose only links are its
+// backup's NIC (local ranks 2k and 2k+1 back each other up, as HCCL pairs
+// the two dies of one NPU), reached over the HCCS link to the backup, so a
+// route between two such hosts leaves and arrives through backup NICs at
+// both ends, as HCCL switches both ends of a borrowed pair.
+//
 // The platform is a description first (PlatformSpec) and is written as
 // SimGrid XML, the file the simulation loads: --write-platform shows
 // exactly what was simulated.
@@ -76,15 +83,22 @@ struct PlatformSpec {
   std::vector<SimLink> links;
   std::vector<SimEdge> edges;
   std::string summary; ///< one line: servers, leaves, spines, ratio
+  /// --borrow-nic: the rank whose failed NIC is borrowed for (-1: none),
+  /// and per global rank the host whose routes to other servers go through
+  /// its backup's NIC (the rank of the other half of its pair).
+  int borrower = -1;
+  std::vector<std::string> backupHosts;
 
   const SimLink *findLink(const std::string &name) const;
 };
 
 /// The platform of `topo` (mesh servers only: a ring-shaped server is not
-/// modelled) with the faults applied. Errors name the bad option or fault.
+/// modelled) with the faults applied; `borrowNic` adds the backup hosts
+/// for the one failed NIC. Errors name the bad option or fault.
 sched::Result<PlatformSpec> buildPlatform(const sched::Topology &topo,
                                           const FabricOptions &fabric,
-                                          const std::vector<LinkFault> &faults);
+                                          const std::vector<LinkFault> &faults,
+                                          bool borrowNic = false);
 
 /// The links a fault touches (names in `spec`).
 std::vector<std::string> faultLinks(const LinkFault &f,

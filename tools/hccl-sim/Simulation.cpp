@@ -57,6 +57,7 @@ struct World {
   std::vector<std::vector<tools::TraceEvent>> trace;
   bool tracing = false;
   const JitterTable *jitter = nullptr;
+  BorrowTable *borrow = nullptr;
   /// The topology's fixed cost per collective (launch, synchronisation):
   /// the cost model adds it once per collective on more than one rank.
   double overheadS = 0;
@@ -74,7 +75,8 @@ void collectiveActor(World &w, int64_t id, int64_t g) {
   static const std::vector<int64_t> identity;
   const std::vector<int64_t> *group =
       pp.groups.empty() ? &identity : pp.groupOf(g);
-  StepExecutor ex(pp.program, id, inst.member.at(g), *group, w.jitter);
+  StepExecutor ex(pp.program, id, inst.member.at(g), *group, w.jitter,
+                  w.borrow);
   Status s = ex.run(pp.id, laneOf(id),
                     w.tracing ? &w.trace[static_cast<size_t>(g)] : nullptr,
                     w.counters);
@@ -248,7 +250,7 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
   World w;
   if (Status s = prepare(plan, topo, w); !s)
     return R(s);
-  auto spec = buildPlatform(topo, opts.fabric, opts.faults);
+  auto spec = buildPlatform(topo, opts.fabric, opts.faults, opts.borrowNic);
   if (!spec)
     return R(spec.status());
   JitterTable jitter;
@@ -298,14 +300,15 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
   // process may hold vm.max_map_count mappings (65530 by default): a plan
   // with DDP's 145 buckets in flight on 512 ranks needs 74k actors at once,
   // and SimGrid aborted. Beyond the limit the stacks go without guard
-  // pages, 64 KiB each, from the heap (below malloc's mmap threshold). The
-  // actors' code ran with 24 KiB stacks in every hccl-sim test.
+  // pages, kUnguardedStackKiB each, from the heap (below malloc's mmap
+  // threshold). The actors' code ran with 24 KiB stacks in every hccl-sim test.
   const int64_t actors = actorsAtOnce(w);
   int64_t unguarded = 0;
   if (2 * actors + 4096 >
       (opts.maxMapCount > 0 ? opts.maxMapCount : mappingLimit())) {
     sg4::Engine::set_config("contexts/guard-size:0");
-    sg4::Engine::set_config("contexts/stack-size:64");
+    sg4::Engine::set_config("contexts/stack-size:" +
+                            std::to_string(kUnguardedStackKiB));
     unguarded = actors;
   } else {
     sg4::Engine::set_config("contexts/stack-size:256");
@@ -319,6 +322,17 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
         sg4::Link::by_name(l)->turn_off();
   for (const std::string &h : spec->hosts)
     w.hosts.push_back(engine.host_by_name(h));
+  BorrowTable borrow;
+  if (spec->borrower >= 0) {
+    borrow.borrower = spec->borrower;
+    for (int g = 0; g < topo.worldSize(); ++g) {
+      const std::string &h = spec->backupHosts[static_cast<size_t>(g)];
+      borrow.server.push_back(topo.serverOf(g));
+      borrow.backupHosts.push_back(h.empty() ? nullptr
+                                             : engine.host_by_name(h));
+    }
+    w.borrow = &borrow;
+  }
   w.tracing = opts.trace;
   if (w.tracing)
     w.trace.resize(spec->hosts.size());

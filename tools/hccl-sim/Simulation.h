@@ -29,9 +29,15 @@
 
 namespace hccl::sim {
 
+/// Stack size (KiB) of actors that run without guard pages: beyond the
+/// process's mapping limit (simulate()).
+constexpr int kUnguardedStackKiB = 64;
+
 struct SimOptions {
   FabricOptions fabric;
   std::vector<LinkFault> faults;
+  /// HCCL's rail borrowing for the one failed NIC (Platform.h).
+  bool borrowNic = false;
   std::vector<Jitter> jitters;
   uint64_t seed = 1;        ///< of the jitter draws
   std::string platformPath; ///< --write-platform: keep the platform file

@@ -4,10 +4,13 @@
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/ConditionVariable.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
+#include <simgrid/s4u/Mutex.hpp>
 
 #include <algorithm>
+#include <mutex>
 #include <unordered_map>
 
 namespace sg4 = simgrid::s4u;
@@ -26,12 +29,107 @@ int kPayload = 0;
 constexpr double kGiveUpSeconds = 1e6;
 } // namespace
 
+/// A borrowed transfer's meeting point: the first side to arrive leaves
+/// its size; the second starts the transfer and a watcher actor, the one
+/// actor that waits on it (SimGrid 3.32 leaks, and then crashes on, the
+/// host-failure sleep of a second actor waiting on one host-to-host
+/// transfer); both sides wait for the watcher's word.
+struct BorrowTable::Meeting {
+  sg4::CommPtr comm; ///< once started
+  double bytes = 0;
+  sg4::MutexPtr mutex;
+  sg4::ConditionVariablePtr ended;
+  bool done = false, failed = false; ///< under the mutex
+  double finish = 0;
+};
+
+/// A posted transfer: a mailbox one, or a borrowed one.
+struct StepExecutor::Transfer {
+  sg4::CommPtr comm;
+  std::shared_ptr<BorrowTable::Meeting> meeting;
+
+  /// The transfer SimGrid runs (null: a borrowed one not started yet).
+  sg4::CommPtr started() const { return meeting ? meeting->comm : comm; }
+  double finishTime() const {
+    return meeting ? meeting->finish : comm->get_finish_time();
+  }
+  /// Waits for the transfer's end. A mailbox transfer gives up after
+  /// kGiveUpSeconds (simgrid's TimeoutException); a borrowed one whose
+  /// peer never comes ends in SimGrid's deadlock detection, after the
+  /// other ranks' timeouts.
+  void wait() const {
+    if (!meeting) {
+      comm->wait_for(kGiveUpSeconds);
+      return;
+    }
+    std::unique_lock<sg4::Mutex> lock(*meeting->mutex);
+    while (!meeting->done)
+      meeting->ended->wait(lock);
+    if (meeting->failed)
+      throw simgrid::NetworkFailureException(XBT_THROW_POINT,
+                                             "borrowed transfer failed");
+  }
+};
+
 StepExecutor::StepExecutor(const sched::Program &prog, int64_t instance,
                            int64_t groupRank, const std::vector<int64_t> &group,
-                           const JitterTable *jitter)
+                           const JitterTable *jitter, BorrowTable *borrow)
     : prog_(prog), instance_(instance), rank_(groupRank), group_(group),
-      jitter_(jitter),
+      jitter_(jitter), borrow_(borrow),
       elemBytes_(static_cast<double>(sched::dataTypeSize(prog.dtype))) {}
+
+std::shared_ptr<BorrowTable::Meeting>
+StepExecutor::meet(int64_t from, int64_t to, double bytes) {
+  const bool sending = from == rank_;
+  const int64_t ordinal =
+      (sending ? sentTo_ : receivedFrom_)[sending ? to : from]++;
+  const int64_t g = global(from), h = global(to);
+  // Creating the mutex and the condition are simcalls, which let other
+  // actors run: done first, so that the look-up and the insertion below
+  // happen in one go (SimGrid's actors only switch at simcalls).
+  auto mine = std::make_shared<BorrowTable::Meeting>();
+  mine->mutex = sg4::Mutex::create();
+  mine->ended = sg4::ConditionVariable::create();
+  mine->bytes = bytes;
+  auto key = std::make_tuple(instance_, g, h, ordinal);
+  auto it = borrow_->meetings.find(key);
+  if (it == borrow_->meetings.end()) {
+    borrow_->meetings.emplace(key, mine);
+    return mine;
+  }
+  std::shared_ptr<BorrowTable::Meeting> m = it->second;
+  borrow_->meetings.erase(it);
+  // The sender's size (both sides sum the same ops).
+  m->comm = sg4::Comm::sendto_async(
+      borrow_->backupHosts[static_cast<size_t>(g)],
+      borrow_->backupHosts[static_cast<size_t>(h)],
+      static_cast<uint64_t>(sending ? bytes : m->bytes));
+  sg4::Actor::create("borrowed", sg4::this_actor::get_host(), [m] {
+    bool failed = false;
+    try {
+      m->comm->wait();
+    } catch (const simgrid::Exception &) { // failed link, or cancelled
+      failed = true;
+    }
+    std::unique_lock<sg4::Mutex> lock(*m->mutex);
+    m->done = true;
+    m->failed = failed;
+    m->finish = sg4::Engine::get_clock();
+    m->ended->notify_all();
+  });
+  return m;
+}
+
+StepExecutor::Transfer StepExecutor::post(int64_t from, int64_t to,
+                                          double bytes, int **slot) {
+  if (borrow_ && borrow_->borrowed(global(from), global(to)))
+    return {nullptr, meet(from, to, bytes)};
+  if (from == rank_)
+    return {
+        mailbox(from, to)->put_async(&kPayload, static_cast<uint64_t>(bytes)),
+        nullptr};
+  return {mailbox(from, to)->get_async<int>(slot), nullptr};
+}
 
 sg4::Mailbox *StepExecutor::mailbox(int64_t from, int64_t to) const {
   return sg4::Mailbox::by_name("c" + std::to_string(instance_) + ":" +
@@ -119,14 +217,12 @@ Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops, uint32_t phase,
   };
   // Every piece of every send at once, piece-major: the receivers post
   // piece by piece, and a mailbox matches in order.
-  std::vector<sg4::CommPtr> sent;
+  std::vector<Transfer> sent;
   std::vector<Message> msgs;
   for (int64_t i = 0; i < k; ++i) {
     messages(sends, i, msgs);
     for (const Message &m : msgs) {
-      sent.push_back(
-          mailbox(rank_, m.peer)
-              ->put_async(&kPayload, static_cast<uint64_t>(m.bytes)));
+      sent.push_back(post(rank_, m.peer, m.bytes, nullptr));
       ++counters.transfers;
     }
   }
@@ -135,33 +231,35 @@ Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops, uint32_t phase,
   // A latency spike delays a message's delivery: the receiver sees it that
   // much after the transfer ends.
   std::vector<double> curSpike, nextSpike;
-  auto postPiece = [&](int64_t i, std::vector<sg4::CommPtr> &comms,
+  auto postPiece = [&](int64_t i, std::vector<Transfer> &comms,
                        double &reduceBytes, std::vector<double> &spikes) {
     comms.clear();
     spikes.clear();
     reduceBytes = 0;
     messages(recvs, i, msgs);
     for (size_t j = 0; j < msgs.size(); ++j) {
-      comms.push_back(mailbox(msgs[j].peer, rank_)->get_async<int>(&slots[j]));
+      comms.push_back(post(msgs[j].peer, rank_, msgs[j].bytes, &slots[j]));
       spikes.push_back(spike(phase, step, msgs[j].peer, rank_));
       reduceBytes += msgs[j].reduceBytes;
     }
   };
-  std::vector<sg4::CommPtr> cur, next;
+  std::vector<Transfer> cur, next;
   // A transfer that never completes (its peer gave up after a failed link,
   // or a program whose sends and receives do not match) times out after
   // kGiveUpSeconds of simulated time; every pending transfer is then
   // cancelled, so the simulation ends instead of deadlocking.
-  auto waitAll = [](std::vector<sg4::CommPtr> &comms) {
-    for (sg4::CommPtr &c : comms)
-      c->wait_for(kGiveUpSeconds);
+  auto waitAll = [](const std::vector<Transfer> &comms) {
+    for (const Transfer &t : comms)
+      t.wait();
   };
   auto cancelPending = [&] {
     for (auto *v : {&sent, &cur, &next})
-      for (sg4::CommPtr &c : *v)
-        if (c->get_state() == sg4::Activity::State::STARTED ||
-            c->get_state() == sg4::Activity::State::STARTING)
+      for (const Transfer &t : *v) {
+        sg4::CommPtr c = t.started();
+        if (c && (c->get_state() == sg4::Activity::State::STARTED ||
+                  c->get_state() == sg4::Activity::State::STARTING))
           c->cancel();
+      }
   };
   try {
     double curReduce = 0, nextReduce = 0;
@@ -171,7 +269,7 @@ Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops, uint32_t phase,
       double ready = 0;
       for (size_t j = 0; j < cur.size(); ++j)
         if (curSpike[j] > 0)
-          ready = std::max(ready, cur[j]->get_finish_time() + curSpike[j]);
+          ready = std::max(ready, cur[j].finishTime() + curSpike[j]);
       // Piece i+1 travels while piece i is reduced.
       if (i + 1 < k)
         postPiece(i + 1, next, nextReduce, nextSpike);
@@ -191,7 +289,15 @@ Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops, uint32_t phase,
     return Status::error("rank " + std::to_string(global(rank_)) +
                          ": a transfer crossed a failed link, so the "
                          "collective cannot complete (no rerouting is "
-                         "modelled)");
+                         "modelled; --borrow-nic borrows a backup for a "
+                         "failed NIC)");
+  } catch (const simgrid::CancelException &) {
+    // A borrowed transfer both sides wait on, cancelled by the other side
+    // when its wait met a failed link.
+    cancelPending();
+    return Status::error("rank " + std::to_string(global(rank_)) +
+                         ": its peer cancelled a transfer on a failed link, "
+                         "so the collective cannot complete");
   } catch (const simgrid::TimeoutException &) {
     cancelPending();
     return Status::error("rank " + std::to_string(global(rank_)) +

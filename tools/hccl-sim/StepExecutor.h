@@ -14,7 +14,10 @@
 // begins. With k slices every op goes in k pieces, and piece i's reduction
 // overlaps piece i+1's transfer (the executor's pipeline). A latency spike
 // (--jitter) delivers a step's messages from one rank to another that much
-// after their transfer ends.
+// after their transfer ends. Under --borrow-nic a message between servers
+// to or from the borrowing rank goes between the two ranks' backup hosts
+// (Platform.h); such a transfer has no mailbox, so its two sides meet in
+// the BorrowTable and the one that comes second starts it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_SIM_STEPEXECUTOR_H
@@ -28,7 +31,10 @@
 #include <simgrid/forward.h>
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace hccl::sim {
@@ -44,6 +50,25 @@ struct JitterTable {
   uint64_t seed = 1;
 };
 
+/// --borrow-nic: which messages leave through backup NICs, their hosts,
+/// and the meeting points of their two sides (shared by every actor;
+/// SimGrid runs them in one thread).
+struct BorrowTable {
+  int64_t borrower = -1;   ///< global rank whose failed NIC is borrowed for
+  std::vector<int> server; ///< per global rank
+  std::vector<simgrid::s4u::Host *> backupHosts; ///< per global rank
+  struct Meeting;
+  /// (instance, sender, receiver, ordinal) -> the side that came first.
+  std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>,
+           std::shared_ptr<Meeting>>
+      meetings;
+
+  bool borrowed(int64_t g, int64_t h) const {
+    return borrower >= 0 && (g == borrower || h == borrower) &&
+           server[static_cast<size_t>(g)] != server[static_cast<size_t>(h)];
+  }
+};
+
 struct StepCounters {
   int64_t transfers = 0; ///< messages posted: per step, piece and peer
   int64_t steps = 0;
@@ -55,7 +80,8 @@ public:
   /// Runs in an actor on the rank's host: transfers leave from there.
   StepExecutor(const sched::Program &prog, int64_t instance, int64_t groupRank,
                const std::vector<int64_t> &group,
-               const JitterTable *jitter = nullptr);
+               const JitterTable *jitter = nullptr,
+               BorrowTable *borrow = nullptr);
 
   /// Runs every step; phase spans go to `events` (times in us, on `tid`,
   /// named after `label`). Fails on an expansion error or a transfer over a
@@ -69,6 +95,14 @@ private:
     return group_.empty() ? groupRank : group_[groupRank];
   }
   simgrid::s4u::Mailbox *mailbox(int64_t from, int64_t to) const;
+  struct Transfer;
+  /// The transfer of `bytes` from group rank `from` to `to` as this rank
+  /// posts it (a send when from is this rank).
+  Transfer post(int64_t from, int64_t to, double bytes, int **slot);
+  /// Arrives at a borrowed transfer's meeting point; the second side to
+  /// arrive starts the transfer.
+  std::shared_ptr<BorrowTable::Meeting> meet(int64_t from, int64_t to,
+                                             double bytes);
   sched::Status runStep(const std::vector<sched::ConcreteOp> &ops,
                         uint32_t phase, int64_t step, StepCounters &counters);
   /// The delay of a step's messages from group rank `from` to `to` (0:
@@ -79,6 +113,9 @@ private:
   int64_t instance_, rank_;
   const std::vector<int64_t> &group_;
   const JitterTable *jitter_;
+  BorrowTable *borrow_;
+  /// Borrowed messages posted so far, per peer: both sides count alike.
+  std::map<int64_t, int64_t> sentTo_, receivedFrom_;
   double elemBytes_;
 };
 

@@ -52,6 +52,9 @@ const char *const kUsage =
     "  --slow-link nic:R:F,..  rank R's NIC at fraction F of its bandwidth\n"
     "              hccs:A:B:F  the HCCS links between ranks A and B\n"
     "  --fail-link nic:R,..    links turned off (hccs:A:B likewise)\n"
+    "  --borrow-nic            HCCL's rail borrowing: the failed NIC's rank\n"
+    "                          and its peers on other servers go through\n"
+    "                          their backups' NICs (pairs 2k, 2k+1)\n"
     "  --jitter nic:R:P:US,..  a step's messages through rank R's NIC wait\n"
     "                          US more with probability P (--seed N, 1)\n"
     "  --trace FILE            Chrome trace of the simulated run\n"
@@ -100,6 +103,7 @@ SimOptions simOptions(const Args &a) {
   o.platformPath = a.get("write-platform");
   o.trace = a.has("trace");
   o.maxMapCount = intArg(a, "max-map-count", 0, 1, INT64_MAX);
+  o.borrowNic = a.flags.count("borrow-nic") != 0;
   return o;
 }
 
@@ -144,14 +148,15 @@ void report(const hccl::sim::SimResult &r, double hostSeconds) {
               static_cast<long long>(r.transfers), hostSeconds);
   if (r.unguardedStacks > 0)
     std::printf("# simulator: %lld actors at once, beyond vm.max_map_count "
-                "with guarded stacks: 64 KiB stacks without guard pages\n",
-                static_cast<long long>(r.unguardedStacks));
+                "with guarded stacks: %d KiB stacks without guard pages\n",
+                static_cast<long long>(r.unguardedStacks),
+                hccl::sim::kUnguardedStackKiB);
 }
 
 int run(int argc, char **argv) {
   std::set<std::string> valued = kCommonOptions;
   valued.insert(kRequestOptions.begin(), kRequestOptions.end());
-  Args a = parseArgs(argc, argv, 1, valued, {});
+  Args a = parseArgs(argc, argv, 1, valued, {"borrow-nic"});
   Plan plan;
   Topology topo;
   if (!a.positional.empty()) {

@@ -24,6 +24,7 @@ import argparse
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -103,17 +104,13 @@ def main():
     candidates = args.candidate or DEFAULT_CANDIDATES
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        best_plan = None
         for i, cand in enumerate(candidates):
             plan = os.path.join(tmp, f"plan{i}.json")
-            row = evaluate(tools, args.module, cand, sim_args, plan)
-            rows.append(row)
-            if best_plan is None or row["sim_us"] < rows[best_plan[0]]["sim_us"]:
-                best_plan = (i, plan)
+            rows.append(evaluate(tools, args.module, cand, sim_args, plan))
+            rows[-1]["plan"] = plan
+        best = min(rows, key=lambda r: r["sim_us"])
         if args.out:
-            with open(best_plan[1]) as src, open(args.out, "w") as dst:
-                dst.write(src.read())
-    best = rows[best_plan[0]]
+            shutil.copyfile(best["plan"], args.out)
     by_model = min(rows, key=lambda r: r["predicted_us"])
     print("| candidate | buckets | model iteration us | simulated us | "
           "simulated exposed us |")

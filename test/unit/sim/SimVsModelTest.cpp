@@ -320,4 +320,67 @@ TEST(SimVsModel, FailedLinkOnTheRouteStopsTheCollective) {
   EXPECT_EQ(unused.status, 0) << unused.out;
 }
 
+// --borrow-nic (HCCL's rail borrowing): rank 7's traffic to the other
+// server leaves through rank 6's NIC, and its peer's arrives through its
+// own backup's (both ends switch). The flat ring's one edge out of rank 7
+// (7 -> 8) then crosses HCCS 7->6, NIC 6, NIC 9 and HCCS 9->8: the same
+// bottleneck bandwidth and two more HCCS latencies, and no other edge of
+// the ring uses those NICs. So it costs exactly the model's ring with the
+// inter-server latency two HCCS hops longer.
+TEST(SimVsModel, BorrowedNicAddsTwoHccsHopsToTheFlatRing) {
+  Topology t = preset("910b-8x2");
+  Topology longer = t;
+  longer.inter.latencyUs += 2 * t.intra.latencyUs;
+  int64_t n = int64_t(1) << 22;
+  std::string req =
+      request("allreduce", "ring", 16, n) + " --topology 910b-8x2";
+  double borrowed = simUs(req + " --fail-link nic:7 --borrow-nic");
+  double expect =
+      modelUs(Collective::AllReduce, Algorithm::Ring, 16, n, longer);
+  EXPECT_NEAR(borrowed, expect, expect * kTolerance);
+  EXPECT_GT(borrowed,
+            modelUs(Collective::AllReduce, Algorithm::Ring, 16, n, t) *
+                (1 + kTolerance));
+}
+
+// The hierarchical all-reduce runs one inter-server ring per local rank:
+// rank 6's and rank 7's rings both go through NIC 6 once rank 7 borrows
+// it, so both move at half a NIC ("port conflict" in HCCL's words), a loss
+// the flat ring does not have.
+TEST(SimVsModel, BorrowedNicIsSharedByTheHierarchicalRings) {
+  int64_t n = int64_t(1) << 24;
+  std::string req =
+      request("allreduce", "hierarchical", 16, n) + " --topology 910b-8x2";
+  double fast = simUs(req);
+  double borrowed = simUs(req + " --fail-link nic:7 --borrow-nic");
+  double halfNic = simUs(req + " --slow-link nic:7:0.5");
+  EXPECT_GT(borrowed / fast, 1.05);
+  // What it loses is the half NIC's loss, within the two HCCS latencies
+  // per step the detour adds.
+  EXPECT_NEAR(borrowed, halfNic, halfNic * 0.05);
+  std::string flat =
+      request("allreduce", "ring", 16, n) + " --topology 910b-8x2";
+  EXPECT_LT(simUs(flat + " --fail-link nic:7 --borrow-nic") / simUs(flat),
+            1.05);
+}
+
+TEST(SimVsModel, BorrowingNeedsOneFailedNicAndAWorkingDetour) {
+  std::string req =
+      request("allreduce", "ring", 16, 1 << 16) + " --topology 910b-8x2";
+  SimRun none = runSim(req + " --borrow-nic");
+  EXPECT_EQ(none.status, 2) << none.out;
+  EXPECT_NE(none.out.find("no NIC failed"), std::string::npos) << none.out;
+  SimRun two = runSim(req + " --fail-link nic:7,nic:15 --borrow-nic");
+  EXPECT_EQ(two.status, 2) << two.out;
+  EXPECT_NE(two.out.find("one NIC per communicator"), std::string::npos)
+      << two.out;
+  // The detour's HCCS link failed too: the collective cannot complete,
+  // and no rank hangs.
+  SimRun detour = runSim(req + " --fail-link nic:7,hccs:7:6 --borrow-nic");
+  EXPECT_EQ(detour.status, 1) << detour.out;
+  EXPECT_NE(detour.out.find("failed link"), std::string::npos) << detour.out;
+  // Without borrowing the failed NIC stops the ring.
+  EXPECT_EQ(runSim(req + " --fail-link nic:7").status, 1);
+}
+
 } // namespace
