@@ -94,11 +94,20 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
     portLimitedAny |= in.ports < static_cast<int>(srv.size()) - 1;
   const bool padHccs = fabric.rails && topo.servers > 1;
   const bool padNic = !fabric.rails && portLimitedAny && topo.servers > 1;
-  if (padHccs || padNic)
-    for (const char *name : {"pad-0", "pad-1"}) {
-      linkIndex[name] = spec.links.size();
-      spec.links.push_back({name, 1e15, 0, /*fatpipe=*/true});
+  // The padding of one edge: two links of its own, 10^15 B/s and no
+  // latency, which only the edge's flows cross, so they never bind. Not
+  // shared FATPIPE links: SimGrid 3.32's max-min solver then held every
+  // flow through one such link to one rate (every HCCS flow of a rail
+  // fabric moved at the slowest one's pace).
+  auto padded = [&](const std::string &link) {
+    std::vector<std::string> out{link};
+    for (const char *suffix : {"-pad0", "-pad1"}) {
+      linkIndex[link + suffix] = spec.links.size();
+      spec.links.push_back({link + suffix, 1e15, 0});
+      out.push_back(link + suffix);
     }
+    return out;
+  };
   // Intra server: a directed link per ordered pair; a device with fewer
   // ports than peers also gets a send and a receive port link of `ports`
   // links' bandwidth that its transfers share (as the cost model's ports).
@@ -122,7 +131,7 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
           e.links = {"tx-" + std::to_string(a), hccsName(a, b),
                      "rx-" + std::to_string(b)};
         else if (padHccs)
-          e.links = {hccsName(a, b), "pad-0", "pad-1"};
+          e.links = padded(hccsName(a, b));
         hccsEdgeIndex[{a, b}] = spec.edges.size();
         spec.edges.push_back(std::move(e));
       }
@@ -166,7 +175,7 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
         addLink(nicDown(g), out.bandwidthGBps, 0);
         SimEdge up{hostName(g), leaf, {nicUp(g)}};
         if (padNic)
-          up.links = {nicUp(g), "pad-0", "pad-1"};
+          up.links = padded(nicUp(g));
         spec.edges.push_back(std::move(up));
         spec.edges.push_back({leaf, hostName(g), {nicDown(g)}});
         leafDownGBps[static_cast<size_t>(l)] += out.bandwidthGBps;
@@ -301,7 +310,7 @@ std::string platformXml(const PlatformSpec &spec) {
   for (const SimLink &l : spec.links)
     os << "  <link id=\"" << l.name << "\" bandwidth=\""
        << num(l.bytesPerSecond) << "Bps\" latency=\"" << num(l.latencySeconds)
-       << "s\"" << (l.fatpipe ? " sharing_policy=\"FATPIPE\"" : "") << "/>\n";
+       << "s\"/>\n";
   for (const SimEdge &e : spec.edges) {
     os << "  <route src=\"" << e.src << "\" dst=\"" << e.dst
        << "\" symmetrical=\"NO\">";

@@ -11,9 +11,9 @@
 // the oversubscription ratio (ideal ECMP), or a rail-optimised fabric
 // (FabricOptions::rails). Routes are the graph's shortest paths (SimGrid's
 // Dijkstra routing, edges weighted by their links), which is the tree's
-// unique path. With rails an HCCS edge carries two padding links of no
-// cost (FATPIPE, no latency) so that no route transits an NPU: forwarding
-// through a peer's NIC (PXN) is not what the runtime does.
+// unique path. With rails an HCCS edge carries two padding links of its
+// own (no latency, never the bottleneck) so that no route transits an NPU:
+// forwarding through a peer's NIC (PXN) is not what the runtime does.
 //
 // --borrow-nic models HCCL's rail borrowing (docs/simulation.md,
 // "Faults"): every rank gets a second host whose only links are its
@@ -67,7 +67,6 @@ struct SimLink {
   std::string name;
   double bytesPerSecond = 0;
   double latencySeconds = 0;
-  bool fatpipe = false; ///< every flow gets the whole bandwidth (padding)
 };
 
 /// A directed edge of the routing graph and the links it crosses.
