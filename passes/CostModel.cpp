@@ -195,13 +195,18 @@ static FailureOr<GroupOp> groupOf(Operation *op) {
   return g;
 }
 
+CommCostModel::GroupKey CommCostModel::groupKey(GroupOp g) {
+  return {g.getRanksAttr().getAsOpaquePointer(),
+          static_cast<int64_t>(g.getGroupSize())};
+}
+
 FailureOr<GroupPlacement> CommCostModel::placement(Operation *op) {
   FailureOr<GroupOp> found = groupOf(op);
   if (failed(found))
     return failure();
   GroupOp g = *found;
   auto coll = cast<CollectiveOpInterface>(op);
-  auto it = placements.find(g);
+  auto it = placements.find(groupKey(g));
   if (it != placements.end())
     return it->second;
   if (!topo)
@@ -216,7 +221,7 @@ FailureOr<GroupPlacement> CommCostModel::placement(Operation *op) {
   if (!place)
     return op->emitOpError()
            << "group " << coll.getGroupAttr() << ": " << place.message();
-  placements[g] = *place;
+  placements[groupKey(g)] = *place;
   return *place;
 }
 
@@ -296,13 +301,13 @@ FailureOr<CollectivePrice> CommCostModel::price(Operation *op, bool useAttr,
   BlockLayout layout = getBlockLayout(op);
   int64_t pieces = std::max(layout.inputOuter, layout.outputOuter);
   // Graphs repeat the same sizes: price each distinct request once.
-  PriceKey key{static_cast<int>(*coll),
-               lookupGroup(op, cast<CollectiveOpInterface>(op).getGroupAttr())
-                   .getOperation(),
-               *bytes,
-               elemBytes,
-               useAttr && attr ? attr.getAsOpaquePointer() : nullptr,
-               pieces};
+  PriceKey key{
+      static_cast<int>(*coll),
+      groupKey(lookupGroup(op, cast<CollectiveOpInterface>(op).getGroupAttr())),
+      *bytes,
+      elemBytes,
+      useAttr && attr ? attr.getAsOpaquePointer() : nullptr,
+      pieces};
   if (auto hit = priceCache.find(key); hit != priceCache.end())
     return hit->second;
   FailureOr<CollectivePrice> priced = priceUncached(
@@ -336,8 +341,7 @@ FailureOr<std::vector<int64_t>> CommCostModel::footprint(Operation *op) {
     sendOnly = b.getRoot();
   if (auto r = dyn_cast<ReduceOp>(op))
     recvOnly = r.getRoot();
-  FootprintKey key{g.getOperation(), sendOnly.value_or(-1),
-                   recvOnly.value_or(-1)};
+  FootprintKey key{groupKey(g), sendOnly.value_or(-1), recvOnly.value_or(-1)};
   if (auto hit = footprints.find(key); hit != footprints.end())
     return hit->second;
   const int64_t world = topo->worldSize();

@@ -167,18 +167,26 @@ private:
                                            double bytes, double elemBytes,
                                            const GroupPlacement &pl,
                                            AlgorithmAttr attr, int64_t pieces);
+  /// A group as the caches know it: its ranks attribute and subgroup
+  /// size, which are all its price and placement depend on. Not the group
+  /// op's address: comm-bucket-sizing prices clones of the module and
+  /// erases them, and a later clone's other group could take a freed
+  /// group's address, and with it that group's cached prices (the sizing
+  /// then changed from run to run).
+  using GroupKey = std::pair<const void *, int64_t>;
+  static GroupKey groupKey(GroupOp g);
   /// (collective, group, bytes, element bytes, algo attribute priced or
   /// null, pieces per block) of a successful price.
   using PriceKey =
-      std::tuple<int, Operation *, double, double, const void *, int64_t>;
+      std::tuple<int, GroupKey, double, double, const void *, int64_t>;
   std::map<PriceKey, CollectivePrice> priceCache;
 
   std::optional<hccl::sched::Topology> topo;
   std::optional<hccl::sched::HcclAlgoSpec> algoOverride;
   std::optional<hccl::sched::AlgoTable> algoTable;
-  llvm::DenseMap<Operation *, GroupPlacement> placements;
+  llvm::DenseMap<GroupKey, GroupPlacement> placements;
   /// (group, broadcast root or -1, reduce root or -1) -> footprint.
-  using FootprintKey = std::tuple<Operation *, int64_t, int64_t>;
+  using FootprintKey = std::tuple<GroupKey, int64_t, int64_t>;
   std::map<FootprintKey, std::vector<int64_t>> footprints;
 };
 

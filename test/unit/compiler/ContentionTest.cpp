@@ -14,6 +14,8 @@
 
 #include "gtest/gtest.h"
 
+#include <random>
+
 using namespace hccl::contention;
 
 namespace {
@@ -104,6 +106,66 @@ TEST(LinkSharing, LatencyTailHoldsTheStreamNotTheLink) {
   EXPECT_NEAR(s.endOf(b), 10, kEps);
   EXPECT_NEAR(s.endOf(a), 25, kEps);
   EXPECT_NEAR(s.beginOf(c), 25, kEps);
+}
+
+// Streams are keyed by group attributes' addresses, which change from run
+// to run: what the model predicts must not depend on the key values. Random
+// jobs on 5 streams, added and queried interleaved as the schedulers do,
+// give the same begin and end for every job under two labellings of the
+// streams (small integers, and pointer-like values).
+TEST(LinkSharing, ResultsDoNotDependOnStreamKeys) {
+  std::mt19937_64 rng(42);
+  for (int trial = 0; trial < 2000; ++trial) {
+    struct Step {
+      Job job;
+      int stream;
+      int query; ///< -1 none, else endedBy(query's job, issue)
+    };
+    std::vector<Step> steps;
+    double clock = 0;
+    for (int j = 0; j < 12; ++j) {
+      Step st;
+      // Whole numbers make ties at one instant; fractions the rest.
+      auto value = [&](int whole) {
+        return rng() % 2
+                   ? static_cast<double>(rng() % whole)
+                   : std::uniform_real_distribution<double>(0, whole)(rng);
+      };
+      clock += value(3);
+      st.stream = static_cast<int>(rng() % 5);
+      st.job.issue = clock;
+      st.job.latency = value(3);
+      st.job.bandwidth = value(4);
+      for (int r = 0; r < 3; ++r)
+        if (rng() % 2)
+          st.job.resources.push_back(static_cast<int64_t>(r));
+      st.query = j > 0 && rng() % 2 ? static_cast<int>(rng() % j) : -1;
+      steps.push_back(st);
+    }
+    auto run = [&](const std::vector<uint64_t> &key) {
+      LinkSharing s;
+      std::vector<size_t> ids;
+      std::vector<double> out;
+      for (const Step &st : steps) {
+        Job job = st.job;
+        job.stream = key[static_cast<size_t>(st.stream)];
+        ids.push_back(s.add(job));
+        if (st.query >= 0)
+          out.push_back(
+              s.endedBy(ids[static_cast<size_t>(st.query)], st.job.issue));
+      }
+      for (size_t id : ids) {
+        out.push_back(s.beginOf(id));
+        out.push_back(s.endOf(id));
+      }
+      return out;
+    };
+    std::vector<double> small = run({0, 1, 2, 3, 4});
+    std::vector<double> pointers =
+        run({0x7f3a12345678, 0x55d0aa001230, 0x7f3a12340010, 0x55d0aa0011f0,
+             0x7ffde0003a40});
+    ASSERT_EQ(small, pointers) << "trial " << trial;
+  }
 }
 
 // --- The timeline of comm-estimate ---
@@ -197,6 +259,47 @@ TEST(Contention, ServerLinksAndNicsAreSeparateClasses) {
   ASSERT_GT(zAlone, xAlone);
   // z moves at half rate while x moves: at least half of x's time more.
   EXPECT_GT(iterationOf(zFirst, "all"), zAlone + 0.5 * xAlone);
+}
+
+// comm-bucket-sizing keeps one cost model while it prices clones of the
+// module and erases them. The model cached placements and prices by the
+// group op's address, so a group made after another was freed could take
+// its address and its price (the buckets sizing chose then changed from
+// run to run). Here a group inside one server is priced and freed, and a
+// group across two servers, parsed right after, is priced by the same
+// model: it must get what a fresh model gives it.
+TEST(CostModelCache, AGroupAtAFreedGroupsPlaceGetsItsOwnPrice) {
+  mlir::MLIRContext ctx;
+  hccl::testing::loadDialects(ctx);
+  auto firstAllReduce = [](mlir::ModuleOp m) {
+    mlir::Operation *found = nullptr;
+    m.walk([&](mlir::comm::AllReduceOp op) {
+      if (!found)
+        found = op;
+    });
+    return found;
+  };
+  auto m1 = mlir::parseSourceString<mlir::ModuleOp>(
+      module("910b-8x2", {{"g", kServer0}}), &ctx);
+  ASSERT_TRUE(m1);
+  mlir::FailureOr<mlir::comm::CommCostModel> model =
+      mlir::comm::CommCostModel::get(*m1, true, "test");
+  ASSERT_TRUE(succeeded(model));
+  auto inside = model->price(firstAllReduce(*m1));
+  ASSERT_TRUE(succeeded(inside));
+  m1 = nullptr; // freed: the next module's ops may take its places
+  auto m2 = mlir::parseSourceString<mlir::ModuleOp>(
+      module("910b-8x2", {{"g", "0, 1, 2, 3, 8, 9, 10, 11"}}), &ctx);
+  ASSERT_TRUE(m2);
+  mlir::Operation *across = firstAllReduce(*m2);
+  auto cached = model->price(across);
+  mlir::FailureOr<mlir::comm::CommCostModel> fresh =
+      mlir::comm::CommCostModel::get(*m2, true, "test");
+  ASSERT_TRUE(succeeded(fresh));
+  auto expected = fresh->price(across);
+  ASSERT_TRUE(succeeded(cached) && succeeded(expected));
+  EXPECT_EQ(cached->seconds, expected->seconds);
+  EXPECT_GT(cached->seconds, inside->seconds); // the NICs are slower
 }
 
 } // namespace
