@@ -7,14 +7,17 @@
 #include "hccl-mlir/schedule/Cost.h"
 
 #include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/ConditionVariable.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/Mutex.hpp>
 #include <xbt/log.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -38,12 +41,22 @@ namespace {
 struct RankState {
   double iteration = 0, compute = 0;
   std::vector<std::pair<double, double>> comm;
+  /// With --streams N: the collectives started and not yet taken by each
+  /// stream's worker, those finished (or failed), and the mutex and
+  /// condition that guard them.
+  std::vector<std::deque<int64_t>> queued;
+  std::set<int64_t> finished;
+  bool closed = false;
+  sg4::MutexPtr mutex;
+  sg4::ConditionVariablePtr changed;
 };
 
 struct InstanceState {
   const PlanProgram *program = nullptr;
   std::map<int64_t, int64_t> member; ///< global rank -> group rank
-  std::map<int64_t, double> start, end;
+  /// Per member: issued (the plan's start), began running (taken by its
+  /// stream), ended.
+  std::map<int64_t, double> start, begin, end;
 };
 
 /// Everything the actors share (SimGrid runs them in one thread).
@@ -56,6 +69,7 @@ struct World {
   std::map<int64_t, RankState> rankState;
   std::vector<std::vector<tools::TraceEvent>> trace;
   bool tracing = false;
+  int streams = 1; ///< per rank; 0: every started collective at once
   const JitterTable *jitter = nullptr;
   BorrowTable *borrow = nullptr;
   /// The topology's fixed cost per collective (launch, synchronisation):
@@ -70,6 +84,7 @@ int laneOf(int64_t id) { return 1 + static_cast<int>(id % 4); }
 void collectiveActor(World &w, int64_t id, int64_t g) {
   InstanceState &inst = w.instances.at(id);
   const PlanProgram &pp = *inst.program;
+  inst.begin[g] = sg4::Engine::get_clock();
   if (w.overheadS > 0 && pp.program.p > 1)
     sg4::this_actor::sleep_for(w.overheadS);
   static const std::vector<int64_t> identity;
@@ -87,9 +102,55 @@ void collectiveActor(World &w, int64_t id, int64_t g) {
     inst.end[g] = sg4::Engine::get_clock();
 }
 
+/// One of a rank's communication streams: runs the collectives started on
+/// it one after another, as a host stream does (hccl-run --streams).
+void streamActor(World &w, int64_t g, size_t stream) {
+  RankState &rs = w.rankState[g];
+  std::unique_lock<sg4::Mutex> lock(*rs.mutex);
+  for (;;) {
+    while (rs.queued[stream].empty() && !rs.closed)
+      rs.changed->wait(lock);
+    if (rs.queued[stream].empty())
+      return;
+    int64_t id = rs.queued[stream].front();
+    rs.queued[stream].pop_front();
+    lock.unlock();
+    if (w.error.empty()) // after a failure the peers are gone
+      collectiveActor(w, id, g);
+    lock.lock();
+    rs.finished.insert(id);
+    rs.changed->notify_all();
+  }
+}
+
 void rankActor(World &w, int64_t g) {
   RankState &rs = w.rankState[g];
   std::map<int64_t, sg4::ActorPtr> running;
+  std::vector<sg4::ActorPtr> streams;
+  if (w.streams > 0) {
+    rs.mutex = sg4::Mutex::create();
+    rs.changed = sg4::ConditionVariable::create();
+    rs.queued.resize(static_cast<size_t>(w.streams));
+    for (size_t k = 0; k < rs.queued.size(); ++k)
+      streams.push_back(
+          sg4::Actor::create("s" + std::to_string(k) + "-r" + std::to_string(g),
+                             w.hosts[static_cast<size_t>(g)],
+                             [&w, g, k] { streamActor(w, g, k); }));
+  }
+  // Ends the streams: they finish what is queued (or skip it after a
+  // failure) and return.
+  auto closeStreams = [&] {
+    if (streams.empty())
+      return;
+    {
+      std::unique_lock<sg4::Mutex> lock(*rs.mutex);
+      rs.closed = true;
+      rs.changed->notify_all();
+    }
+    for (sg4::ActorPtr &a : streams)
+      a->join();
+  };
+  int64_t started = 0; // by this rank: the next goes to stream started % N
   auto *events = w.tracing ? &w.trace[static_cast<size_t>(g)] : nullptr;
   for (const PlanItem &it : w.items) {
     double now = sg4::Engine::get_clock();
@@ -105,6 +166,12 @@ void rankActor(World &w, int64_t g) {
       if (!inst.member.count(g))
         break;
       inst.start[g] = now;
+      if (!streams.empty()) {
+        std::unique_lock<sg4::Mutex> lock(*rs.mutex);
+        rs.queued[static_cast<size_t>(started++ % w.streams)].push_back(it.id);
+        rs.changed->notify_all();
+        break;
+      }
       running[it.id] = sg4::Actor::create(
           "c" + std::to_string(it.id) + "-r" + std::to_string(g),
           w.hosts[static_cast<size_t>(g)],
@@ -112,15 +179,25 @@ void rankActor(World &w, int64_t g) {
       break;
     }
     case PlanItemKind::Wait: {
-      auto a = running.find(it.id);
-      if (a == running.end())
-        break;
-      a->second->join();
-      running.erase(a);
       InstanceState &inst = w.instances.at(it.id);
+      if (!inst.member.count(g))
+        break;
+      if (!streams.empty()) {
+        std::unique_lock<sg4::Mutex> lock(*rs.mutex);
+        while (!rs.finished.count(it.id))
+          rs.changed->wait(lock);
+      } else {
+        auto a = running.find(it.id);
+        if (a == running.end())
+          break;
+        a->second->join();
+        running.erase(a);
+      }
       auto e = inst.end.find(g);
-      if (e == inst.end.end())
+      if (e == inst.end.end()) {
+        closeStreams();
         return; // failed: the error is recorded
+      }
       double s = inst.start.at(g);
       rs.comm.push_back({s, e->second});
       double after = sg4::Engine::get_clock();
@@ -137,6 +214,7 @@ void rankActor(World &w, int64_t g) {
   }
   for (auto &[id, a] : running)
     a->join();
+  closeStreams();
   rs.iteration = sg4::Engine::get_clock();
 }
 
@@ -206,9 +284,12 @@ double modelSeconds(const PlanProgram &pp, const Topology &topo) {
   return c ? c->seconds : NAN;
 }
 
-/// Actors alive at once at most: one per rank, and one per collective a
-/// rank has started and not yet waited for.
+/// Actors alive at once at most: one per rank, and one per stream, or
+/// without streams one per collective a rank has started and not yet
+/// waited for.
 int64_t actorsAtOnce(const World &w) {
+  if (w.streams > 0)
+    return static_cast<int64_t>(w.ranks.size()) * (1 + w.streams);
   int64_t total = 0;
   for (int64_t g : w.ranks) {
     int64_t open = 0, most = 0;
@@ -248,6 +329,7 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
                            const SimOptions &opts) {
   using R = Result<SimResult>;
   World w;
+  w.streams = opts.streams;
   if (Status s = prepare(plan, topo, w); !s)
     return R(s);
   auto spec = buildPlatform(topo, opts.fabric, opts.faults, opts.borrowNic);
@@ -363,7 +445,7 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
                         inst.program->id + ") did not complete on rank " +
                         std::to_string(g) +
                         ": its transfers never matched (deadlock)");
-      c.seconds = std::max(c.seconds, e->second - inst.start.at(g));
+      c.seconds = std::max(c.seconds, e->second - inst.begin.at(g));
     }
     if (!priced.count(inst.program))
       priced[inst.program] = modelSeconds(*inst.program, topo);

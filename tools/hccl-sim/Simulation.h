@@ -4,11 +4,14 @@
 // One SimGrid simulation of a plan (a schedule of compute items, collective
 // starts and waits; or programs only, run one after another): an actor per
 // rank of the schedule walks its items (compute = a delay of the plan's
-// predicted cost), a start spawns the rank's collective actor
-// (StepExecutor) and the matching wait joins it. Figures as hccl-run's:
-// per collective the slowest member's time from its start to its end, per
-// iteration the slowest rank's time, compute, communication (union of its
-// collectives' spans) and exposed communication (iteration - compute).
+// predicted cost), a start queues the collective on one of the rank's
+// communication streams (actors that run theirs one after another, as
+// hccl-run's host streams do; StepExecutor) and the matching wait waits
+// for it to finish. Figures as hccl-run's: per collective the slowest
+// member's time from when it began running (left its stream's queue) to
+// its end, per iteration the slowest rank's time, compute, communication
+// (union of its collectives' spans from their starts) and exposed
+// communication (iteration - compute).
 //
 // SimGrid's engine is a process-wide singleton: simulate() once per process.
 //
@@ -38,6 +41,10 @@ struct SimOptions {
   std::vector<LinkFault> faults;
   /// HCCL's rail borrowing for the one failed NIC (Platform.h).
   bool borrowNic = false;
+  /// Communication streams per rank (hccl-run --streams): started
+  /// collectives go round-robin onto them and each runs its own one after
+  /// another; 0: every started collective runs at once.
+  int streams = 1;
   std::vector<Jitter> jitters;
   uint64_t seed = 1;        ///< of the jitter draws
   std::string platformPath; ///< --write-platform: keep the platform file
@@ -49,7 +56,8 @@ struct SimOptions {
 struct CollectiveResult {
   int64_t id = 0;
   const sched::PlanProgram *program = nullptr;
-  double seconds = 0;  ///< slowest member, start to end
+  double seconds = 0;  ///< slowest member, from leaving its stream's queue
+                       ///< to its end
   double modelSeconds; ///< lib/schedule's predictCost (NaN: not priced)
 };
 

@@ -57,6 +57,10 @@ const char *const kUsage =
     "                          their backups' NICs (pairs 2k, 2k+1)\n"
     "  --jitter nic:R:P:US,..  a step's messages through rank R's NIC wait\n"
     "                          US more with probability P (--seed N, 1)\n"
+    "  --streams N             communication streams per rank, 0..64\n"
+    "                          (default 1, as hccl-run): started collectives\n"
+    "                          take them in turn and run one after another\n"
+    "                          on each; 0: every one at once\n"
     "  --trace FILE            Chrome trace of the simulated run\n"
     "  --write-platform FILE   the SimGrid platform XML simulated\n"
     "  --max-map-count N       memory mappings a process may hold (default:\n"
@@ -75,7 +79,7 @@ const std::set<std::string> kCommonOptions = {
     "servers-per-leaf", "leaves-per-pod", "reduce-gbps",
     "slow-link",        "fail-link",      "trace",
     "write-platform",   "jitter",         "seed",
-    "max-map-count"};
+    "max-map-count",    "streams"};
 
 SimOptions simOptions(const Args &a) {
   SimOptions o;
@@ -104,6 +108,7 @@ SimOptions simOptions(const Args &a) {
   o.trace = a.has("trace");
   o.maxMapCount = intArg(a, "max-map-count", 0, 1, INT64_MAX);
   o.borrowNic = a.flags.count("borrow-nic") != 0;
+  o.streams = static_cast<int>(intArg(a, "streams", 1, 0, 64));
   return o;
 }
 
