@@ -25,8 +25,8 @@
 // which comm-gradient-fusion and comm-overlap-schedule then schedule under
 // the same limits; the candidate whose timeline (comm-estimate's) is the
 // shortest wins, the first on ties. That is 14 runs of those two passes,
-// each on a clone that is sized again from scratch (its group ops are new,
-// so the cost model's caches do not carry over).
+// each on a clone that is sized again from scratch (the cost model's
+// caches carry over: they key groups by their ranks, not by the op).
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"

@@ -249,9 +249,11 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
     // HCCL borrows once per communicator, for a NIC that failed, from a
     // backup whose NIC works; then both ends of every pair that crosses
     // servers with the borrower leave through their backups' NICs.
-    std::vector<const LinkFault *> failedNics;
+    std::vector<const LinkFault *> failedNics; // one per rank
     for (const LinkFault &f : faults)
-      if (f.failed && f.where == LinkFault::Where::Nic)
+      if (f.failed && f.where == LinkFault::Where::Nic &&
+          std::none_of(failedNics.begin(), failedNics.end(),
+                       [&](const LinkFault *o) { return o->a == f.a; }))
         failedNics.push_back(&f);
     if (failedNics.empty())
       return R::error("--borrow-nic: no NIC failed (--fail-link nic:R), so "
@@ -284,6 +286,7 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
       spec.edges.push_back(
           {leafOf[static_cast<size_t>(b)], backupHost(g), std::move(in)});
     }
+    spec.backupRanks = backup;
     sum << "; rank " << spec.borrower << " borrows rank "
         << backup[static_cast<size_t>(spec.borrower)] << "'s NIC";
   }

@@ -16,7 +16,8 @@
 // forwarding through a peer's NIC (PXN) is not what the runtime does.
 //
 // --borrow-nic models HCCL's rail borrowing (docs/simulation.md,
-// "Faults"): every rank gets a second host whose only links are its
+// "Faults"): every rank (but the borrower's backup, which never switches)
+// gets a second host whose only links are its
 // backup's NIC (local ranks 2k and 2k+1 back each other up, as HCCL pairs
 // the two dies of one NPU), reached over the HCCS link to the backup, so a
 // route between two such hosts leaves and arrives through backup NICs at
@@ -87,6 +88,7 @@ struct PlatformSpec {
   /// its backup's NIC (the rank of the other half of its pair).
   int borrower = -1;
   std::vector<std::string> backupHosts;
+  std::vector<int> backupRanks; ///< per global rank: its pair rank
 
   const SimLink *findLink(const std::string &name) const;
 };

@@ -127,20 +127,17 @@ void rankActor(World &w, int64_t g) {
   RankState &rs = w.rankState[g];
   std::map<int64_t, sg4::ActorPtr> running;
   std::vector<sg4::ActorPtr> streams;
+  // Stream actors are made when a collective first needs one (a rank
+  // that starts 3 collectives never has more than 3).
   if (w.streams > 0) {
     rs.mutex = sg4::Mutex::create();
     rs.changed = sg4::ConditionVariable::create();
     rs.queued.resize(static_cast<size_t>(w.streams));
-    for (size_t k = 0; k < rs.queued.size(); ++k)
-      streams.push_back(
-          sg4::Actor::create("s" + std::to_string(k) + "-r" + std::to_string(g),
-                             w.hosts[static_cast<size_t>(g)],
-                             [&w, g, k] { streamActor(w, g, k); }));
   }
   // Ends the streams: they finish what is queued (or skip it after a
   // failure) and return.
   auto closeStreams = [&] {
-    if (streams.empty())
+    if (w.streams == 0)
       return;
     {
       std::unique_lock<sg4::Mutex> lock(*rs.mutex);
@@ -166,9 +163,15 @@ void rankActor(World &w, int64_t g) {
       if (!inst.member.count(g))
         break;
       inst.start[g] = now;
-      if (!streams.empty()) {
+      if (w.streams > 0) {
+        const size_t k = static_cast<size_t>(started++ % w.streams);
+        if (k == streams.size())
+          streams.push_back(sg4::Actor::create(
+              "s" + std::to_string(k) + "-r" + std::to_string(g),
+              w.hosts[static_cast<size_t>(g)],
+              [&w, g, k] { streamActor(w, g, k); }));
         std::unique_lock<sg4::Mutex> lock(*rs.mutex);
-        rs.queued[static_cast<size_t>(started++ % w.streams)].push_back(it.id);
+        rs.queued[k].push_back(it.id);
         rs.changed->notify_all();
         break;
       }
@@ -182,7 +185,7 @@ void rankActor(World &w, int64_t g) {
       InstanceState &inst = w.instances.at(it.id);
       if (!inst.member.count(g))
         break;
-      if (!streams.empty()) {
+      if (w.streams > 0) {
         std::unique_lock<sg4::Mutex> lock(*rs.mutex);
         while (!rs.finished.count(it.id))
           rs.changed->wait(lock);
@@ -284,25 +287,24 @@ double modelSeconds(const PlanProgram &pp, const Topology &topo) {
   return c ? c->seconds : NAN;
 }
 
-/// Actors alive at once at most: one per rank, and one per stream, or
-/// without streams one per collective a rank has started and not yet
-/// waited for.
+/// Actors alive at once at most: one per rank, and one per stream it
+/// uses, or without streams one per collective it has started and not yet
+/// waited for (borrowed transfers' watchers are not counted).
 int64_t actorsAtOnce(const World &w) {
-  if (w.streams > 0)
-    return static_cast<int64_t>(w.ranks.size()) * (1 + w.streams);
   int64_t total = 0;
   for (int64_t g : w.ranks) {
-    int64_t open = 0, most = 0;
+    int64_t open = 0, most = 0, starts = 0;
     for (const PlanItem &it : w.items) {
       if (it.kind == PlanItemKind::Compute)
         continue;
       auto inst = w.instances.find(it.id);
       if (inst == w.instances.end() || !inst->second.member.count(g))
         continue; // not this rank's collective (rankActor skips it too)
+      starts += it.kind == PlanItemKind::Start;
       open += it.kind == PlanItemKind::Start ? 1 : -1;
       most = std::max(most, open);
     }
-    total += 1 + most;
+    total += 1 + (w.streams > 0 ? std::min<int64_t>(w.streams, starts) : most);
   }
   return total;
 }
@@ -386,8 +388,12 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
   // threshold). The actors' code ran with 24 KiB stacks in every hccl-sim test.
   const int64_t actors = actorsAtOnce(w);
   int64_t unguarded = 0;
-  if (2 * actors + 4096 >
-      (opts.maxMapCount > 0 ? opts.maxMapCount : mappingLimit())) {
+  // --borrow-nic adds a watcher actor per borrowed transfer in flight,
+  // which no plan-level count bounds well: unguarded stacks then too.
+  const bool borrowing = spec->borrower >= 0;
+  if (borrowing ||
+      2 * actors + 4096 >
+          (opts.maxMapCount > 0 ? opts.maxMapCount : mappingLimit())) {
     sg4::Engine::set_config("contexts/guard-size:0");
     sg4::Engine::set_config("contexts/stack-size:" +
                             std::to_string(kUnguardedStackKiB));
@@ -410,6 +416,7 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
     for (int g = 0; g < topo.worldSize(); ++g) {
       const std::string &h = spec->backupHosts[static_cast<size_t>(g)];
       borrow.server.push_back(topo.serverOf(g));
+      borrow.backupRank.push_back(spec->backupRanks[static_cast<size_t>(g)]);
       borrow.backupHosts.push_back(h.empty() ? nullptr
                                              : engine.host_by_name(h));
     }
@@ -428,6 +435,7 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
 
   SimResult res;
   res.unguardedStacks = unguarded;
+  res.unguardedForBorrowing = borrowing;
   res.scheduled = !plan.items.empty();
   res.ranks = static_cast<int64_t>(w.ranks.size());
   res.transfers = w.counters.transfers;

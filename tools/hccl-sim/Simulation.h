@@ -67,6 +67,8 @@ struct SimResult {
   /// Actors alive at once when that was beyond the kernel's mapping limit
   /// with guarded stacks (they then ran without guard pages); 0 otherwise.
   int64_t unguardedStacks = 0;
+  /// Unguarded because of --borrow-nic's watcher actors.
+  bool unguardedForBorrowing = false;
   /// Slowest rank's figures of the iteration (us).
   double iterationUs = 0, computeUs = 0, commUs = 0, exposedUs = 0;
   int64_t ranks = 0, transfers = 0, steps = 0;

@@ -53,18 +53,19 @@ struct StepExecutor::Transfer {
   double finishTime() const {
     return meeting ? meeting->finish : comm->get_finish_time();
   }
-  /// Waits for the transfer's end. A mailbox transfer gives up after
-  /// kGiveUpSeconds (simgrid's TimeoutException); a borrowed one whose
-  /// peer never comes ends in SimGrid's deadlock detection, after the
-  /// other ranks' timeouts.
+  /// Waits for the transfer's end; gives up after kGiveUpSeconds
+  /// (simgrid's TimeoutException), as when a peer stopped.
   void wait() const {
     if (!meeting) {
       comm->wait_for(kGiveUpSeconds);
       return;
     }
     std::unique_lock<sg4::Mutex> lock(*meeting->mutex);
+    const double deadline = sg4::Engine::get_clock() + kGiveUpSeconds;
     while (!meeting->done)
-      meeting->ended->wait(lock);
+      if (meeting->ended->wait_until(lock, deadline) == std::cv_status::timeout)
+        throw simgrid::TimeoutException(XBT_THROW_POINT,
+                                        "the borrowed transfer never ended");
     if (meeting->failed)
       throw simgrid::NetworkFailureException(XBT_THROW_POINT,
                                              "borrowed transfer failed");
@@ -164,8 +165,12 @@ double StepExecutor::spike(uint32_t phase, int64_t step, int64_t from,
                      static_cast<uint64_t>(h)})
     key = mix(key, v);
   double extra = 0;
-  // The sender's NIC and the receiver's draw independently.
-  for (int64_t nic : {g, h}) {
+  // The sender's NIC and the receiver's draw independently: under
+  // --borrow-nic the backups' NICs carry a borrowed message.
+  const bool borrowed = borrow_ && borrow_->borrowed(g, h);
+  for (int64_t end : {g, h}) {
+    const int64_t nic =
+        borrowed ? borrow_->backupRank[static_cast<size_t>(end)] : end;
     key = mix(key, static_cast<uint64_t>(nic));
     if (uniform(key) < jitter_->probability[static_cast<size_t>(nic)])
       extra += jitter_->extraSeconds[static_cast<size_t>(nic)];
@@ -292,8 +297,7 @@ Status StepExecutor::runStep(const std::vector<ConcreteOp> &ops, uint32_t phase,
                          "modelled; --borrow-nic borrows a backup for a "
                          "failed NIC)");
   } catch (const simgrid::CancelException &) {
-    // A borrowed transfer both sides wait on, cancelled by the other side
-    // when its wait met a failed link.
+    // A mailbox transfer the peer cancelled after its own failure.
     cancelPending();
     return Status::error("rank " + std::to_string(global(rank_)) +
                          ": its peer cancelled a transfer on a failed link, "

@@ -57,6 +57,7 @@ struct BorrowTable {
   int64_t borrower = -1;   ///< global rank whose failed NIC is borrowed for
   std::vector<int> server; ///< per global rank
   std::vector<simgrid::s4u::Host *> backupHosts; ///< per global rank
+  std::vector<int> backupRank; ///< per global rank: whose NIC it borrows
   struct Meeting;
   /// (instance, sender, receiver, ordinal) -> the side that came first.
   std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>,

@@ -151,7 +151,11 @@ void report(const hccl::sim::SimResult &r, double hostSeconds) {
               "of host time\n",
               static_cast<long long>(r.ranks), static_cast<long long>(r.steps),
               static_cast<long long>(r.transfers), hostSeconds);
-  if (r.unguardedStacks > 0)
+  if (r.unguardedForBorrowing)
+    std::printf("# simulator: %d KiB stacks without guard pages: "
+                "--borrow-nic adds an actor per borrowed transfer\n",
+                hccl::sim::kUnguardedStackKiB);
+  else if (r.unguardedStacks > 0)
     std::printf("# simulator: %lld actors at once, beyond vm.max_map_count "
                 "with guarded stacks: %d KiB stacks without guard pages\n",
                 static_cast<long long>(r.unguardedStacks),

@@ -279,6 +279,10 @@ TEST(SimVsModel, StacksWithoutGuardPagesBeyondTheMappingLimit) {
   EXPECT_NE(bare.out.find("32 actors at once, beyond vm.max_map_count"),
             std::string::npos)
       << bare.out;
+  // Streams are made as collectives need them: one collective, one
+  // stream, however many are allowed.
+  SimRun many = runSim(req + " --max-map-count 4096 --streams 8");
+  EXPECT_NE(many.out.find("32 actors at once"), std::string::npos) << many.out;
   EXPECT_DOUBLE_EQ(simUs(req + " --max-map-count 4096"),
                    simUs(req + " --max-map-count 1000000"));
   SimRun zero = runSim(req + " --max-map-count 0");
@@ -376,6 +380,17 @@ TEST(SimVsModel, BorrowedNicIsSharedByTheHierarchicalRings) {
       request("allreduce", "ring", 16, n) + " --topology 910b-8x2";
   EXPECT_LT(simUs(flat + " --fail-link nic:7 --borrow-nic") / simUs(flat),
             1.05);
+}
+
+// A latency spike belongs to the NIC a message crosses: borrowed, rank
+// 7's messages to the other server cross NIC 6 (and the peer's backup),
+// not its failed own.
+TEST(SimVsModel, JitterOnTheBorrowedNicDelaysTheBorrowedMessages) {
+  std::string req = request("allreduce", "ring", 16, 1 << 18) +
+                    " --topology 910b-8x2 --fail-link nic:7 --borrow-nic";
+  double plain = simUs(req);
+  EXPECT_GT(simUs(req + " --jitter nic:6:1:100"), plain + 100);
+  EXPECT_DOUBLE_EQ(simUs(req + " --jitter nic:7:1:100"), plain);
 }
 
 TEST(SimVsModel, BorrowingNeedsOneFailedNicAndAWorkingDetour) {
