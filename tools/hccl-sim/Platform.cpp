@@ -132,7 +132,8 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
                      "rx-" + std::to_string(b)};
         else if (padHccs)
           e.links = padded(hccsName(a, b));
-        hccsEdgeIndex[{a, b}] = spec.edges.size();
+        if (borrowNic) // the backup hosts' routes start with it
+          hccsEdgeIndex[{a, b}] = spec.edges.size();
         spec.edges.push_back(std::move(e));
       }
   }
@@ -268,6 +269,7 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
       if (srv.size() % 2 == 0)
         for (size_t i = 0; i < srv.size(); ++i)
           backup[static_cast<size_t>(srv[i])] = srv[i ^ 1];
+    spec.backupHosts.resize(static_cast<size_t>(world));
     for (int g = 0; g < world; ++g) {
       const int b = backup[static_cast<size_t>(g)];
       if (b < 0)
@@ -279,7 +281,6 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
       std::vector<std::string> out = hccsEdge(g, b), in = hccsEdge(b, g);
       out.push_back(nicUp(b));
       in.insert(in.begin(), nicDown(b));
-      spec.backupHosts.resize(static_cast<size_t>(world));
       spec.backupHosts[static_cast<size_t>(g)] = backupHost(g);
       spec.edges.push_back(
           {backupHost(g), leafOf[static_cast<size_t>(b)], std::move(out)});
