@@ -345,22 +345,34 @@ FailureOr<std::vector<int64_t>> CommCostModel::footprint(Operation *op) {
   if (auto hit = footprints.find(key); hit != footprints.end())
     return hit->second;
   const int64_t world = topo->worldSize();
-  auto resource = [&](bool interServer, bool out, int64_t rank) {
-    return ((interServer ? 2 : 0) + (out ? 1 : 0)) * world + rank;
+  // A rank's ports per link tier (Topology::tierBetween: its server's
+  // mesh, its pod's scale-up bus, its NIC) and direction.
+  auto resource = [&](int tier, bool out, int64_t rank) {
+    return (tier * 2 + (out ? 1 : 0)) * world + rank;
   };
   std::vector<int64_t> out;
   for (int64_t i = 0, e = g.getNumSubgroups(); i < e; ++i) {
     ArrayRef<int64_t> ranks = g.getSubgroup(i);
-    llvm::DenseMap<int, int> perServer;
-    for (int64_t r : ranks)
-      ++perServer[topo->serverOf(static_cast<int>(r))];
-    bool inter = perServer.size() > 1;
+    const int64_t size = static_cast<int64_t>(ranks.size());
+    llvm::DenseMap<int, int> perServer, perPod;
+    auto serverOf = [&](int64_t r) {
+      return topo->serverOf(static_cast<int>(r));
+    };
+    for (int64_t r : ranks) {
+      ++perServer[serverOf(r)];
+      ++perPod[topo->podOfServer(serverOf(r))];
+    }
     for (auto [local, r] : llvm::enumerate(ranks)) {
       bool sends = !(recvOnly && *recvOnly == static_cast<int64_t>(local));
       bool receives = !(sendOnly && *sendOnly == static_cast<int64_t>(local));
-      bool intra = perServer[topo->serverOf(static_cast<int>(r))] > 1;
-      for (bool cls : {false, true}) {
-        if (cls ? !inter : !intra)
+      // Members beside r: on its server, in its pod beyond its server, and
+      // beyond its pod (without pods, every other server is "beyond").
+      int onServer = perServer[serverOf(r)];
+      int inPod =
+          topo->hasPods() ? perPod[topo->podOfServer(serverOf(r))] : onServer;
+      bool uses[3] = {onServer > 1, inPod > onServer, size > inPod};
+      for (int cls = 0; cls < 3; ++cls) {
+        if (!uses[cls])
           continue;
         if (sends)
           out.push_back(resource(cls, true, r));

@@ -141,6 +141,9 @@ sched::Topology TopologyAttr::toSchedule() const {
   t.intra = fromAttr(getIntra());
   t.inter = fromAttr(getInter());
   t.reduceGBps = getReduceBandwidth().convertToDouble();
+  t.podServers = static_cast<int>(getPodServers());
+  if (getScaleUp())
+    t.scaleUp = fromAttr(getScaleUp());
   t.collectiveOverheadUs = getOverhead().convertToDouble();
   t.collectiveWakeupUs = getWakeup().convertToDouble();
   return t;
@@ -149,15 +152,35 @@ sched::Topology TopologyAttr::toSchedule() const {
 TopologyAttr TopologyAttr::get(MLIRContext *ctx, const sched::Topology &t) {
   return get(ctx, t.servers, t.devicesPerServer,
              t.intraShape == sched::IntraShape::Ring, toAttr(ctx, t.intra),
-             toAttr(ctx, t.inter), APFloat(t.reduceGBps),
+             toAttr(ctx, t.inter), APFloat(t.reduceGBps), t.podServers,
+             t.podServers > 0 ? toAttr(ctx, t.scaleUp) : LinkAttr(),
              APFloat(t.collectiveOverheadUs), APFloat(t.collectiveWakeupUs),
              t.name);
+}
+
+FailureOr<TopologyAttr>
+TopologyAttr::fromSchedule(MLIRContext *ctx, const sched::Topology &t,
+                           function_ref<InFlightDiagnostic()> emitError) {
+  if (!t.rankServer.empty()) {
+    emitError() << "the rank table places ranks on servers out of "
+                   "server-major order; #comm.topology cannot express that "
+                   "mapping";
+    return failure();
+  }
+  if (!t.serverPod.empty()) {
+    emitError() << "the rank table groups servers into super pods out of "
+                   "server order or unevenly; #comm.topology carries pods "
+                   "of one size in server order only";
+    return failure();
+  }
+  return get(ctx, t);
 }
 
 LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t servers, int64_t devices,
                                    bool intraRing, LinkAttr intra,
                                    LinkAttr inter, APFloat reduceF,
+                                   int64_t podServers, LinkAttr scaleUp,
                                    APFloat overheadF, APFloat wakeupF,
                                    StringRef preset) {
   double reduce = reduceF.convertToDouble();
@@ -180,6 +203,12 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << devices;
   if (!intra || !inter)
     return emitError() << "topology needs both an intra and an inter link";
+  if (podServers < 0 || podServers > servers)
+    return emitError() << "topology servers per pod must be in 0.." << servers
+                       << ", found " << podServers;
+  if ((podServers > 0) != static_cast<bool>(scaleUp))
+    return emitError() << "topology pods need a scale-up link, and a "
+                          "scale-up link needs pods";
   if (!std::isfinite(reduce))
     return emitError() << "topology reduction bandwidth must be finite, found "
                        << formatNumber(reduce);
@@ -195,6 +224,8 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (t.servers != servers || t.devicesPerServer != devices ||
         (t.intraShape == sched::IntraShape::Ring) != intraRing ||
         !(t.intra == fromAttr(intra)) || !(t.inter == fromAttr(inter)) ||
+        t.podServers != podServers ||
+        (scaleUp && !(t.scaleUp == fromAttr(scaleUp))) ||
         t.reduceGBps != reduce || t.collectiveOverheadUs != overhead ||
         t.collectiveWakeupUs != wakeup)
       return emitError() << "topology parameters differ from preset '" << preset
@@ -212,7 +243,8 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
            << "expected a topology preset string (one of "
            << sched::Topology::presetForms()
            << ") or 'servers = N, devices = M, intra = mesh|ring "
-              "#comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, "
+              "#comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, pods "
+              "= S #comm.link<...>][, "
               "overhead = US][, wakeup = US]'";
   };
   if (parser.parseLess())
@@ -261,9 +293,17 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
       parser.parseKeyword("reduce") || parser.parseEqual() ||
       parseNumber(parser, reduce))
     return {};
-  // Optional, in this order: overhead = US, wakeup = US.
+  // Optional, in this order: pods = S LINK, overhead = US, wakeup = US.
+  int64_t pods = 0;
+  LinkAttr scaleUp;
   double overhead = 0, wakeup = 0;
   bool comma = succeeded(parser.parseOptionalComma());
+  if (comma && succeeded(parser.parseOptionalKeyword("pods"))) {
+    if (parser.parseEqual() || parser.parseInteger(pods) ||
+        parser.parseAttribute(scaleUp))
+      return {};
+    comma = succeeded(parser.parseOptionalComma());
+  }
   if (comma && succeeded(parser.parseOptionalKeyword("overhead"))) {
     if (parser.parseEqual() || parseNumber(parser, overhead))
       return {};
@@ -275,7 +315,7 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, ctx, servers,
-                    devices, ring, intra, inter, APFloat(reduce),
+                    devices, ring, intra, inter, APFloat(reduce), pods, scaleUp,
                     APFloat(overhead), APFloat(wakeup), StringRef());
 }
 
@@ -290,6 +330,10 @@ void TopologyAttr::print(AsmPrinter &p) const {
   p << ", inter = ";
   p.printAttribute(getInter());
   p << ", reduce = " << formatNumber(getReduceBandwidth().convertToDouble());
+  if (getPodServers() > 0) {
+    p << ", pods = " << getPodServers() << " ";
+    p.printAttribute(getScaleUp());
+  }
   if (double o = getOverhead().convertToDouble(); o != 0)
     p << ", overhead = " << formatNumber(o);
   if (double w = getWakeup().convertToDouble(); w != 0)

@@ -96,6 +96,10 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
                    reduce = 100, overhead = 30, wakeup = 80>
     ```
 
+    with, for super pods (after `reduce`), `pods = S #comm.link<...>`: the
+    servers per pod, server-major, and the scale-up link between NPUs of
+    different servers in one pod.
+
     `intra` is `mesh` (full mesh) or `ring`; `reduce` is the local reduction
     throughput in GB/s (gamma = 1/reduce); `overhead` (optional, default 0)
     the fixed cost of one collective in microseconds (launch,
@@ -112,6 +116,8 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     "::mlir::comm::LinkAttr":$intra,
     "::mlir::comm::LinkAttr":$inter,
     APFloatParameter<"GB/s">:$reduceBandwidth,
+    "int64_t":$podServers,
+    "::mlir::comm::LinkAttr":$scaleUp,
     APFloatParameter<"per-collective overhead, us">:$overhead,
     APFloatParameter<"earliest start after issue, us">:$wakeup,
     StringRefParameter<"preset name, empty if custom", "\"\"">:$preset);
@@ -122,6 +128,12 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     ::hccl::sched::Topology toSchedule() const;
     static TopologyAttr get(::mlir::MLIRContext *ctx,
                             const ::hccl::sched::Topology &t);
+    /// As get(), or an error when `t` holds a layout the attribute cannot
+    /// carry (a rank table's ranks out of server-major order, or its super
+    /// pods grouped out of server order or unevenly).
+    static ::mlir::FailureOr<TopologyAttr>
+    fromSchedule(::mlir::MLIRContext *ctx, const ::hccl::sched::Topology &t,
+                 ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError);
     int64_t getWorldSize() const { return getServers() * getDevices(); }
   }];
 }

@@ -58,7 +58,9 @@ double stepCost(const std::vector<ConcreteOp> &ops, int64_t globalRank,
   // spread over the ports one by one. (Charging each message its latency
   // made a hierarchical all-gather's blocks per step to one neighbour
   // 1.6-4x dearer than simulated at small sizes.)
-  std::map<int64_t, double> byPeer[2][2];
+  // Tiers: 0 inside a server, 1 a super pod's scale-up bus (a link per
+  // peer, like the mesh), 2 between servers or pods (Topology::tierBetween).
+  std::map<int64_t, double> byPeer[2][3];
   std::vector<double> pooled[2];
   double reduced = 0;
   for (const ConcreteOp &c : ops) {
@@ -71,29 +73,27 @@ double stepCost(const std::vector<ConcreteOp> &ops, int64_t globalRank,
       continue;
     int64_t peer = peerGlobal.empty() ? c.peer : peerGlobal[c.peer];
     int dir = c.kind == OpKind::Send ? 0 : 1;
-    int inter =
-        topo.sameServer(static_cast<int>(globalRank), static_cast<int>(peer))
-            ? 0
-            : 1;
-    if (!inter && topo.intraShape != IntraShape::FullMesh)
+    int tier =
+        topo.tierBetween(static_cast<int>(globalRank), static_cast<int>(peer));
+    if (tier == 0 && topo.intraShape != IntraShape::FullMesh)
       pooled[dir].push_back(bytes);
     else
-      byPeer[dir][inter][peer] += bytes;
+      byPeer[dir][tier][peer] += bytes;
   }
   double worst = -1;
   const LinkParams *worstLink = &topo.intra;
   PortLoad worstLoad;
   std::vector<double> sizes;
   for (int dir = 0; dir < 2; ++dir)
-    for (int inter = 0; inter < 2; ++inter) {
+    for (int tier = 0; tier < 3; ++tier) {
       sizes.clear();
-      for (const auto &[peer, bytes] : byPeer[dir][inter])
+      for (const auto &[peer, bytes] : byPeer[dir][tier])
         sizes.push_back(bytes);
-      if (!inter)
+      if (tier == 0)
         sizes.insert(sizes.end(), pooled[dir].begin(), pooled[dir].end());
       if (sizes.empty())
         continue;
-      const LinkParams &l = inter ? topo.inter : topo.intra;
+      const LinkParams &l = topo.tierLink(tier);
       PortLoad pl = busiest(sizes, l.ports, l);
       double t = pl.msgs * l.alpha() + pl.bytes * l.beta();
       if (t > worst) {

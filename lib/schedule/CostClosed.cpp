@@ -249,8 +249,16 @@ Result<double> stepsCost(const ClosedFormRequest &req, const Topology &topo) {
     return R::error("cost: pieces must be >= 1");
   Level intra{&topo.intra, topo.gamma(), req.slices, req.elemBytes,
               req.chunks,  count,        req.pieces};
-  Level inter = intra;
-  inter.link = &topo.inter;
+  // Between servers: a super pod's scale-up bus while the group lies in
+  // one pod (its placement says, or its servers counted from server 0
+  // fit), the inter-server link otherwise.
+  auto across = [&](int64_t serversSpanned) {
+    Level l = intra;
+    l.link = req.pods > 0 ? (topo.hasPods() && req.pods == 1 ? &topo.scaleUp
+                                                             : &topo.inter)
+                          : &topo.acrossServers(serversSpanned);
+    return l;
+  };
   auto bad = [&](Algorithm x) {
     return R::error(std::string("algorithm '") + algorithmName(x) +
                     "' cannot serve " + collectiveName(c));
@@ -269,7 +277,11 @@ Result<double> stepsCost(const ClosedFormRequest &req, const Topology &topo) {
                  (req.ranksPerServer > 0
                       ? req.ranksPerServer < p
                       : topo.worldSize() > 0 && p > topo.devicesPerServer);
-    double t = flat(c, a, p, n, spans ? inter : intra);
+    int64_t spanned =
+        req.ranksPerServer > 0
+            ? (p + req.ranksPerServer - 1) / req.ranksPerServer
+            : (p + topo.devicesPerServer - 1) / topo.devicesPerServer;
+    double t = flat(c, a, p, n, spans ? across(spanned) : intra);
     if (std::isnan(t))
       return bad(a);
     return t;
@@ -289,6 +301,7 @@ Result<double> stepsCost(const ClosedFormRequest &req, const Topology &topo) {
   if (!serves(levelAlgorithmsFor(c, 1), l1))
     return bad(req.level1);
   const int64_t S = p / m;
+  const Level inter = across(S);
   double mm = static_cast<double>(m), ss = static_cast<double>(S);
   double t = NAN;
   switch (c) {

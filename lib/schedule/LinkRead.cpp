@@ -48,8 +48,8 @@ Status readLink(const Json &j, const std::string &path, LinkParams &link) {
 } // namespace
 
 Status readLinkFields(const Json &j, const std::string &path, Topology &t) {
-  std::pair<const char *, LinkParams *> links[] = {{"intra", &t.intra},
-                                                   {"inter", &t.inter}};
+  std::pair<const char *, LinkParams *> links[] = {
+      {"intra", &t.intra}, {"inter", &t.inter}, {"scaleup", &t.scaleUp}};
   for (auto [key, link] : links)
     if (auto it = j.find(key); it != j.end())
       if (Status s = readLink(*it, join(path, key), *link); !s)

@@ -39,10 +39,14 @@ placeGroup(const Topology &topo,
     auto server = [&](int64_t i) {
       return topo.serverOf(static_cast<int>(ranks[static_cast<size_t>(i)]));
     };
-    std::set<int> servers;
-    for (int64_t i = 0; i < p; ++i)
+    std::set<int> servers, pods;
+    for (int64_t i = 0; i < p; ++i) {
       servers.insert(server(i));
+      pods.insert(topo.podOfServer(server(i)));
+    }
     pl.servers = std::max<int64_t>(pl.servers, servers.size());
+    if (topo.hasPods())
+      pl.pods = std::max<int64_t>(pl.pods, pods.size());
     if (m == 0)
       continue;
     // The first run on one server sets the length; every run must match it
@@ -85,6 +89,7 @@ Result<double> placedClosedFormCost(ClosedFormRequest req,
         "the group's ranks are not spread evenly over the servers");
   req.p = pl.p;
   req.ranksPerServer = pl.levelRanks();
+  req.pods = pl.pods;
   return closedFormCost(req, topo);
 }
 

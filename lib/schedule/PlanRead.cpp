@@ -108,8 +108,9 @@ bool readTopology(Reader &rd, const json &j, const std::string &path,
                   Topology &t) {
   if (!rd.object(j, path,
                  {"name", "servers", "devices_per_server", "intra_shape",
-                  "intra", "inter", "reduce_gbps", "collective_overhead_us",
-                  "collective_wakeup_us", "rank_server"}))
+                  "intra", "inter", "scaleup", "reduce_gbps",
+                  "collective_overhead_us", "collective_wakeup_us",
+                  "pod_servers", "server_pod", "rank_server"}))
     return false;
   std::string name;
   if (!rd.string(j, "name", path, name, false))
@@ -130,6 +131,21 @@ bool readTopology(Reader &rd, const json &j, const std::string &path,
   // The link-parameter file's reader, so both accept the same values.
   if (!rd.check(detail::readLinkFields(j, path, t)))
     return false;
+  int64_t podServers = t.podServers;
+  if (!rd.intField(j, "pod_servers", path, 0, t.servers, podServers, false))
+    return false;
+  t.podServers = static_cast<int>(podServers);
+  if (j.contains("server_pod")) {
+    std::vector<int64_t> sp;
+    if (!rd.intArray(j["server_pod"], path + ".server_pod", 0, t.servers - 1,
+                     sp))
+      return false;
+    t.serverPod.assign(sp.begin(), sp.end());
+  }
+  if (j.contains("scaleup") && !t.hasPods())
+    return rd.fail(path + ".scaleup",
+                   "the topology has no super pods (pod_servers or "
+                   "server_pod)");
   if (j.contains("rank_server")) {
     std::vector<int64_t> rs;
     if (!rd.intArray(j["rank_server"], path + ".rank_server", 0, t.servers - 1,

@@ -27,6 +27,8 @@ void linkFields(ojson &j, const Topology &t) {
   j["intra_shape"] = intraShapeName(t.intraShape);
   j["intra"] = linkJson(t.intra);
   j["inter"] = linkJson(t.inter);
+  if (t.hasPods())
+    j["scaleup"] = linkJson(t.scaleUp);
   j["reduce_gbps"] = t.reduceGBps;
   if (t.collectiveOverheadUs != 0) // absent = 0: older readers stay valid
     j["collective_overhead_us"] = t.collectiveOverheadUs;
@@ -41,6 +43,10 @@ ojson topoJson(const Topology &t) {
   j["servers"] = t.servers;
   j["devices_per_server"] = t.devicesPerServer;
   linkFields(j, t);
+  if (t.podServers > 0)
+    j["pod_servers"] = t.podServers;
+  if (!t.serverPod.empty())
+    j["server_pod"] = t.serverPod;
   if (!t.rankServer.empty())
     j["rank_server"] = t.rankServer;
   return j;

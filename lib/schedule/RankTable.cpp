@@ -25,6 +25,7 @@
 
 #include "hccl-mlir/schedule/JsonRead.h"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <map>
 #include <set>
@@ -66,6 +67,8 @@ struct Layout {
   };
   std::map<int, Rank> ranks;
   std::map<int, std::set<int>> devicesOf; ///< server -> device ids
+  /// Version 1.2: per server, its super pod (empty: no super_pod_list).
+  std::vector<int> serverPod;
 
   int server(const std::string &id) {
     auto it = serverIndex.find(id);
@@ -215,6 +218,7 @@ Status readServerList(const json &j, const std::string &version, Layout &l) {
     const json &pods = j["super_pod_list"];
     if (!pods.is_array())
       return Status::error("rank table.super_pod_list: expected an array");
+    std::map<size_t, int> dense;
     for (size_t pi = 0; pi < pods.size(); ++pi) {
       std::string path =
           "rank table.super_pod_list[" + std::to_string(pi) + "]";
@@ -234,11 +238,26 @@ Status readServerList(const json &j, const std::string &version, Layout &l) {
           return Status::error(spath + ": expected an object");
         if (Status s = str((*servers)[k], "server_id", spath, sid); !s)
           return s;
-        if (!l.serverIndex.count(sid))
+        auto at = l.serverIndex.find(sid);
+        if (at == l.serverIndex.end())
           return Status::error(spath + ".server_id: server '" + sid +
                                "' is not in server_list");
+        l.serverPod.resize(l.serverIds.size(), -1);
+        int &podOf = l.serverPod[static_cast<size_t>(at->second)];
+        if (podOf >= 0)
+          return Status::error(spath + ".server_id: server '" + sid +
+                               "' is in two super pods");
+        // Pods numbered densely in list order (an empty pod gets none).
+        if (dense.count(pi) == 0)
+          dense.emplace(pi, static_cast<int>(dense.size()));
+        podOf = dense[pi];
       }
     }
+    l.serverPod.resize(l.serverIds.size(), -1);
+    for (size_t s = 0; s < l.serverPod.size(); ++s)
+      if (l.serverPod[s] < 0)
+        return Status::error("rank table.super_pod_list: server '" +
+                             l.serverIds[s] + "' is in no super pod");
   }
   return Status::ok();
 }
@@ -482,6 +501,21 @@ Result<Topology> Topology::fromRankTable(std::string_view rankTable,
   }
   if (t.isUniformServerMajor())
     t.rankServer.clear();
+  if (!l.serverPod.empty()) {
+    // Pods of one size in server order become podServers (what
+    // #comm.topology can carry); any other grouping stays a map.
+    t.scaleUp = preset("910d-8x1-pod1")->scaleUp;
+    t.serverPod = l.serverPod;
+    const int size = static_cast<int>(
+        std::count(l.serverPod.begin(), l.serverPod.end(), l.serverPod[0]));
+    bool uniform = true;
+    for (size_t s = 0; s < l.serverPod.size(); ++s)
+      uniform &= l.serverPod[s] == static_cast<int>(s) / size;
+    if (uniform) {
+      t.podServers = size;
+      t.serverPod.clear();
+    }
+  }
   if (!linkParams.empty())
     if (Status s = t.applyLinkParams(linkParams); !s)
       return R(s);

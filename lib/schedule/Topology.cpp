@@ -26,6 +26,11 @@ LinkParams roce200g() { return {LinkClass::RoCE, 25.0, 5.0, 1}; }
 // and 400 Gb/s RoCE per NPU = 50 GB/s, the figure a 1 GB flat all-reduce of
 // 42 ms on 128 x 8 of them implies.
 LinkParams roce400g() { return {LinkClass::RoCE, 50.0, 5.0, 1}; }
+// The scale-up bus of a 910C/910D super pod between servers: per peer one
+// HCCS-class link of the mesh's figure, 7 per NPU (392 GB/s), behind one
+// switch more than the server's mesh (assumed +0.5 us; no measured figure
+// is public, docs/design.md "Presets").
+LinkParams scaleUp910d() { return {LinkClass::HCCS, 56.0, 2.0, 7}; }
 LinkParams hostShm() { return {LinkClass::SHM, 5.0, 1.0, 1}; }
 
 bool parsePositiveInt(std::string_view s, int &out) {
@@ -83,6 +88,14 @@ int Topology::serverOf(int rank) const {
   return devicesPerServer > 0 ? rank / devicesPerServer : 0;
 }
 
+int Topology::podOfServer(int server) const {
+  if (!serverPod.empty())
+    return (server >= 0 && server < static_cast<int>(serverPod.size()))
+               ? serverPod[server]
+               : -1;
+  return podServers > 0 ? server / podServers : 0;
+}
+
 bool Topology::isUniformServerMajor() const {
   if (rankServer.empty())
     return true;
@@ -101,11 +114,29 @@ Status Topology::validate() const {
   if (devicesPerServer < 1)
     return Status::error("topology: devices per server must be >= 1, found " +
                          std::to_string(devicesPerServer));
-  for (const LinkParams *l : {&intra, &inter}) {
+  for (const LinkParams *l : {&intra, &inter, &scaleUp}) {
     if (!(l->bandwidthGBps > 0) || !(l->latencyUs >= 0) || l->ports < 1)
-      return Status::error(
-          std::string("topology: ") + (l == &intra ? "intra" : "inter") +
-          " link needs bandwidth > 0, latency >= 0, ports >= 1");
+      return Status::error(std::string("topology: ") +
+                           (l == &intra   ? "intra"
+                            : l == &inter ? "inter"
+                                          : "scaleup") +
+                           " link needs bandwidth > 0, latency >= 0, ports "
+                           ">= 1");
+  }
+  if (podServers < 0)
+    return Status::error("topology: servers per pod must be >= 0, found " +
+                         std::to_string(podServers));
+  if (!serverPod.empty()) {
+    if (static_cast<int>(serverPod.size()) != servers)
+      return Status::error("topology: the pod map names " +
+                           std::to_string(serverPod.size()) +
+                           " servers, the "
+                           "topology has " +
+                           std::to_string(servers));
+    for (int p : serverPod)
+      if (p < 0 || p >= servers)
+        return Status::error("topology: pod index " + std::to_string(p) +
+                             " outside 0.." + std::to_string(servers - 1));
   }
   if (!(reduceGBps > 0))
     return Status::error("topology: reduction bandwidth must be > 0");
@@ -120,7 +151,8 @@ Status Topology::validate() const {
 
 std::string Topology::presetForms() {
   return "'910b-8', '910b-8xN', '910d-8', '910d-8xN' (N servers, N >= 1), "
-         "'host' or 'host-N' (N local ranks)";
+         "'910d-8xN-podS' (in super pods of S servers), 'host' or 'host-N' "
+         "(N local ranks)";
 }
 
 Result<Topology> Topology::preset(std::string_view name) {
@@ -133,11 +165,22 @@ Result<Topology> Topology::preset(std::string_view name) {
     if (name.substr(0, f.size()) != f)
       continue;
     std::string_view rest = name.substr(f.size());
+    // "-podS": super pods, on the 910D family only (A3 super pods).
+    int pod = 0;
+    if (size_t at = rest.find("-pod"); at != std::string_view::npos) {
+      if (f != "910d-8" || !parsePositiveInt(rest.substr(at + 4), pod))
+        break;
+      rest = rest.substr(0, at);
+    }
     int n = 1;
     if (!rest.empty() &&
         (rest[0] != 'x' || !parsePositiveInt(rest.substr(1), n) || n > 4096))
       break;
     t.servers = n;
+    if (pod > 0) {
+      t.podServers = pod;
+      t.scaleUp = scaleUp910d();
+    }
     t.devicesPerServer = 8;
     t.intra = hccs910b();
     t.inter = inter;
@@ -194,11 +237,14 @@ Status Topology::applyLinkParams(std::string_view text) {
     return s;
   // The plan's topology reader reads these keys with the same function.
   Status s = jsonread::object(j, "",
-                              {"intra", "inter", "intra_shape", "reduce_gbps",
-                               "collective_overhead_us", "collective_wakeup_us",
-                               "version"});
+                              {"intra", "inter", "scaleup", "intra_shape",
+                               "reduce_gbps", "collective_overhead_us",
+                               "collective_wakeup_us", "version"});
   if (s)
     s = detail::readLinkFields(j, "", *this);
+  if (s && j.contains("scaleup") && !hasPods())
+    s = Status::error("scaleup: the topology has no super pods (a preset "
+                      "'910d-8xN-podS' or a rank table's super_pod_list)");
   if (!s)
     return Status::error("link parameters: " + s.message());
   // `name` promises the preset's figures; once they are changed the topology
@@ -214,7 +260,9 @@ Status Topology::applyLinkParams(std::string_view text) {
 bool Topology::operator==(const Topology &o) const {
   return name == o.name && servers == o.servers &&
          devicesPerServer == o.devicesPerServer && intraShape == o.intraShape &&
-         intra == o.intra && inter == o.inter && reduceGBps == o.reduceGBps &&
+         intra == o.intra && inter == o.inter && podServers == o.podServers &&
+         (!hasPods() || scaleUp == o.scaleUp) && serverPod == o.serverPod &&
+         reduceGBps == o.reduceGBps &&
          collectiveOverheadUs == o.collectiveOverheadUs &&
          collectiveWakeupUs == o.collectiveWakeupUs &&
          rankServer == o.rankServer;

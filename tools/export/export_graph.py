@@ -65,11 +65,16 @@ def topology_ranks(name: str) -> int:
     hccl::sched::Topology::preset (lib/schedule/Topology.cpp)."""
     def count(s):
         return int(s) if s.isdigit() and len(s) <= 6 and 0 < int(s) <= 4096 else None
+    base, pod = name, None
+    if name.startswith("910d-8") and "-pod" in name:  # super pods
+        base, _, pod = name.partition("-pod")
     for family in ("910b-8", "910d-8"):
-        if name == family:
+        if pod is not None and not count(pod):
+            break
+        if base == family:
             return 8
-        n = count(name[len(family) + 1:])
-        if name.startswith(family + "x") and n:
+        n = count(base[len(family) + 1:])
+        if base.startswith(family + "x") and n:
             return 8 * n
     if name == "host":
         return 8
@@ -77,7 +82,7 @@ def topology_ranks(name: str) -> int:
         return count(name[5:])
     raise UsageError(f"--topology: unknown preset '{name}'; accepted forms: "
                      "'910b-8', '910b-8xN', '910d-8', '910d-8xN' (N servers), "
-                     "'host' or 'host-N'")
+                     "'910d-8xN-podS' (super pods of S servers), 'host' or 'host-N'")
 
 
 def parse_args(argv):

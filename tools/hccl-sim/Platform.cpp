@@ -32,6 +32,8 @@ std::string hccsName(int a, int b) {
 std::string nicUp(int g) { return "nic-up-" + std::to_string(g); }
 std::string nicDown(int g) { return "nic-down-" + std::to_string(g); }
 std::string backupHost(int g) { return "b" + std::to_string(g); }
+std::string ubUp(int g) { return "ub-up-" + std::to_string(g); }
+std::string ubDown(int g) { return "ub-down-" + std::to_string(g); }
 
 } // namespace
 
@@ -93,18 +95,35 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
   for (const std::vector<int> &srv : servers)
     portLimitedAny |= in.ports < static_cast<int>(srv.size()) - 1;
   const bool padHccs = fabric.rails && topo.servers > 1;
+  // Super pods: an NPU's scale-up port (up edge 5 links, down 1) into its
+  // pod's switch. The NIC's up edge then weighs 6, so a pod's route (6)
+  // beats its NICs' (at least 7), a server's HCCS link (1 or 3) beats the
+  // pod's, and a route between pods never detours over the pod's switch to
+  // a peer's NIC (6 + 6 + 1 against at most 6 + 4 + 1).
+  std::vector<std::vector<int>> pods;
+  for (int s = 0; topo.hasPods() && s < topo.servers; ++s) {
+    int p = topo.podOfServer(s);
+    if (p >= static_cast<int>(pods.size()))
+      pods.resize(static_cast<size_t>(p) + 1);
+    pods[static_cast<size_t>(p)].push_back(s);
+  }
+  const bool scaleUp =
+      std::any_of(pods.begin(), pods.end(),
+                  [](const std::vector<int> &pod) { return pod.size() > 1; });
   const bool padNic = !fabric.rails && portLimitedAny && topo.servers > 1;
+  const int nicPads = scaleUp ? 5 : padNic ? 2 : 0;
   // The padding of one edge: two links of its own, 10^15 B/s and no
   // latency, which only the edge's flows cross, so they never bind. Not
   // shared FATPIPE links: SimGrid 3.32's max-min solver then held every
   // flow through one such link to one rate (every HCCS flow of a rail
   // fabric moved at the slowest one's pace).
-  auto padded = [&](const std::string &link) {
+  auto padded = [&](const std::string &link, int pads = 2) {
     std::vector<std::string> out{link};
-    for (const char *suffix : {"-pad0", "-pad1"}) {
-      linkIndex[link + suffix] = spec.links.size();
-      spec.links.push_back({link + suffix, 1e15, 0});
-      out.push_back(link + suffix);
+    for (int i = 0; i < pads; ++i) {
+      std::string pad = link + "-pad" + std::to_string(i);
+      linkIndex[pad] = spec.links.size();
+      spec.links.push_back({pad, 1e15, 0});
+      out.push_back(pad);
     }
     return out;
   };
@@ -141,6 +160,23 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
   auto hccsEdge = [&](int a, int b) {
     return spec.edges[hccsEdgeIndex.at({a, b})].links;
   };
+  // A pod's scale-up bus: each NPU's port (its links' bandwidth together,
+  // the latency on the way up) into the pod's switch, non-blocking; the
+  // simulation caps each message at one link's bandwidth (ScaleUpTable).
+  const sched::LinkParams &up = topo.scaleUp;
+  for (size_t p = 0; p < pods.size(); ++p) {
+    if (pods[p].size() < 2)
+      continue;
+    std::string sw = "ub" + std::to_string(p);
+    spec.routers.push_back(sw);
+    for (int s : pods[p])
+      for (int g : servers[static_cast<size_t>(s)]) {
+        addLink(ubUp(g), up.bandwidthGBps * up.ports, up.latencyUs);
+        addLink(ubDown(g), up.bandwidthGBps * up.ports, 0);
+        spec.edges.push_back({hostName(g), sw, padded(ubUp(g), 4)});
+        spec.edges.push_back({sw, hostName(g), {ubDown(g)}});
+      }
+  }
   std::vector<std::string> leafOf(static_cast<size_t>(world));
   std::ostringstream sum;
   sum << topo.servers << " server(s) x " << topo.devicesPerServer
@@ -174,9 +210,7 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
         leafOf[static_cast<size_t>(g)] = leaf;
         addLink(nicUp(g), out.bandwidthGBps, out.latencyUs);
         addLink(nicDown(g), out.bandwidthGBps, 0);
-        SimEdge up{hostName(g), leaf, {nicUp(g)}};
-        if (padNic)
-          up.links = padded(nicUp(g));
+        SimEdge up{hostName(g), leaf, padded(nicUp(g), nicPads)};
         spec.edges.push_back(std::move(up));
         spec.edges.push_back({leaf, hostName(g), {nicDown(g)}});
         leafDownGBps[static_cast<size_t>(l)] += out.bandwidthGBps;
@@ -228,6 +262,10 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
       sum << ", a spine";
     sum << ", oversubscription " << ratio << ":1";
   }
+  if (scaleUp)
+    sum << "; " << pods.size() << " super pod(s) of " << pods[0].size()
+        << " servers, scale-up " << up.bandwidthGBps << " GB/s " << up.latencyUs
+        << " us per link, " << up.ports << " per NPU";
   sum << "; reduction " << reduce << " GB/s";
   // Faults: check they name links of this platform, then slow them.
   for (const LinkFault &f : faults) {

@@ -38,6 +38,12 @@ using sched::Topology;
 
 namespace {
 
+/// Ranks talk over their NICs only with ranks of another NIC domain: the
+/// server, or with super pods the pod.
+int nicDomain(const Topology &topo, int g) {
+  return topo.hasPods() ? topo.podOfServer(topo.serverOf(g)) : topo.serverOf(g);
+}
+
 struct RankState {
   double iteration = 0, compute = 0;
   std::vector<std::pair<double, double>> comm;
@@ -72,6 +78,7 @@ struct World {
   int streams = 1; ///< per rank; 0: every started collective at once
   const JitterTable *jitter = nullptr;
   BorrowTable *borrow = nullptr;
+  const ScaleUpTable *scaleUp = nullptr;
   /// The topology's fixed cost per collective (launch, synchronisation):
   /// the cost model adds it once per collective on more than one rank.
   double overheadS = 0;
@@ -90,8 +97,8 @@ void collectiveActor(World &w, int64_t id, int64_t g) {
   static const std::vector<int64_t> identity;
   const std::vector<int64_t> *group =
       pp.groups.empty() ? &identity : pp.groupOf(g);
-  StepExecutor ex(pp.program, id, inst.member.at(g), *group, w.jitter,
-                  w.borrow);
+  StepExecutor ex(pp.program, id, inst.member.at(g), *group, w.jitter, w.borrow,
+                  w.scaleUp);
   Status s = ex.run(pp.id, laneOf(id),
                     w.tracing ? &w.trace[static_cast<size_t>(g)] : nullptr,
                     w.counters);
@@ -343,7 +350,7 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
     jitter.probability.assign(static_cast<size_t>(world), 0);
     jitter.extraSeconds.assign(static_cast<size_t>(world), 0);
     for (int g = 0; g < world; ++g)
-      jitter.server.push_back(topo.serverOf(g));
+      jitter.server.push_back(nicDomain(topo, g));
     jitter.seed = opts.seed;
     for (const Jitter &j : opts.jitters) {
       if (j.rank >= world)
@@ -377,8 +384,11 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
   // CM02: max-min sharing with no latency or bandwidth correction factor,
   // no TCP window bound and no reverse (ACK) traffic, so one transfer alone
   // on a route takes exactly latency + bytes / bandwidth (docs/simulation.md).
+  // The window is made too large to bind rather than 0: SimGrid 3.32 bounds
+  // a flow by min(its rate, gamma / 2 latency), and a bound of 0 means none,
+  // which dropped the per-message cap of a super pod's scale-up links.
   sg4::Engine::set_config("network/model:CM02");
-  sg4::Engine::set_config("network/TCP-gamma:0");
+  sg4::Engine::set_config("network/TCP-gamma:1e30");
   sg4::Engine::set_config("network/crosstraffic:0");
   // An actor's stack is a mapping that its guard page splits in two, and a
   // process may hold vm.max_map_count mappings (65530 by default): a plan
@@ -410,12 +420,21 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
         sg4::Link::by_name(l)->turn_off();
   for (const std::string &h : spec->hosts)
     w.hosts.push_back(engine.host_by_name(h));
+  ScaleUpTable scaleUp;
+  if (topo.hasPods()) {
+    for (int g = 0; g < topo.worldSize(); ++g) {
+      scaleUp.server.push_back(topo.serverOf(g));
+      scaleUp.pod.push_back(topo.podOfServer(topo.serverOf(g)));
+    }
+    scaleUp.bytesPerSecond = topo.scaleUp.bandwidthGBps * 1e9;
+    w.scaleUp = &scaleUp;
+  }
   BorrowTable borrow;
   if (spec->borrower >= 0) {
     borrow.borrower = spec->borrower;
     for (int g = 0; g < topo.worldSize(); ++g) {
       const std::string &h = spec->backupHosts[static_cast<size_t>(g)];
-      borrow.server.push_back(topo.serverOf(g));
+      borrow.server.push_back(nicDomain(topo, g));
       borrow.backupRank.push_back(spec->backupRanks[static_cast<size_t>(g)]);
       borrow.backupHosts.push_back(h.empty() ? nullptr
                                              : engine.host_by_name(h));

@@ -74,9 +74,10 @@ struct StepExecutor::Transfer {
 
 StepExecutor::StepExecutor(const sched::Program &prog, int64_t instance,
                            int64_t groupRank, const std::vector<int64_t> &group,
-                           const JitterTable *jitter, BorrowTable *borrow)
+                           const JitterTable *jitter, BorrowTable *borrow,
+                           const ScaleUpTable *scaleUp)
     : prog_(prog), instance_(instance), rank_(groupRank), group_(group),
-      jitter_(jitter), borrow_(borrow),
+      jitter_(jitter), borrow_(borrow), scaleUp_(scaleUp),
       elemBytes_(static_cast<double>(sched::dataTypeSize(prog.dtype))) {}
 
 std::shared_ptr<BorrowTable::Meeting>
@@ -125,11 +126,18 @@ StepExecutor::Transfer StepExecutor::post(int64_t from, int64_t to,
                                           double bytes, int **slot) {
   if (borrow_ && borrow_->borrowed(global(from), global(to)))
     return {nullptr, meet(from, to, bytes)};
+  // Both sides state the cap.
+  const bool capped = scaleUp_ && scaleUp_->capped(global(from), global(to));
+  sg4::CommPtr c;
   if (from == rank_)
-    return {
-        mailbox(from, to)->put_async(&kPayload, static_cast<uint64_t>(bytes)),
-        nullptr};
-  return {mailbox(from, to)->get_async<int>(slot), nullptr};
+    c = mailbox(from, to)->put_init(&kPayload, static_cast<uint64_t>(bytes));
+  else
+    c = mailbox(from, to)->get_init()->set_dst_data(
+        reinterpret_cast<void **>(slot), sizeof(void *));
+  if (capped)
+    c->set_rate(scaleUp_->bytesPerSecond);
+  c->start();
+  return {c, nullptr};
 }
 
 sg4::Mailbox *StepExecutor::mailbox(int64_t from, int64_t to) const {

@@ -70,6 +70,19 @@ struct BorrowTable {
   }
 };
 
+/// Super pods: the platform gives each NPU one scale-up port of all its
+/// links' bandwidth (Platform.h); a message between two servers of one
+/// pod is capped at one link's, as the cost model's link per peer.
+struct ScaleUpTable {
+  std::vector<int> server, pod; ///< per global rank
+  double bytesPerSecond = 0;    ///< one scale-up link
+
+  bool capped(int64_t g, int64_t h) const {
+    return server[static_cast<size_t>(g)] != server[static_cast<size_t>(h)] &&
+           pod[static_cast<size_t>(g)] == pod[static_cast<size_t>(h)];
+  }
+};
+
 struct StepCounters {
   int64_t transfers = 0; ///< messages posted: per step, piece and peer
   int64_t steps = 0;
@@ -82,7 +95,8 @@ public:
   StepExecutor(const sched::Program &prog, int64_t instance, int64_t groupRank,
                const std::vector<int64_t> &group,
                const JitterTable *jitter = nullptr,
-               BorrowTable *borrow = nullptr);
+               BorrowTable *borrow = nullptr,
+               const ScaleUpTable *scaleUp = nullptr);
 
   /// Runs every step; phase spans go to `events` (times in us, on `tid`,
   /// named after `label`). Fails on an expansion error or a transfer over a
@@ -115,6 +129,7 @@ private:
   const std::vector<int64_t> &group_;
   const JitterTable *jitter_;
   BorrowTable *borrow_;
+  const ScaleUpTable *scaleUp_;
   /// Borrowed messages posted so far, per peer: both sides count alike.
   std::map<int64_t, int64_t> sentTo_, receivedFrom_;
   double elemBytes_;

@@ -61,14 +61,11 @@ OwningOpRef<ModuleOp> mlir::comm::importGraph(const graph::Graph &g,
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   if (g.topology) {
     const sched::Topology &t = g.topology->topology;
-    if (!t.rankServer.empty()) {
-      emitError(loc) << "the rank table places ranks on servers out of "
-                        "server-major order; #comm.topology cannot express "
-                        "that mapping";
+    FailureOr<TopologyAttr> attr =
+        TopologyAttr::fromSchedule(ctx, t, [&] { return emitError(loc); });
+    if (failed(attr))
       return nullptr;
-    }
-    module->getOperation()->setAttr(CommDialect::getTopologyAttrName(),
-                                    TopologyAttr::get(ctx, t));
+    module->getOperation()->setAttr(CommDialect::getTopologyAttrName(), *attr);
   }
   b.setInsertionPointToEnd(module->getBody());
   for (const graph::Group &grp : g.groups) {

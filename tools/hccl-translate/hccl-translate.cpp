@@ -152,11 +152,11 @@ static LogicalResult applyTopologyOption(ModuleOp m) {
   if (m->hasAttr(attr))
     return m.emitError() << "the module has '" << attr
                          << "' already; drop it or the topology option";
-  if (!(*t)->rankServer.empty())
-    return m.emitError() << "the rank table places ranks on servers out of "
-                            "server-major order; #comm.topology cannot "
-                            "express that mapping";
-  m->setAttr(attr, comm::TopologyAttr::get(m.getContext(), **t));
+  FailureOr<comm::TopologyAttr> topo = comm::TopologyAttr::fromSchedule(
+      m.getContext(), **t, [&] { return m.emitError(); });
+  if (failed(topo))
+    return failure();
+  m->setAttr(attr, *topo);
   // The groups' ranks must lie inside the topology now.
   return verify(m);
 }

@@ -76,6 +76,10 @@ struct ClosedFormRequest {
   /// of the leading layout goes as this many, each paying the latency;
   /// hierarchical algorithms cannot serve pieces > 1.
   int64_t pieces = 1;
+  /// Super pods the group spans (Placement); 0: as many as its servers
+  /// span counted from server 0. One pod: servers talk over the scale-up
+  /// bus.
+  int64_t pods = 0;
 };
 
 /// Textbook alpha-beta-gamma time for the request, or an error when the

@@ -28,6 +28,9 @@ struct GroupPlacement {
   int64_t ranksPerServer = 0;
   /// Servers one subgroup spans (the widest subgroup).
   int64_t servers = 1;
+  /// Super pods one subgroup spans (the widest); 0: not known, or the
+  /// topology has no pods.
+  int64_t pods = 0;
 
   /// Hierarchical algorithms can serve the group.
   bool hierarchical() const { return servers > 1 && ranksPerServer > 0; }
@@ -37,7 +40,7 @@ struct GroupPlacement {
   int64_t levelRanks() const;
   bool operator==(const GroupPlacement &o) const {
     return p == o.p && ranksPerServer == o.ranksPerServer &&
-           servers == o.servers;
+           servers == o.servers && pods == o.pods;
   }
 };
 

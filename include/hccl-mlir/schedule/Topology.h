@@ -6,6 +6,11 @@
 // class carries the alpha-beta figures of the cost model; gamma (reduction
 // time per byte) is a property of the device.
 //
+// Super pods (A3-class, 910C/910D): servers grouped in pods whose NPUs also
+// reach each other over a switched scale-up bus (the `scaleUp` link class,
+// per peer as the server's mesh, the NPU's ports shared by every peer); only
+// traffic between pods crosses the inter-server class.
+//
 // Ranks are numbered server-major (rank = server * devicesPerServer + local)
 // unless a rank table says otherwise, in which case rankServer/rankLocal hold
 // the mapping.
@@ -65,6 +70,15 @@ struct Topology {
   /// or none of it. Measured by tools/calibrate (cold calls); 0 in presets.
   double collectiveWakeupUs = 0;
 
+  /// Servers per super pod, server-major (the last pod may hold fewer); 0:
+  /// no pods. A rank table may group servers otherwise (serverPod).
+  int podServers = 0;
+  /// Between NPUs of different servers in one pod (unused without pods).
+  LinkParams scaleUp;
+  /// Per server, its pod, when a rank table groups servers out of order or
+  /// unevenly; empty = by podServers.
+  std::vector<int> serverPod;
+
   /// Optional explicit mapping from a rank table; empty = server-major.
   std::vector<int> rankServer;
   std::vector<std::string> serverIds; ///< from the rank table, if any
@@ -79,9 +93,31 @@ struct Topology {
   double gamma() const { return 1.0 / (reduceGBps * 1e9); }
   double collectiveOverhead() const { return collectiveOverheadUs * 1e-6; }
   double collectiveWakeup() const { return collectiveWakeupUs * 1e-6; }
+  bool hasPods() const { return podServers > 0 || !serverPod.empty(); }
+  /// The pod of a server (0 without pods).
+  int podOfServer(int server) const;
+  bool samePod(int a, int b) const {
+    return podOfServer(serverOf(a)) == podOfServer(serverOf(b));
+  }
+  /// The tier two distinct ranks talk over: 0 inside a server, 1 between
+  /// servers of one pod (scale-up), 2 between pods (or servers, without
+  /// pods).
+  int tierBetween(int a, int b) const {
+    return sameServer(a, b) ? 0 : (hasPods() && samePod(a, b)) ? 1 : 2;
+  }
+  const LinkParams &tierLink(int tier) const {
+    return tier == 0 ? intra : tier == 1 ? scaleUp : inter;
+  }
   /// The link class used between two distinct ranks.
   const LinkParams &linkBetween(int a, int b) const {
-    return sameServer(a, b) ? intra : inter;
+    return tierLink(tierBetween(a, b));
+  }
+  /// The link a group of `servers` whole servers (server-major, from the
+  /// first) crosses between servers: the scale-up bus while they fit in one
+  /// pod, the inter-server link otherwise.
+  const LinkParams &acrossServers(int64_t servers) const {
+    return hasPods() && serverPod.empty() && servers <= podServers ? scaleUp
+                                                                   : inter;
   }
   /// True when every server holds the same number of ranks, numbered
   /// server-major (what the hierarchical generators assume).
@@ -91,8 +127,10 @@ struct Topology {
   /// Named presets: "910b-8" (one 8-NPU server, HCCS full mesh, 56 GB/s per
   /// link, 7 links per NPU), "910b-8xN" (N such servers, 200 GbE RoCE per
   /// NPU), "910d-8" / "910d-8xN" (the same servers with 400 Gb/s RoCE per
-  /// NPU), "host" / "host-N" (N processes of this machine over shared memory,
-  /// default 8). Unknown names get an error listing the accepted forms.
+  /// NPU), "910d-8xN-podS" (those servers in super pods of S servers, on a
+  /// scale-up bus of 7 x 56 GB/s per NPU), "host" / "host-N" (N processes of
+  /// this machine over shared memory, default 8). Unknown names get an error
+  /// listing the accepted forms.
   static Result<Topology> preset(std::string_view name);
   static std::string presetForms();
   /// Processes on hosts, as the runtime finds them without a rank table:

@@ -330,7 +330,7 @@ func.func @zero_slices(%a: tensor<4xf32>) {
 
 // -----
 
-// expected-error @+1 {{unknown topology preset '910c'; accepted forms: '910b-8', '910b-8xN', '910d-8', '910d-8xN' (N servers, N >= 1), 'host' or 'host-N' (N local ranks)}}
+// expected-error @+1 {{unknown topology preset '910c'; accepted forms: '910b-8', '910b-8xN', '910d-8', '910d-8xN' (N servers, N >= 1), '910d-8xN-podS' (in super pods of S servers), 'host' or 'host-N' (N local ranks)}}
 module attributes {comm.topology = #comm.topology<"910c">} {}
 
 // -----
@@ -340,13 +340,18 @@ module attributes {comm.topology = #comm.topology<"910b-8x0">} {}
 
 // -----
 
-// expected-error @+1 {{expected a topology preset string (one of '910b-8', '910b-8xN', '910d-8', '910d-8xN' (N servers, N >= 1), 'host' or 'host-N' (N local ranks)) or 'servers = N, devices = M, intra = mesh|ring #comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, overhead = US][, wakeup = US]'}}
+// expected-error @+1 {{expected a topology preset string (one of '910b-8', '910b-8xN', '910d-8', '910d-8xN' (N servers, N >= 1), '910d-8xN-podS' (in super pods of S servers), 'host' or 'host-N' (N local ranks)) or 'servers = N, devices = M, intra = mesh|ring #comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, pods = S #comm.link<...>][, overhead = US][, wakeup = US]'}}
 module attributes {comm.topology = #comm.topology<8>} {}
 
 // -----
 
 // expected-error @+1 {{expected intra-server shape 'mesh' or 'ring', found 'torus'}}
 module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = torus #comm.link<hccs, bandwidth = 56, latency = 1, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100>} {}
+
+// -----
+
+// expected-error @+1 {{topology servers per pod must be in 0..2, found 3}}
+module attributes {comm.topology = #comm.topology<servers = 2, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, pods = 3 #comm.link<hccs, bandwidth = 56, latency = 2, ports = 7>>} {}
 
 // -----
 

@@ -46,6 +46,14 @@ TEST(RankTable, A3Version12SuperPods) {
   EXPECT_EQ(t->hostIps[0], "172.16.0.100");
   EXPECT_EQ(t->hostIps[3], "172.16.0.103");
   EXPECT_EQ(t->serverOf(9), 2);
+  // Its super_pod_list: node_0, node_1 | node_2, node_3, pods of 2 in
+  // server order, joined by the scale-up bus.
+  EXPECT_EQ(t->podServers, 2);
+  EXPECT_TRUE(t->serverPod.empty());
+  EXPECT_EQ(t->tierBetween(0, 4), 1);
+  EXPECT_EQ(&t->linkBetween(0, 4), &t->scaleUp);
+  EXPECT_EQ(t->tierBetween(0, 8), 2);
+  EXPECT_EQ(t->scaleUp.cls, LinkClass::HCCS);
   // A super pod naming a server the list lacks.
   std::string bad = input("a3-1.2-superpod.json");
   bad.replace(bad.rfind("\"node_3\""), 8, "\"node_9\"");

@@ -159,13 +159,16 @@ TEST(Topology, MalformedLinkParameters) {
        "inter.ports: expected an integer in 1..64"},
       {R"({"inter": {"speed": 1}})", "inter.speed: unknown key"},
       {R"({"color": 1})", "link parameters: color: unknown key (expected "
-                          "intra, inter, intra_shape, reduce_gbps, "
+                          "intra, inter, scaleup, intra_shape, reduce_gbps, "
                           "collective_overhead_us, collective_wakeup_us, "
                           "version)"},
       {R"({"collective_wakeup_us": -5})",
        "collective_wakeup_us: expected a number >= 0"},
       {R"({"intra_shape": "torus"})", "intra_shape: expected \"mesh\" or "
                                       "\"ring\""},
+      // Figures for a level the topology does not have are a mistake.
+      {R"({"scaleup": {"bandwidth_gbps": 90}})",
+       "scaleup: the topology has no super pods"},
   };
   for (auto &c : cases) {
     Topology t = *Topology::preset("910b-8");
