@@ -38,7 +38,7 @@ bool parseDouble(const char *s, double &out) {
 std::string usage() {
   return "usage: hccl-run PLAN.json [-p RANKS] [-n ITERS] [-w WARMUP]\n"
          "                [--time-scale X] [--compare BASELINE.json]\n"
-         "                [--trace OUT.json] [-c 0|1] [--streams N]\n"
+         "                [--trace OUT.json] [-c 0|1] [--streams N|group]\n"
          "                [--max-buffer-mib M] [--spin-us N]\n"
          "Runs a plan exported by `hccl-translate --comm-to-plan` on the\n"
          "bundled runtime: collectives on real buffers (checked against a\n"
@@ -58,9 +58,11 @@ std::string usage() {
          "                    (with --compare, the baseline's goes to\n"
          "                    FILE with .baseline before the extension)\n"
          "  -c 0|1            check every collective's result (default 1)\n"
-         "  --streams N       communication streams; started collectives go\n"
+         "  --streams N|group communication streams; started collectives go\n"
          "                    to them round-robin and run in order on each,\n"
-         "                    as on an NPU's comm streams (default 1)\n"
+         "                    as on an NPU's comm streams (default 1);\n"
+         "                    group: one per communicator, as the\n"
+         "                    compiler's timeline assumes\n"
          "  --max-buffer-mib M  above M MiB of buffers per rank (default\n"
          "                    1024; 0: always) the collectives share one\n"
          "                    buffer pair;\n"
@@ -101,8 +103,10 @@ ParseResult parseOptions(int argc, const char *const *argv) {
                    ", found '" + (v ? v : "") + "'");
     } else if (a == "--streams") {
       const char *v = value("--streams");
-      if (!v || !parseInt(v, 1, 64, o.streams))
-        return err(std::string("--streams needs an integer in 1..64, found '") +
+      o.streamPerGroup = v && std::string(v) == "group";
+      if (!o.streamPerGroup && (!v || !parseInt(v, 1, 64, o.streams)))
+        return err(std::string("--streams needs an integer in 1..64 or "
+                               "'group', found '") +
                    (v ? v : "") + "'");
     } else if (a == "--spin-us") {
       const char *v = value("--spin-us");

@@ -17,6 +17,9 @@ struct Options {
   double timeScale = 1.0; ///< --time-scale: compute cost multiplier
   bool check = true;      ///< -c 0|1
   int streams = 1;        ///< --streams: communication streams
+  /// --streams group: one stream per communicator (a program's groups), as
+  /// the compiler's timeline assumes; `streams` is then unused.
+  bool streamPerGroup = false;
   int spinUs = 100; ///< --spin-us: yield instead of sleeping for the last N us
   unsigned long long maxBufferMiB = 1024; ///< --max-buffer-mib
   bool help = false;

@@ -124,6 +124,7 @@ struct Instance {
   void *send = nullptr, *recv = nullptr;
   uint64_t sendBytes = 0, recvBytes = 0;
   aclrtStream stream = nullptr;
+  int lane = 1; ///< its stream's row in the trace
   Clock::time_point issued, done;
   /// Set by hostDone on the stream's thread; a wait waits for this
   /// collective alone, not for the ones queued after it on its stream.
@@ -361,15 +362,32 @@ private:
                          std::to_string(inst.layout.recvElems * elem));
     inst.sendBytes = std::max<uint64_t>(info.inputBytes, 1);
     inst.recvBytes = std::max<uint64_t>(info.outputBytes, 1);
-    // Started collectives share the communication streams round-robin.
-    if (streams_.empty()) {
-      streams_.resize(static_cast<size_t>(opts_.streams), nullptr);
-      for (aclrtStream &s : streams_)
-        if (HcclStreamCreate(&s) != HCCL_SUCCESS)
-          return fail(1, std::string("cannot create a stream: ") +
-                             HcclGetLastErrorMessage());
+    // Started collectives share the communication streams round-robin,
+    // or each communicator (its groups' ranks; none: the identity) has one.
+    size_t k = 0;
+    if (opts_.streamPerGroup) {
+      std::vector<std::vector<int64_t>> key = inst.program->groups;
+      if (key.empty()) {
+        key.emplace_back();
+        for (int64_t r = 0; r < prog.p; ++r)
+          key.back().push_back(r);
+      }
+      auto found = std::find(communicators_.begin(), communicators_.end(), key);
+      k = static_cast<size_t>(found - communicators_.begin());
+      if (found == communicators_.end())
+        communicators_.push_back(std::move(key));
+    } else {
+      k = nextStream_++ % static_cast<size_t>(opts_.streams);
     }
-    inst.stream = streams_[nextStream_++ % streams_.size()];
+    while (streams_.size() <= k) {
+      aclrtStream s = nullptr;
+      if (HcclStreamCreate(&s) != HCCL_SUCCESS)
+        return fail(1, std::string("cannot create a stream: ") +
+                           HcclGetLastErrorMessage());
+      streams_.push_back(s);
+    }
+    inst.stream = streams_[k];
+    inst.lane = 1 + static_cast<int>(k);
     return 0;
   }
 
@@ -387,7 +405,7 @@ private:
       }
     shared_ = total > opts_.maxBufferMiB * (1ull << 20);
     if (shared_) {
-      if (opts_.streams != 1)
+      if (streams_.size() > 1)
         return fail(2, path_ + ": its collectives need " +
                            std::to_string(total >> 20) +
                            " MiB of buffers per rank, more than "
@@ -500,8 +518,7 @@ private:
         double is = usSince(t0, inst.issued), ie = usSince(t0, inst.done);
         comm.push_back({is, ie});
         events.push_back({inst.program->id, "collective", is,
-                          std::max(0.0, ie - is),
-                          1 + static_cast<int>(inst.id % opts_.streams)});
+                          std::max(0.0, ie - is), inst.lane});
         if (usSince(s, e) > 1)
           events.push_back({"wait " + std::to_string(inst.id), "wait",
                             usSince(t0, s), usSince(s, e), 0});
@@ -554,6 +571,9 @@ private:
   std::map<int64_t, std::unique_ptr<Instance>> instances_;
   std::vector<aclrtStream> streams_;
   size_t nextStream_ = 0;
+  /// --streams group: the communicators met so far; communicator k runs
+  /// on streams_[k].
+  std::vector<std::vector<std::vector<int64_t>>> communicators_;
   std::mutex doneMu_;
   std::condition_variable doneCv_;
   bool shared_ = false;

@@ -63,6 +63,7 @@ struct InstanceState {
   /// Per member: issued (the plan's start), began running (taken by its
   /// stream), ended.
   std::map<int64_t, double> start, begin, end;
+  size_t stream = 0; ///< with a stream per group: its group's
 };
 
 /// Everything the actors share (SimGrid runs them in one thread).
@@ -76,6 +77,7 @@ struct World {
   std::vector<std::vector<tools::TraceEvent>> trace;
   bool tracing = false;
   int streams = 1; ///< per rank; 0: every started collective at once
+  bool streamPerGroup = false; ///< instances carry their stream
   const JitterTable *jitter = nullptr;
   BorrowTable *borrow = nullptr;
   const ScaleUpTable *scaleUp = nullptr;
@@ -152,7 +154,8 @@ void rankActor(World &w, int64_t g) {
       rs.changed->notify_all();
     }
     for (sg4::ActorPtr &a : streams)
-      a->join();
+      if (a)
+        a->join();
   };
   int64_t started = 0; // by this rank: the next goes to stream started % N
   auto *events = w.tracing ? &w.trace[static_cast<size_t>(g)] : nullptr;
@@ -171,12 +174,16 @@ void rankActor(World &w, int64_t g) {
         break;
       inst.start[g] = now;
       if (w.streams > 0) {
-        const size_t k = static_cast<size_t>(started++ % w.streams);
-        if (k == streams.size())
-          streams.push_back(sg4::Actor::create(
-              "s" + std::to_string(k) + "-r" + std::to_string(g),
-              w.hosts[static_cast<size_t>(g)],
-              [&w, g, k] { streamActor(w, g, k); }));
+        const size_t k = w.streamPerGroup
+                             ? inst.stream
+                             : static_cast<size_t>(started++ % w.streams);
+        if (k >= streams.size())
+          streams.resize(k + 1);
+        if (!streams[k])
+          streams[k] = sg4::Actor::create("s" + std::to_string(k) + "-r" +
+                                              std::to_string(g),
+                                          w.hosts[static_cast<size_t>(g)],
+                                          [&w, g, k] { streamActor(w, g, k); });
         std::unique_lock<sg4::Mutex> lock(*rs.mutex);
         rs.queued[k].push_back(it.id);
         rs.changed->notify_all();
@@ -255,6 +262,7 @@ Status prepare(const Plan &plan, const Topology &topo, World &w) {
       return Status::error("the plan's rank " + std::to_string(g) +
                            " is outside the topology's " +
                            std::to_string(world) + " ranks");
+  std::vector<std::vector<std::vector<int64_t>>> communicators;
   for (const PlanItem &it : w.items) {
     if (it.kind != PlanItemKind::Start)
       continue;
@@ -267,6 +275,19 @@ Status prepare(const Plan &plan, const Topology &topo, World &w) {
                            " is given twice");
     InstanceState &inst = w.instances[it.id];
     inst.program = pp;
+    if (w.streamPerGroup) {
+      // A communicator is its groups' ranks (no groups: the identity).
+      std::vector<std::vector<int64_t>> key = pp->groups;
+      if (key.empty()) {
+        key.emplace_back();
+        for (int64_t r = 0; r < pp->program.p; ++r)
+          key.back().push_back(r);
+      }
+      auto found = std::find(communicators.begin(), communicators.end(), key);
+      inst.stream = static_cast<size_t>(found - communicators.begin());
+      if (found == communicators.end())
+        communicators.push_back(std::move(key));
+    }
     // A program on several groups runs in each at once: every member
     // maps to its rank in its own group.
     size_t nGroups = std::max<size_t>(1, pp->groups.size());
@@ -282,6 +303,8 @@ Status prepare(const Plan &plan, const Topology &topo, World &w) {
       }
   }
   w.ranks.assign(ranks.begin(), ranks.end());
+  if (w.streamPerGroup)
+    w.streams = static_cast<int>(std::max<size_t>(1, communicators.size()));
   return Status::ok();
 }
 
@@ -339,6 +362,7 @@ Result<SimResult> simulate(const Plan &plan, const Topology &topo,
   using R = Result<SimResult>;
   World w;
   w.streams = opts.streams;
+  w.streamPerGroup = opts.streamPerGroup;
   if (Status s = prepare(plan, topo, w); !s)
     return R(s);
   auto spec = buildPlatform(topo, opts.fabric, opts.faults, opts.borrowNic);

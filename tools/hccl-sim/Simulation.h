@@ -45,6 +45,9 @@ struct SimOptions {
   /// collectives go round-robin onto them and each runs its own one after
   /// another; 0: every started collective runs at once.
   int streams = 1;
+  /// --streams group: one stream per communicator (the program's groups),
+  /// as the compiler's timeline and overlap scheduling assume.
+  bool streamPerGroup = false;
   std::vector<Jitter> jitters;
   uint64_t seed = 1;        ///< of the jitter draws
   std::string platformPath; ///< --write-platform: keep the platform file

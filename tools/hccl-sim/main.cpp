@@ -57,10 +57,11 @@ const char *const kUsage =
     "                          their backups' NICs (pairs 2k, 2k+1)\n"
     "  --jitter nic:R:P:US,..  a step's messages through rank R's NIC wait\n"
     "                          US more with probability P (--seed N, 1)\n"
-    "  --streams N             communication streams per rank, 0..64\n"
+    "  --streams N|group       communication streams per rank, 0..64\n"
     "                          (default 1, as hccl-run): started collectives\n"
     "                          take them in turn and run one after another\n"
-    "                          on each; 0: every one at once\n"
+    "                          on each; 0: every one at once; group: one\n"
+    "                          per communicator (the compiler's timeline)\n"
     "  --trace FILE            Chrome trace of the simulated run\n"
     "  --write-platform FILE   the SimGrid platform XML simulated\n"
     "  --max-map-count N       memory mappings a process may hold (default:\n"
@@ -108,7 +109,14 @@ SimOptions simOptions(const Args &a) {
   o.trace = a.has("trace");
   o.maxMapCount = intArg(a, "max-map-count", 0, 1, INT64_MAX);
   o.borrowNic = a.flags.count("borrow-nic") != 0;
-  o.streams = static_cast<int>(intArg(a, "streams", 1, 0, 64));
+  const std::string streams = a.get("streams");
+  o.streamPerGroup = streams == "group";
+  if (!o.streamPerGroup && !streams.empty() &&
+      streams.find_first_not_of("0123456789") != std::string::npos)
+    bad("--streams: expected an integer in 0..64 or 'group', found '" +
+        streams + "'");
+  if (!o.streamPerGroup)
+    o.streams = static_cast<int>(intArg(a, "streams", 1, 0, 64));
   return o;
 }
 

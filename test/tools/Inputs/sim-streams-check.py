@@ -7,7 +7,11 @@ waits) and checks what each stream setting means:
   --streams 2 or 0 (every one at once): they run together on the same
       links, each slower than alone, and the iteration shorter than the
       sum (their latencies overlap).
-Usage: sim-streams-check.py HCCL_SIM ONE_PROGRAM_PLAN OUT_DIR
+  --streams group (the compiler's timeline: one stream per communicator):
+      the two all-reduces of one group still run one after another; an
+      all-reduce of the 16 ranks and one of two 8-rank groups (tensor
+      inside data parallel) run together.
+Usage: sim-streams-check.py HCCL_SIM ONE_PROGRAM_PLAN OUT_DIR [TP_PLAN]
 """
 import json
 import subprocess
@@ -54,6 +58,25 @@ def main():
             assert sim_us > 1.5 * model_us, (streams, colls)
         assert it2 < it, (streams, it2, it)
         print("streams %d: together, each slower, iteration shorter" % streams)
+
+    colls, it3 = run(sim, path, "group")
+    assert abs(it3 - it) <= 0.01 * it, (it3, it)
+    print("streams group, one communicator: one after another")
+    if len(sys.argv) > 4:
+        tp = json.load(open(sys.argv[4]))["programs"][0]
+        tp["id"] = "tp"
+        half = len(ranks) // 2
+        tp["groups"] = [ranks[:half], ranks[half:]]
+        plan["programs"].append(tp)
+        plan["plan"]["items"][1]["program"] = "tp"
+        path = out + "/two-groups.json"
+        json.dump(plan, open(path, "w"))
+        _, serial = run(sim, path, 1)
+        colls, grouped = run(sim, path, "group")
+        alone = sum(m for _, m in colls)
+        assert abs(serial - alone) <= 0.01 * alone, (serial, alone)
+        assert grouped < 0.95 * serial, (grouped, serial)
+        print("streams group, two communicators: together, iteration shorter")
 
 
 main()
