@@ -203,9 +203,11 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << devices;
   if (!intra || !inter)
     return emitError() << "topology needs both an intra and an inter link";
-  if (podServers < 0 || podServers > servers)
-    return emitError() << "topology servers per pod must be in 0.." << servers
-                       << ", found " << podServers;
+  // A pod larger than the cluster is one pod, partly filled.
+  if (podServers < 0 || podServers > 65536)
+    return emitError() << "topology servers per pod must be in 0..65536, "
+                          "found "
+                       << podServers;
   if ((podServers > 0) != static_cast<bool>(scaleUp))
     return emitError() << "topology pods need a scale-up link, and a "
                           "scale-up link needs pods";

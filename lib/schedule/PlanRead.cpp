@@ -132,7 +132,7 @@ bool readTopology(Reader &rd, const json &j, const std::string &path,
   if (!rd.check(detail::readLinkFields(j, path, t)))
     return false;
   int64_t podServers = t.podServers;
-  if (!rd.intField(j, "pod_servers", path, 0, t.servers, podServers, false))
+  if (!rd.intField(j, "pod_servers", path, 0, 1 << 20, podServers, false))
     return false;
   t.podServers = static_cast<int>(podServers);
   if (j.contains("server_pod")) {

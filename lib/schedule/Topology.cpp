@@ -128,11 +128,9 @@ Status Topology::validate() const {
                          std::to_string(podServers));
   if (!serverPod.empty()) {
     if (static_cast<int>(serverPod.size()) != servers)
-      return Status::error("topology: the pod map names " +
-                           std::to_string(serverPod.size()) +
-                           " servers, the "
-                           "topology has " +
-                           std::to_string(servers));
+      return Status::error(
+          "topology: the pod map names " + std::to_string(serverPod.size()) +
+          " servers, the topology has " + std::to_string(servers));
     for (int p : serverPod)
       if (p < 0 || p >= servers)
         return Status::error("topology: pod index " + std::to_string(p) +

@@ -68,7 +68,8 @@ std::vector<LinkFault> parseFaults(const std::string &option,
                                    const std::string &text, bool slow) {
   std::vector<LinkFault> out;
   const std::string forms =
-      slow ? "nic:RANK:FRACTION or hccs:A:B:FRACTION" : "nic:RANK or hccs:A:B";
+      slow ? "nic:RANK:FRACTION, ub:RANK:FRACTION or hccs:A:B:FRACTION"
+           : "nic:RANK, ub:RANK or hccs:A:B";
   for (const std::string &entry : split(text, ',')) {
     std::string where = "--" + option + " '" + entry + "'";
     std::vector<std::string> f = split(entry, ':');
@@ -76,13 +77,15 @@ std::vector<LinkFault> parseFaults(const std::string &option,
     lf.text = entry;
     lf.failed = !slow;
     size_t want = 0;
-    if (!f.empty() && f[0] == "nic")
+    if (!f.empty() && (f[0] == "nic" || f[0] == "ub"))
       want = slow ? 3 : 2;
     else if (!f.empty() && f[0] == "hccs")
       want = slow ? 4 : 3;
     if (want == 0 || f.size() != want)
       bad(where + ": expected " + forms);
-    lf.where = f[0] == "nic" ? LinkFault::Where::Nic : LinkFault::Where::Hccs;
+    lf.where = f[0] == "nic"  ? LinkFault::Where::Nic
+               : f[0] == "ub" ? LinkFault::Where::Ub
+                              : LinkFault::Where::Hccs;
     lf.a = rankField(where, f[1]);
     if (lf.where == LinkFault::Where::Hccs) {
       lf.b = rankField(where, f[2]);

@@ -4,7 +4,8 @@
 //   --slow-link nic:R:F[,...]     rank R's NIC (up and down) at F of its
 //                                 bandwidth, 0 < F <= 1
 //   --slow-link hccs:A:B:F[,...]  the HCCS links between A and B
-//   --fail-link nic:R | hccs:A:B  the same links turned off
+//   --slow-link ub:R:F[,...]      rank R's port on its super pod's bus
+//   --fail-link nic:R | ub:R | hccs:A:B  the same links turned off
 //   --jitter nic:R:P:US[,...]     each message in or out of rank R's NIC
 //                                 waits US more with probability P
 //

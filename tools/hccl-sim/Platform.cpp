@@ -47,6 +47,8 @@ const SimLink *PlatformSpec::findLink(const std::string &name) const {
 std::vector<std::string> faultLinks(const LinkFault &f, const Topology &topo) {
   if (f.where == LinkFault::Where::Nic)
     return {nicUp(f.a), nicDown(f.a)};
+  if (f.where == LinkFault::Where::Ub)
+    return {ubUp(f.a), ubDown(f.a)};
   return {hccsName(f.a, f.b), hccsName(f.b, f.a)};
 }
 
@@ -279,6 +281,9 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
                         name +
                         (f.where == LinkFault::Where::Nic
                              ? " (NICs exist only with more than one server)"
+                         : f.where == LinkFault::Where::Ub
+                             ? " (bus ports exist only in super pods of more "
+                               "than one server)"
                              : " (hccs links join two ranks of one server)"));
       spec.links[it->second].bytesPerSecond *= f.fraction;
     }

@@ -57,7 +57,8 @@ struct FabricOptions {
 /// directions between two ranks), slowed to a fraction of its bandwidth,
 /// or failed (turned off before the simulation starts).
 struct LinkFault {
-  enum class Where { Nic, Hccs } where = Where::Nic;
+  /// A NIC, an HCCS link, or an NPU's port on its super pod's bus.
+  enum class Where { Nic, Hccs, Ub } where = Where::Nic;
   int a = 0, b = -1; ///< global ranks (b: hccs only)
   double fraction = 1;
   bool failed = false;

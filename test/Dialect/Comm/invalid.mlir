@@ -350,8 +350,13 @@ module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intr
 
 // -----
 
-// expected-error @+1 {{topology servers per pod must be in 0..2, found 3}}
-module attributes {comm.topology = #comm.topology<servers = 2, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, pods = 3 #comm.link<hccs, bandwidth = 56, latency = 2, ports = 7>>} {}
+// expected-error @+1 {{topology servers per pod must be in 0..65536, found -3}}
+module attributes {comm.topology = #comm.topology<servers = 2, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, pods = -3 #comm.link<hccs, bandwidth = 56, latency = 2, ports = 7>>} {}
+
+// -----
+
+// expected-error @+1 {{topology pods need a scale-up link, and a scale-up link needs pods}}
+module attributes {comm.topology = #comm.topology<servers = 2, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, pods = 0 #comm.link<hccs, bandwidth = 56, latency = 2, ports = 7>>} {}
 
 // -----
 

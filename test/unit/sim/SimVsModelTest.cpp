@@ -470,4 +470,32 @@ TEST(SimVsModel, SuperPodsEqualTheCostModel) {
               simUs(ring + " --topology 910d-8x4") * kTolerance);
 }
 
+TEST(SimVsModel, SlowBusPortSlowsTheStepsThatCrossIt) {
+  // Rank 8's port on the pod's bus at 0.1: 39.2 GB/s, below the 56 of one
+  // link. Its ring steps to rank 7 go at that, and a ring is as slow as
+  // its slowest step: the same ring with every bus link at 39.2 GB/s.
+  const std::string ring = request("allreduce", "ring", 32, int64_t(1) << 22) +
+                           " --topology 910d-8x4-pod4";
+  Topology t = preset("910d-8x4-pod4");
+  const double slowGBps = 0.1 * t.scaleUp.bandwidthGBps * t.scaleUp.ports;
+  std::string links = testing::TempDir() + "/sim-slow-bus.json";
+  std::ofstream(links) << R"({"scaleup": {"bandwidth_gbps": )" << slowGBps
+                       << "}}";
+  double slowPort = simUs(ring + " --slow-link ub:8:0.1");
+  double slowBus = simUs(ring + " --link-params " + links);
+  EXPECT_GT(slowPort, 1.2 * simUs(ring));
+  EXPECT_NEAR(slowPort, slowBus, slowBus * kTolerance);
+  // A port at half its bandwidth (196 GB/s) is no slower than a link.
+  EXPECT_NEAR(simUs(ring + " --slow-link ub:8:0.5"), simUs(ring),
+              simUs(ring) * kTolerance);
+  // A failed port stops the ring; a topology without pods has no ports.
+  EXPECT_EQ(runSim(ring + " --fail-link ub:8").status, 1);
+  SimRun none = runSim(request("allreduce", "ring", 32, 1024) +
+                       " --topology 910d-8x4 --fail-link ub:8");
+  EXPECT_EQ(none.status, 2) << none.out;
+  EXPECT_NE(none.out.find("bus ports exist only in super pods"),
+            std::string::npos)
+      << none.out;
+}
+
 } // namespace
