@@ -91,6 +91,26 @@ double modelUs(Collective c, Algorithm a, int64_t p, int64_t n,
   return cost->seconds * 1e6;
 }
 
+/// Writes a rank table to `path` (for hccl-sim --rank-table) and reads it
+/// as the test's topology.
+Topology writeRankTable(const std::string &path, const std::string &text) {
+  std::ofstream(path) << text;
+  auto t = Topology::fromRankTable(text);
+  EXPECT_TRUE(t) << t.message();
+  return t ? *t : Topology();
+}
+
+/// An all-gather of 64 MiB over the 2 ranks of `table`: one transfer each
+/// way, latency + bytes / bandwidth of `link`.
+void expectOneTransfer(const std::string &table, const LinkParams &link) {
+  int64_t n = int64_t(1) << 24;
+  double bytes = static_cast<double>(n) * 4;
+  double expect = (link.alpha() + bytes * link.beta()) * 1e6;
+  double got =
+      simUs(request("allgather", "ring", 2, n) + " --rank-table " + table);
+  EXPECT_NEAR(got, expect, expect * kTolerance);
+}
+
 Topology preset(const std::string &name) {
   auto t = Topology::preset(name);
   EXPECT_TRUE(t) << t.message();
@@ -113,24 +133,14 @@ TEST(SimVsModel, SingleInterTransferIsLatencyPlusBytesOverBandwidth) {
   // Two servers of one NPU each: the transfer crosses both NICs and the
   // leaf switch.
   std::string table = testing::TempDir() + "/sim-2x1.json";
-  std::ofstream(table) << R"({"status": "completed", "version": "1.0",
-    "server_count": "2", "server_list": [
+  Topology t = writeRankTable(table, R"({"status": "completed",
+    "version": "1.0", "server_count": "2", "server_list": [
     {"server_id": "a", "device": [{"device_id": "0",
       "device_ip": "10.0.0.1", "rank_id": "0"}]},
     {"server_id": "b", "device": [{"device_id": "0",
-      "device_ip": "10.0.0.2", "rank_id": "1"}]}]})";
-  std::ifstream in(table);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto t = Topology::fromRankTable(ss.str());
-  ASSERT_TRUE(t) << t.message();
-  ASSERT_EQ(t->servers, 2);
-  int64_t n = int64_t(1) << 24;
-  double bytes = static_cast<double>(n) * 4;
-  double expect = (t->inter.alpha() + bytes * t->inter.beta()) * 1e6;
-  double got =
-      simUs(request("allgather", "ring", 2, n) + " --rank-table " + table);
-  EXPECT_NEAR(got, expect, expect * kTolerance);
+      "device_ip": "10.0.0.2", "rank_id": "1"}]}]})");
+  ASSERT_EQ(t.servers, 2);
+  expectOneTransfer(table, t.inter);
 }
 
 TEST(SimVsModel, RingAndRhdOnOneServerEqualTheCostModel) {
@@ -253,13 +263,17 @@ TEST(SimVsModel, RailsPaddingDoesNotCoupleHccsFlows) {
   EXPECT_NEAR(rails, fatTree, fatTree * kTolerance);
 }
 
-TEST(SimVsModel, BadFabricIsRefused) {
-  SimRun r = runSim(request("allreduce", "ring", 16, 1024) +
-                    " --topology 910b-8x2 --fabric torus");
+/// hccl-sim refuses `args` as bad input (exit 2), saying `message`.
+void expectRefused(const std::string &args, const std::string &message) {
+  SimRun r = runSim(args);
   EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("--fabric 'torus': expected fat-tree or rail"),
-            std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find(message), std::string::npos) << r.out;
+}
+
+TEST(SimVsModel, BadFabricIsRefused) {
+  expectRefused(request("allreduce", "ring", 16, 1024) +
+                    " --topology 910b-8x2 --fabric torus",
+                "--fabric 'torus': expected fat-tree or rail");
 }
 
 TEST(SimVsModel, StacksWithoutGuardPagesBeyondTheMappingLimit) {
@@ -418,26 +432,16 @@ TEST(SimVsModel, BorrowingNeedsOneFailedNicAndAWorkingDetour) {
 // this pair then moved at the port's 7 links, 3x too fast.)
 TEST(SimVsModel, ScaleUpMessageMovesAtOneLinksBandwidth) {
   std::string table = testing::TempDir() + "/sim-pod-2x1.json";
-  std::ofstream(table) << R"({"status": "completed", "version": "1.2",
-    "server_count": "2", "server_list": [
+  Topology t = writeRankTable(table, R"({"status": "completed",
+    "version": "1.2", "server_count": "2", "server_list": [
     {"server_id": "a", "device": [{"device_id": "0", "super_device_id": "0",
       "device_ip": "10.0.0.1", "rank_id": "0"}]},
     {"server_id": "b", "device": [{"device_id": "0", "super_device_id": "1",
       "device_ip": "10.0.0.2", "rank_id": "1"}]}],
     "super_pod_list": [{"super_pod_id": "7", "server_list": [
-      {"server_id": "a"}, {"server_id": "b"}]}]})";
-  std::ifstream in(table);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto t = Topology::fromRankTable(ss.str());
-  ASSERT_TRUE(t) << t.message();
-  ASSERT_EQ(t->tierBetween(0, 1), 1);
-  int64_t n = int64_t(1) << 24;
-  double bytes = static_cast<double>(n) * 4;
-  double expect = (t->scaleUp.alpha() + bytes * t->scaleUp.beta()) * 1e6;
-  double got =
-      simUs(request("allgather", "ring", 2, n) + " --rank-table " + table);
-  EXPECT_NEAR(got, expect, expect * kTolerance);
+      {"server_id": "a"}, {"server_id": "b"}]}]})");
+  ASSERT_EQ(t.tierBetween(0, 1), 1);
+  expectOneTransfer(table, t.scaleUp);
 }
 
 TEST(SimVsModel, SuperPodsEqualTheCostModel) {
@@ -490,12 +494,9 @@ TEST(SimVsModel, SlowBusPortSlowsTheStepsThatCrossIt) {
               simUs(ring) * kTolerance);
   // A failed port stops the ring; a topology without pods has no ports.
   EXPECT_EQ(runSim(ring + " --fail-link ub:8").status, 1);
-  SimRun none = runSim(request("allreduce", "ring", 32, 1024) +
-                       " --topology 910d-8x4 --fail-link ub:8");
-  EXPECT_EQ(none.status, 2) << none.out;
-  EXPECT_NE(none.out.find("bus ports exist only in super pods"),
-            std::string::npos)
-      << none.out;
+  expectRefused(request("allreduce", "ring", 32, 1024) +
+                    " --topology 910d-8x4 --fail-link ub:8",
+                "bus ports exist only in super pods");
 }
 
 } // namespace
