@@ -49,6 +49,10 @@ def plans(build):
                                 "--rank-table", os.path.join(
                                     SRC, "test/unit/schedule/inputs/"
                                     "rank-table.json")]),
+        # Super pods: the plan's topology carries pod_servers and scaleup.
+        ("allreduce-ring-pods", ["--collective", "allreduce", "--algo",
+                                 "ring", "--ranks", "16", "--count", "64",
+                                 "--topology", "910d-8x2-pod2"]),
     ]
     for name, args in cases:
         text = subprocess.run([tool, "generate"] + args, check=True,
@@ -70,6 +74,18 @@ def rank_tables():
     links = (b'{"inter": {"class": "tcp", "bandwidth_gbps": 1.25, '
              b'"latency_us": 30}, "reduce_gbps": 8, "intra_shape": "ring"}')
     out("rank-table", "with-link-params.json", table + b"\0" + links)
+    # Super pods grouped out of server order (kept as a map), with the
+    # bus's figures restated.
+    pods = (b'{"version": "1.2", "status": "completed", "server_count": "3",'
+            b' "server_list": ['
+            b'{"server_id": "a", "device": [{"device_id": "0", "rank_id": "0"}]},'
+            b' {"server_id": "b", "device": [{"device_id": "0", "rank_id": "1"}]},'
+            b' {"server_id": "c", "device": [{"device_id": "0", "rank_id": "2"}]}],'
+            b' "super_pod_list": [{"super_pod_id": "0", "server_list": '
+            b'[{"server_id": "a"}, {"server_id": "c"}]}, {"super_pod_id": "1",'
+            b' "server_list": [{"server_id": "b"}]}]}')
+    out("rank-table", "superpods-mixed.json",
+        pods + b'\0{"scaleup": {"bandwidth_gbps": 90, "latency_us": 3}}')
 
 
 def root_info(build):
