@@ -254,6 +254,7 @@ sched::Result<double> CommCostModel::closedForm(const Choice &ch,
   req.level0 = ch.level0;
   req.level1 = ch.level1;
   req.slices = ch.slices;
+  req.podSplit = ch.podSplit;
   req.bytes = bytes;
   req.elemBytes = elemBytes;
   return sched::placedClosedFormCost(req, pl, *topo);
@@ -275,7 +276,8 @@ CommCostModel::choices(sched::Collective c, double bytes, double elemBytes,
     return R::error(sel.message());
   std::vector<Choice> out;
   for (const sched::Candidate &cand : sel->candidates)
-    out.push_back({cand.algorithm, cand.level0, cand.level1, 1, cand.seconds});
+    out.push_back({cand.algorithm, cand.level0, cand.level1, 1, cand.seconds,
+                   cand.podSplit});
   return out;
 }
 
@@ -394,8 +396,12 @@ FailureOr<CollectivePrice> CommCostModel::priceUncached(
   out.bytes = bytes;
   out.p = pl->p;
   if (attr) {
-    Choice ch{attr.getKind(), attr.getLevel0(), attr.getLevel1(),
-              attr.getSlices(), 0};
+    Choice ch{attr.getKind(),
+              attr.getLevel0(),
+              attr.getLevel1(),
+              attr.getSlices(),
+              0,
+              attr.getPodSplit()};
     sched::Result<double> t =
         closedForm(ch, coll, bytes, elemBytes, *pl, pieces);
     if (!t)
@@ -409,6 +415,7 @@ FailureOr<CollectivePrice> CommCostModel::priceUncached(
     out.level0 = ch.level0;
     out.level1 = ch.level1;
     out.slices = ch.slices;
+    out.podSplit = ch.podSplit;
     out.seconds = *t;
     out.fromAttr = true;
     return out;
@@ -428,6 +435,7 @@ FailureOr<CollectivePrice> CommCostModel::priceUncached(
   out.algorithm = best->algorithm;
   out.level0 = best->level0;
   out.level1 = best->level1;
+  out.podSplit = best->podSplit;
   out.seconds = best->seconds;
   return out;
 }
@@ -461,8 +469,12 @@ CommCostModel::allReducePricer(Operation *op, AlgorithmAttr pinned) {
   // (which options are allowed does not depend on the size).
   std::vector<Choice> usable;
   if (pinned) {
-    Choice ch{pinned.getKind(), pinned.getLevel0(), pinned.getLevel1(),
-              pinned.getSlices(), 0};
+    Choice ch{pinned.getKind(),
+              pinned.getLevel0(),
+              pinned.getLevel1(),
+              pinned.getSlices(),
+              0,
+              pinned.getPodSplit()};
     sched::Result<double> t = closedForm(ch, ar, 1048576.0, elemBytes, *pl);
     if (!t)
       return op->emitOpError()

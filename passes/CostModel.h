@@ -78,6 +78,7 @@ struct CollectivePrice {
   hccl::sched::Algorithm level0 = hccl::sched::Algorithm::Ring;
   hccl::sched::Algorithm level1 = hccl::sched::Algorithm::Ring;
   int64_t slices = 1;
+  bool podSplit = false; ///< hierarchical, split at the super pod
   double seconds = 0;
   /// The part of `seconds` that does not grow with bytes (alpha terms and
   /// the per-collective overhead): what link sharing leaves alone.
@@ -145,6 +146,7 @@ public:
     hccl::sched::Algorithm algorithm, level0, level1;
     int64_t slices = 1;
     double seconds = 0;
+    bool podSplit = false; ///< hierarchical, split at the super pod
   };
   /// Every option selection allows for this collective (honouring the
   /// override), priced for `pl` (lib/schedule's selectAlgorithm

@@ -109,12 +109,12 @@ struct LowerSchedulePass
       if (failed(sel))
         return failure();
       algo = AlgorithmAttr::get(op->getContext(), sel->algorithm, sel->level0,
-                                sel->level1, 1);
+                                sel->level1, 1, sel->podSplit);
     }
     if (defaultSlices > 0 && algo.getSlices() == 1)
-      algo =
-          AlgorithmAttr::get(op->getContext(), algo.getKind(), algo.getLevel0(),
-                             algo.getLevel1(), defaultSlices);
+      algo = AlgorithmAttr::get(op->getContext(), algo.getKind(),
+                                algo.getLevel0(), algo.getLevel1(),
+                                defaultSlices, algo.getPodSplit());
     req.algorithm = algo.getKind();
     req.level0 = algo.getLevel0();
     req.level1 = algo.getLevel1();
@@ -123,18 +123,19 @@ struct LowerSchedulePass
       if (!topo)
         return op->emitOpError() << "hierarchical algorithm needs a "
                                     "comm.topology on the module";
-      auto m = getRanksPerServer(group, *topo);
+      auto m = getRanksPerServer(group, *topo, algo.getPodSplit());
       if (!m)
         return op->emitOpError()
                << "hierarchical algorithm needs group " << coll.getGroupAttr()
-               << " to split evenly across the topology's servers, "
-                  "server-major";
+               << " to split evenly across the topology's "
+               << (algo.getPodSplit() ? "super pods (two or more)" : "servers")
+               << ", server-major";
       req.ranksPerServer = *m;
     }
 
     // Identical requests give identical programs: generate each once.
     Operation *tableOp = SymbolTable::getNearestSymbolTable(op->getParentOp());
-    std::string key = requestKey(req);
+    std::string key = requestKey(req) + (algo.getPodSplit() ? "|pod" : "");
     FlatSymbolRefAttr progRef;
     auto cached = byRequest.find({tableOp, key});
     if (cached != byRequest.end()) {
@@ -145,7 +146,7 @@ struct LowerSchedulePass
         return op->emitOpError() << "cannot lower with algorithm '"
                                  << sched::algorithmName(req.algorithm)
                                  << "': " << prog.message();
-      progRef = programFor(op, *prog, et);
+      progRef = programFor(op, *prog, et, algo.getPodSplit());
       if (!progRef)
         return failure();
       byRequest[{tableOp, key}] = progRef;
@@ -172,15 +173,17 @@ struct LowerSchedulePass
   /// The comm.program for `prog` in the op's symbol table: an existing one
   /// with the same (deterministic) name, or a new one placed before the
   /// symbol-table child that holds the op. Identical collectives share it.
+  /// `podSplit`: the collective's hierarchy splits at the super pod (the
+  /// program's attribute and name say so).
   FlatSymbolRefAttr programFor(Operation *op, const sched::Program &prog,
-                               Type elementType) {
+                               Type elementType, bool podSplit) {
     Operation *tableOp = SymbolTable::getNearestSymbolTable(op->getParentOp());
     if (!tableOp) {
       op->emitOpError() << "is not inside a symbol table to hold its "
                            "comm.program";
       return {};
     }
-    std::string name = programSymbolName(prog);
+    std::string name = programSymbolName(prog) + (podSplit ? "_pod" : "");
     auto &known = programs[tableOp];
     auto it = known.find(name);
     if (it == known.end()) {
@@ -201,7 +204,7 @@ struct LowerSchedulePass
       while (anchor->getParentOp() != tableOp)
         anchor = anchor->getParentOp();
       OpBuilder b(anchor);
-      buildProgramOp(b, op->getLoc(), prog, name, elementType);
+      buildProgramOp(b, op->getLoc(), prog, name, elementType, podSplit);
       it = known.insert({name, name}).first;
     }
     return FlatSymbolRefAttr::get(op->getContext(), it->second);

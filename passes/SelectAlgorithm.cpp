@@ -90,7 +90,8 @@ struct SelectAlgorithmPass
         // serve this group and errs at the op when not.
         op->setAttr("algo",
                     AlgorithmAttr::get(op->getContext(), entry->algorithm,
-                                       entry->level0, entry->level1, slices));
+                                       entry->level0, entry->level1, slices,
+                                       /*podSplit=*/false));
         if (failed(model->price(op, /*useAttr=*/true))) {
           failedAny = true;
           continue;
@@ -99,7 +100,8 @@ struct SelectAlgorithmPass
       } else {
         op->setAttr("algo",
                     AlgorithmAttr::get(op->getContext(), price->algorithm,
-                                       price->level0, price->level1, slices));
+                                       price->level0, price->level1, slices,
+                                       price->podSplit));
       }
       ++numSelected;
     }

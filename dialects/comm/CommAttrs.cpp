@@ -350,7 +350,7 @@ void TopologyAttr::print(AsmPrinter &p) const {
 LogicalResult
 AlgorithmAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       sched::Algorithm kind, sched::Algorithm level0,
-                      sched::Algorithm level1, int64_t slices) {
+                      sched::Algorithm level1, int64_t slices, bool podSplit) {
   auto valid = [](sched::Algorithm a) {
     int i = static_cast<int>(a);
     return i >= 0 && i < sched::kNumAlgorithms;
@@ -368,6 +368,10 @@ AlgorithmAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << sched::algorithmName(kind) << "'";
   if (slices < 1 || slices > 4096)
     return emitError() << "slices must be in 1..4096, found " << slices;
+  if (podSplit && kind != sched::Algorithm::Hierarchical)
+    return emitError() << "split = pod is only meaningful for "
+                          "'hierarchical', found '"
+                       << sched::algorithmName(kind) << "'";
   return success();
 }
 
@@ -392,6 +396,7 @@ Attribute AlgorithmAttr::parse(AsmParser &parser, Type) {
   sched::Algorithm kind, l0 = sched::Algorithm::Ring,
                          l1 = sched::Algorithm::Ring;
   int64_t slices = 1;
+  bool podSplit = false;
   if (parser.parseLess() || parseAlgoName(parser, kind))
     return {};
   if (kind == sched::Algorithm::Hierarchical) {
@@ -400,15 +405,28 @@ Attribute AlgorithmAttr::parse(AsmParser &parser, Type) {
         parser.parseRParen())
       return {};
   }
-  if (succeeded(parser.parseOptionalComma())) {
-    if (parser.parseKeyword("slices") || parser.parseEqual() ||
-        parser.parseInteger(slices))
+  // Optional, in this order: split = pod|server, slices = K.
+  bool comma = succeeded(parser.parseOptionalComma());
+  if (comma && succeeded(parser.parseOptionalKeyword("split"))) {
+    SMLoc at = parser.getCurrentLocation();
+    StringRef where;
+    if (parser.parseEqual() || parser.parseKeyword(&where))
       return {};
+    if (where != "pod" && where != "server") {
+      parser.emitError(at) << "expected split 'pod' or 'server', found '"
+                           << where << "'";
+      return {};
+    }
+    podSplit = where == "pod";
+    comma = succeeded(parser.parseOptionalComma());
   }
+  if (comma && (parser.parseKeyword("slices") || parser.parseEqual() ||
+                parser.parseInteger(slices)))
+    return {};
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    kind, l0, l1, slices);
+                    kind, l0, l1, slices, podSplit);
 }
 
 void AlgorithmAttr::print(AsmPrinter &p) const {
@@ -416,6 +434,8 @@ void AlgorithmAttr::print(AsmPrinter &p) const {
   if (isHierarchical())
     p << "(" << sched::algorithmName(getLevel0()) << ", "
       << sched::algorithmName(getLevel1()) << ")";
+  if (getPodSplit())
+    p << ", split = pod";
   if (getSlices() != 1)
     p << ", slices = " << getSlices();
   p << ">";

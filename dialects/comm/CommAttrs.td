@@ -145,19 +145,23 @@ def Comm_AlgorithmAttr : Comm_Attr<"Algorithm", "algo"> {
     `#comm.algo<hierarchical(mesh, rhd), slices = 2>` (level0 = intra-server,
     level1 = inter-server). Names are lib/schedule's algorithm names: ring,
     mesh, mesh_oneshot, rhd, rd, tree, star, pairwise, hierarchical.
+    On super pods, `#comm.algo<hierarchical(mesh, ring), split = pod>`
+    splits at the pod instead: level0 inside each pod (over its scale-up
+    bus), level1 between pods.
   }];
   let parameters = (ins
     "::hccl::sched::Algorithm":$kind,
     "::hccl::sched::Algorithm":$level0,
     "::hccl::sched::Algorithm":$level1,
-    "int64_t":$slices);
+    "int64_t":$slices,
+    "bool":$podSplit);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilder<(ins "::hccl::sched::Algorithm":$kind,
                      CArg<"int64_t", "1">:$slices), [{
       return $_get($_ctxt, kind, ::hccl::sched::Algorithm::Ring,
-                   ::hccl::sched::Algorithm::Ring, slices);
+                   ::hccl::sched::Algorithm::Ring, slices, false);
     }]>
   ];
   let extraClassDeclaration = [{

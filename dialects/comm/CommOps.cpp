@@ -38,14 +38,17 @@ TopologyAttr mlir::comm::getTopology(Operation *op) {
 }
 
 std::optional<int64_t>
-mlir::comm::getRanksPerServer(GroupOp group,
-                              const hccl::sched::Topology &topo) {
+mlir::comm::getRanksPerServer(GroupOp group, const hccl::sched::Topology &topo,
+                              bool perPod) {
   std::vector<std::vector<int64_t>> subgroups;
   for (int64_t g = 0, e = group.getNumSubgroups(); g < e; ++g) {
     ArrayRef<int64_t> ranks = group.getSubgroup(g);
     subgroups.emplace_back(ranks.begin(), ranks.end());
   }
   auto pl = hccl::sched::placeGroup(topo, subgroups);
+  if (pl && perPod)
+    return pl->podHierarchical() ? std::optional(pl->ranksPerPod)
+                                 : std::nullopt;
   if (!pl || pl->ranksPerServer == 0)
     return std::nullopt;
   return pl->ranksPerServer;

@@ -39,7 +39,7 @@ public:
   Emitter(OpBuilder &b, Location loc, const sched::Program &prog)
       : b(b), loc(loc), prog(prog), pool(prog.pool) {}
 
-  ProgramOp run(StringRef name, Type elementType) {
+  ProgramOp run(StringRef name, Type elementType, bool podSplit) {
     MLIRContext *ctx = b.getContext();
     auto coll = static_cast<CollectiveKind>(static_cast<int>(prog.collective));
     ReductionKindAttr kind;
@@ -54,7 +54,7 @@ public:
       tables = b.getArrayAttr(ts);
     }
     auto algo = AlgorithmAttr::get(ctx, prog.algorithm, prog.level0,
-                                   prog.level1, prog.slices);
+                                   prog.level1, prog.slices, podSplit);
     auto op = b.create<ProgramOp>(
         loc, b.getStringAttr(name), CollectiveKindAttr::get(ctx, coll), kind,
         algo, b.getI64IntegerAttr(prog.p), b.getI64IntegerAttr(prog.n),
@@ -364,9 +364,9 @@ private:
 
 ProgramOp mlir::comm::buildProgramOp(OpBuilder &b, Location loc,
                                      const sched::Program &prog, StringRef name,
-                                     Type elementType) {
+                                     Type elementType, bool podSplit) {
   OpBuilder::InsertionGuard guard(b);
-  return Emitter(b, loc, prog).run(name, elementType);
+  return Emitter(b, loc, prog).run(name, elementType, podSplit);
 }
 
 std::string mlir::comm::programSymbolName(const sched::Program &prog) {

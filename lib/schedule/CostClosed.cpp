@@ -301,24 +301,30 @@ Result<double> stepsCost(const ClosedFormRequest &req, const Topology &topo) {
   if (!serves(levelAlgorithmsFor(c, 1), l1))
     return bad(req.level1);
   const int64_t S = p / m;
-  const Level inter = across(S);
+  // Split at the super pod: level 0 inside each pod (its pairs across
+  // servers on the bus, the slowest inside), level 1 between pods.
+  Level lv0 = intra, lv1 = across(S);
+  if (req.podSplit) {
+    lv0.link = &topo.scaleUp;
+    lv1.link = &topo.inter;
+  }
   double mm = static_cast<double>(m), ss = static_cast<double>(S);
   double t = NAN;
   switch (c) {
   case Collective::AllReduce:
-    t = rs(l0, m, n, intra) + ar(l1, S, n / mm, inter) + ag(l0, m, n, intra);
+    t = rs(l0, m, n, lv0) + ar(l1, S, n / mm, lv1) + ag(l0, m, n, lv0);
     break;
   case Collective::ReduceScatter:
-    t = rs(l0, m, n * static_cast<double>(p), intra) + rs(l1, S, n * ss, inter);
+    t = rs(l0, m, n * static_cast<double>(p), lv0) + rs(l1, S, n * ss, lv1);
     break;
   case Collective::AllGather:
-    t = ag(l1, S, n * ss, inter) + ag(l0, m, n * static_cast<double>(p), intra);
+    t = ag(l1, S, n * ss, lv1) + ag(l0, m, n * static_cast<double>(p), lv0);
     break;
   case Collective::Broadcast:
-    t = bcast(l1, S, n, inter) + bcast(l0, m, n, intra);
+    t = bcast(l1, S, n, lv1) + bcast(l0, m, n, lv0);
     break;
   case Collective::Reduce:
-    t = reduce(l0, m, n, intra) + reduce(l1, S, n, inter);
+    t = reduce(l0, m, n, lv0) + reduce(l1, S, n, lv1);
     break;
   default:
     return bad(a);

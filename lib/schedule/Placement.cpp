@@ -34,36 +34,46 @@ placeGroup(const Topology &topo,
   GroupPlacement pl;
   pl.p = p;
   pl.servers = 0;
-  int64_t m = -1; // the run length every subgroup shares; 0 = none
+  // The run length every subgroup shares (0 = none) of a domain: the
+  // server, or the super pod. The first run in one domain sets the length;
+  // every run must match it and lie in a domain no earlier run used.
+  auto runs = [&](auto domainOf) {
+    int64_t m = -1;
+    for (const std::vector<int64_t> &ranks : subgroups) {
+      auto domain = [&](int64_t i) {
+        return domainOf(static_cast<int>(ranks[static_cast<size_t>(i)]));
+      };
+      int64_t run = 1;
+      while (run < p && domain(run) == domain(0))
+        ++run;
+      bool even = p % run == 0 && (m < 0 || m == run);
+      std::set<int> used;
+      for (int64_t i = 0; even && i < p; i += run) {
+        even = used.insert(domain(i)).second;
+        for (int64_t j = i + 1; even && j < i + run; ++j)
+          even = domain(j) == domain(i);
+      }
+      m = even ? run : 0;
+      if (m == 0)
+        break;
+    }
+    return std::max<int64_t>(m, 0);
+  };
   for (const std::vector<int64_t> &ranks : subgroups) {
-    auto server = [&](int64_t i) {
-      return topo.serverOf(static_cast<int>(ranks[static_cast<size_t>(i)]));
-    };
     std::set<int> servers, pods;
-    for (int64_t i = 0; i < p; ++i) {
-      servers.insert(server(i));
-      pods.insert(topo.podOfServer(server(i)));
+    for (int64_t r : ranks) {
+      int s = topo.serverOf(static_cast<int>(r));
+      servers.insert(s);
+      pods.insert(topo.podOfServer(s));
     }
     pl.servers = std::max<int64_t>(pl.servers, servers.size());
     if (topo.hasPods())
       pl.pods = std::max<int64_t>(pl.pods, pods.size());
-    if (m == 0)
-      continue;
-    // The first run on one server sets the length; every run must match it
-    // and lie on a server no earlier run used.
-    int64_t run = 1;
-    while (run < p && server(run) == server(0))
-      ++run;
-    bool even = p % run == 0 && (m < 0 || m == run);
-    std::set<int> used;
-    for (int64_t i = 0; even && i < p; i += run) {
-      even = used.insert(server(i)).second;
-      for (int64_t j = i + 1; even && j < i + run; ++j)
-        even = server(j) == server(i);
-    }
-    m = even ? run : 0;
   }
-  pl.ranksPerServer = m;
+  pl.ranksPerServer = runs([&](int g) { return topo.serverOf(g); });
+  if (topo.hasPods())
+    pl.ranksPerPod =
+        runs([&](int g) { return topo.podOfServer(topo.serverOf(g)); });
   return pl;
 }
 
@@ -90,6 +100,13 @@ Result<double> placedClosedFormCost(ClosedFormRequest req,
   req.p = pl.p;
   req.ranksPerServer = pl.levelRanks();
   req.pods = pl.pods;
+  if (req.podSplit) {
+    if (req.algorithm != Algorithm::Hierarchical || !pl.podHierarchical())
+      return Result<double>::error(
+          "a split at the super pod needs a hierarchical algorithm and a "
+          "group spread evenly over two or more pods");
+    req.ranksPerServer = pl.ranksPerPod;
+  }
   return closedFormCost(req, topo);
 }
 

@@ -177,26 +177,30 @@ Result<Selection> selectAlgorithm(const SelectRequest &req,
   cf.elemBytes = req.elemBytes;
   cf.pieces = req.pieces;
 
-  auto price = [&](Algorithm a, Algorithm l0, Algorithm l1) -> double {
+  auto price = [&](Algorithm a, Algorithm l0, Algorithm l1,
+                   bool podSplit) -> double {
     cf.algorithm = a;
     cf.level0 = l0;
     cf.level1 = l1;
+    cf.podSplit = podSplit;
     auto t = placedClosedFormCost(cf, pl, topo);
     return t ? *t : NAN;
   };
   // A priced option once: one rank per server makes a hierarchy its
   // inter-server level alone, which runs as that flat algorithm.
-  auto consider = [&](Algorithm a, Algorithm l0, Algorithm l1) {
-    if (a == Algorithm::Hierarchical && pl.ranksPerServer == 1)
+  auto consider = [&](Algorithm a, Algorithm l0, Algorithm l1,
+                      bool podSplit = false) {
+    if (!podSplit && a == Algorithm::Hierarchical && pl.ranksPerServer == 1)
       a = l1;
     if (a != Algorithm::Hierarchical)
       l0 = l1 = Algorithm::Ring;
     for (const Candidate &o : sel.candidates)
-      if (o.algorithm == a && o.level0 == l0 && o.level1 == l1)
+      if (o.algorithm == a && o.level0 == l0 && o.level1 == l1 &&
+          o.podSplit == podSplit)
         return;
-    double t = price(a, l0, l1);
+    double t = price(a, l0, l1, podSplit);
     if (!std::isnan(t))
-      sel.candidates.push_back({a, l0, l1, t});
+      sel.candidates.push_back({a, l0, l1, t, podSplit});
   };
   // Every option the override allows (all of them without one).
   std::vector<Algorithm> flatAlgs, l0s, l1s;
@@ -263,6 +267,12 @@ Result<Selection> selectAlgorithm(const SelectRequest &req,
     for (Algorithm l0 : l0s)
       for (Algorithm l1 : l1s)
         consider(Algorithm::Hierarchical, l0, l1);
+  // Super pods: the same levels split at the pod (level 0 over the pod's
+  // bus). HCCL_ALGO's levels name the server split only.
+  if (pl.podHierarchical() && !sel.overridden)
+    for (Algorithm l0 : levelAlgorithmsFor(c, 0))
+      for (Algorithm l1 : levelAlgorithmsFor(c, 1))
+        consider(Algorithm::Hierarchical, l0, l1, /*podSplit=*/true);
   if (sel.candidates.empty())
     return R::error(pl.servers > 1 && pl.ranksPerServer == 0
                         ? "no flat algorithm is allowed, and the group's "
@@ -276,6 +286,7 @@ Result<Selection> selectAlgorithm(const SelectRequest &req,
   sel.level0 = best->level0;
   sel.level1 = best->level1;
   sel.seconds = best->seconds;
+  sel.podSplit = best->podSplit;
   return sel;
 }
 

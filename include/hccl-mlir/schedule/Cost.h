@@ -80,6 +80,9 @@ struct ClosedFormRequest {
   /// span counted from server 0. One pod: servers talk over the scale-up
   /// bus.
   int64_t pods = 0;
+  /// Hierarchical split at the super pod (ranksPerServer = ranks per pod):
+  /// level 0 inside a pod over its bus, level 1 between pods.
+  bool podSplit = false;
 };
 
 /// Textbook alpha-beta-gamma time for the request, or an error when the

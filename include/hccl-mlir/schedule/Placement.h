@@ -31,16 +31,22 @@ struct GroupPlacement {
   /// Super pods one subgroup spans (the widest); 0: not known, or the
   /// topology has no pods.
   int64_t pods = 0;
+  /// Members per super pod, as ranksPerServer with pods for servers; 0 when
+  /// the group does not split that way or the topology has no pods.
+  int64_t ranksPerPod = 0;
 
   /// Hierarchical algorithms can serve the group.
   bool hierarchical() const { return servers > 1 && ranksPerServer > 0; }
+  /// Hierarchical algorithms split at the pod can serve it.
+  bool podHierarchical() const { return pods > 1 && ranksPerPod > 0; }
   /// The ranks per server closed forms and generators take: p on one
   /// server, m when the group splits evenly, else 1 (only a flat algorithm
   /// on the inter-server link serves it).
   int64_t levelRanks() const;
   bool operator==(const GroupPlacement &o) const {
     return p == o.p && ranksPerServer == o.ranksPerServer &&
-           servers == o.servers && pods == o.pods;
+           servers == o.servers && pods == o.pods &&
+           ranksPerPod == o.ranksPerPod;
   }
 };
 

@@ -82,12 +82,15 @@ struct Candidate {
   Algorithm algorithm = Algorithm::Ring;
   Algorithm level0 = Algorithm::Ring, level1 = Algorithm::Ring;
   double seconds = 0;
+  /// Hierarchical split at the super pod (ClosedFormRequest::podSplit).
+  bool podSplit = false;
 };
 
 struct Selection {
   Algorithm algorithm = Algorithm::Ring;
   Algorithm level0 = Algorithm::Ring, level1 = Algorithm::Ring;
   double seconds = 0;
+  bool podSplit = false; ///< Candidate::podSplit
   bool overridden = false;
   std::vector<Candidate> candidates; ///< every priced option
 };

@@ -457,3 +457,13 @@ func.func @compute_no_results(%a: tensor<4xf32>) {
   comm.compute "sink"(%a) : (tensor<4xf32>) -> ()
   return
 }
+
+// -----
+
+// expected-error @+1 {{split = pod is only meaningful for 'hierarchical', found 'ring'}}
+func.func @split_flat() attributes {a = #comm.algo<ring, split = pod>} { return }
+
+// -----
+
+// expected-error @+1 {{expected split 'pod' or 'server', found 'rack'}}
+func.func @split_rack() attributes {a = #comm.algo<hierarchical(mesh, ring), split = rack>} { return }

@@ -168,6 +168,8 @@ func.func @async(%a: tensor<1024xf32>, %b: tensor<16xf32>, %c: tensor<4x8xf32>) 
 // CHECK-SAME: u0 = #comm.topology<"910d-8x4-pod2">
 // CHECK-SAME: u1 = #comm.topology<servers = 4, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 50, latency = 5, ports = 1>, reduce = 100, pods = 2 #comm.link<hccs, bandwidth = 90, latency = 2, ports = 7>, overhead = 3>
 // CHECK-SAME: u2 = #comm.topology<"910d-8x4-pod48">
+// CHECK-SAME: v0 = #comm.algo<hierarchical(mesh, ring), split = pod, slices = 2>
+// CHECK-SAME: v1 = #comm.algo<hierarchical(mesh, ring)>
 func.func @attributes() attributes {
     t0 = #comm.topology<"910b-8">, t1 = #comm.topology<"910b-8x4">,
     t2 = #comm.topology<"host">, t3 = #comm.topology<"host-3">,
@@ -182,6 +184,8 @@ func.func @attributes() attributes {
     t6 = #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>,
     t7 = #comm.reduction<prod>, t8 = #comm.algo<mesh, slices = 16>,
     u0 = #comm.topology<"910d-8x4-pod2">, u2 = #comm.topology<"910d-8x4-pod48">,
+    v0 = #comm.algo<hierarchical(mesh, ring), split = pod, slices = 2>,
+    v1 = #comm.algo<hierarchical(mesh, ring), split = server>,
     u1 = #comm.topology<servers = 4, devices = 8,
            intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>,
            inter = #comm.link<roce, bandwidth = 50, latency = 5, ports = 1>,

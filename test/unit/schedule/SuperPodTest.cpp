@@ -8,6 +8,7 @@
 #include "hccl-mlir/schedule/Cost.h"
 #include "hccl-mlir/schedule/Placement.h"
 #include "hccl-mlir/schedule/Plan.h"
+#include "hccl-mlir/schedule/Select.h"
 #include "hccl-mlir/schedule/Topology.h"
 
 #include <gtest/gtest.h>
@@ -181,6 +182,73 @@ TEST(SuperPod, ClosedFormsUseTheBusInsideOnePod) {
                      price(placed(acrossPods), roce))
         << algorithmName(a);
   }
+}
+
+std::vector<int64_t> firstRanks(int64_t n) {
+  std::vector<int64_t> r;
+  for (int64_t i = 0; i < n; ++i)
+    r.push_back(i);
+  return r;
+}
+
+TEST(SuperPod, SelectionSplitsAtThePodWhenItPays) {
+  Topology t = preset("910d-8x96-pod48");
+  auto pl = placeGroup(t, {firstRanks(768)});
+  ASSERT_TRUE(pl) << pl.message();
+  EXPECT_EQ(pl->ranksPerServer, 8);
+  EXPECT_EQ(pl->ranksPerPod, 384);
+  EXPECT_EQ(pl->pods, 2);
+  EXPECT_TRUE(pl->podHierarchical());
+  SelectRequest req;
+  req.placement = *pl;
+  req.bytes = 1 << 30;
+  auto big = selectAlgorithm(req, t);
+  ASSERT_TRUE(big) << big.message();
+  // The mesh inside a pod sends most of the data over the bus: cheaper
+  // than every split at the server (simulated: 16.2 against 18.2 ms).
+  EXPECT_TRUE(big->podSplit);
+  EXPECT_EQ(big->algorithm, Algorithm::Hierarchical);
+  EXPECT_EQ(big->level0, Algorithm::MeshTwoShot);
+  bool serverSplit = false;
+  for (const Candidate &c : big->candidates)
+    if (c.algorithm == Algorithm::Hierarchical && !c.podSplit) {
+      serverSplit = true;
+      EXPECT_GT(c.seconds, big->seconds);
+    }
+  EXPECT_TRUE(serverSplit);
+  // 4 KB: 383 messages per NPU cost more than they save.
+  req.bytes = 4096;
+  auto small = selectAlgorithm(req, t);
+  ASSERT_TRUE(small) << small.message();
+  EXPECT_FALSE(small->podSplit);
+  // HCCL_ALGO's levels name the server split: no pod split under it.
+  auto spec = parseHcclAlgo("level0:NA;level1:ring");
+  ASSERT_TRUE(spec) << spec.message();
+  req.bytes = 1 << 30;
+  req.override = &*spec;
+  auto pinned = selectAlgorithm(req, t);
+  ASSERT_TRUE(pinned) << pinned.message();
+  for (const Candidate &c : pinned->candidates)
+    EXPECT_FALSE(c.podSplit);
+  // No pods, or a group inside one pod: nothing to split at.
+  req.override = nullptr;
+  Topology plain = preset("910d-8x96");
+  req.placement = *placeGroup(plain, {firstRanks(768)});
+  auto flat = selectAlgorithm(req, plain);
+  ASSERT_TRUE(flat) << flat.message();
+  for (const Candidate &c : flat->candidates)
+    EXPECT_FALSE(c.podSplit);
+  auto onePod = placeGroup(t, {firstRanks(384)});
+  EXPECT_EQ(onePod->pods, 1);
+  EXPECT_FALSE(onePod->podHierarchical());
+  ClosedFormRequest cf;
+  cf.algorithm = Algorithm::Hierarchical;
+  cf.podSplit = true;
+  cf.bytes = 1e6;
+  auto refused = placedClosedFormCost(cf, *onePod, t);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.message().find("two or more pods"), std::string::npos)
+      << refused.message();
 }
 
 } // namespace

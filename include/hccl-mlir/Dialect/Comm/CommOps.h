@@ -111,8 +111,11 @@ std::optional<int64_t> getPayloadBytes(CollectiveOpInterface op);
 /// members on one server each, m the same everywhere (group-local ranks are
 /// server-major). nullopt when the group does not split that way or a rank
 /// is outside the topology.
+/// With `perPod`, the same split at the super pod (ranks per pod; nullopt
+/// also when the group lies in fewer than two pods).
 std::optional<int64_t> getRanksPerServer(GroupOp group,
-                                         const hccl::sched::Topology &topo);
+                                         const hccl::sched::Topology &topo,
+                                         bool perPod = false);
 
 /// The module's topology attribute, if any.
 TopologyAttr getTopology(Operation *op);

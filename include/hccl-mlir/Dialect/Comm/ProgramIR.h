@@ -19,10 +19,11 @@ namespace mlir::comm {
 
 /// Builds a comm.program named `name` for `prog` at the builder's insertion
 /// point (a symbol table's body). `elementType` is the MLIR element type of
-/// the program's dtype.
+/// the program's dtype. `podSplit`: a hierarchical program split at the
+/// super pod (its algorithm attribute says so, as its collectives' do).
 ProgramOp buildProgramOp(OpBuilder &b, Location loc,
                          const hccl::sched::Program &prog, StringRef name,
-                         Type elementType);
+                         Type elementType, bool podSplit = false);
 
 /// A readable symbol name that identifies a generated program:
 /// allreduce_ring_p8_n1040_fp32_sum, with suffixes for root, slices,
