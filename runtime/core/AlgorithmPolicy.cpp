@@ -73,6 +73,7 @@ StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,
   out.algorithm = sel->algorithm;
   out.level0 = sel->level0;
   out.level1 = sel->level1;
+  out.podSplit = sel->podSplit;
   return out;
 }
 

@@ -29,6 +29,8 @@ struct AlgorithmChoice {
   sched::Algorithm algorithm = sched::Algorithm::Ring;
   sched::Algorithm level0 = sched::Algorithm::Ring;
   sched::Algorithm level1 = sched::Algorithm::Ring;
+  /// Hierarchical split at the super pod: the pod's ranks are level 0.
+  bool podSplit = false;
 };
 
 class AlgorithmPolicy {

@@ -49,7 +49,10 @@ Communicator::programFor(const ProgramKey &key,
   req.algorithm = choice->algorithm;
   req.level0 = choice->level0;
   req.level1 = choice->level1;
-  req.ranksPerServer = policy_.placement().levelRanks();
+  // The ranks of level 0: a server's, or with a split at the super pod
+  // (as the compiler lowers it) a pod's.
+  req.ranksPerServer = choice->podSplit ? policy_.placement().ranksPerPod
+                                        : policy_.placement().levelRanks();
   req.slices = 1;
   auto prog = sched::generate(req);
   // Falling back is only safe where every rank sees the same request;

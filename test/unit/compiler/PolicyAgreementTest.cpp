@@ -142,7 +142,9 @@ struct TopoCase {
 
 std::vector<TopoCase> topologies() {
   std::vector<TopoCase> out;
-  for (const char *p : {"910b-8", "910b-8x2", "910b-8x4", "host-8"})
+  // 910d-8x4-pod2: super pods, where a hierarchy may split at the pod.
+  for (const char *p :
+       {"910b-8", "910b-8x2", "910b-8x4", "host-8", "910d-8x4-pod2"})
     out.push_back({p, *sched::Topology::preset(p)});
   // What a runtime communicator of 4 hosts x 2 processes builds without a
   // rank table.
@@ -154,7 +156,7 @@ std::vector<TopoCase> topologies() {
 TEST(PolicyAgreement, CompilerAndRuntimeChooseTheSameAlgorithm) {
   const int64_t counts[] = {1, 1000, 65536, 1 << 22, 1 << 28};
   const char *types[] = {"f32", "f16"};
-  int compared = 0, hierarchical = 0, flatAcross = 0;
+  int compared = 0, hierarchical = 0, flatAcross = 0, podSplit = 0;
   for (const TopoCase &tc : topologies()) {
     const sched::Topology &topo = tc.topo;
     for (const Group &group : groupsFor(topo.servers, topo.devicesPerServer)) {
@@ -221,26 +223,31 @@ TEST(PolicyAgreement, CompilerAndRuntimeChooseTheSameAlgorithm) {
           ASSERT_TRUE(chosen[i]);
           std::string want =
               choiceText(chosen[i].getKind(), chosen[i].getLevel0(),
-                         chosen[i].getLevel1());
-          std::string got = choiceText(rt->algorithm, rt->level0, rt->level1);
+                         chosen[i].getLevel1()) +
+              (chosen[i].getPodSplit() ? " split at the pod" : "");
+          std::string got = choiceText(rt->algorithm, rt->level0, rt->level1) +
+                            (rt->podSplit ? " split at the pod" : "");
           EXPECT_EQ(got, want)
               << tc.name << " group " << groupText(group) << " "
               << it.coll->text << " of " << it.n << " x " << it.elemBytes
               << " bytes: runtime " << got << ", compiler " << want;
           ++compared;
           hierarchical += rt->algorithm == sched::Algorithm::Hierarchical;
+          podSplit += rt->podSplit;
           flatAcross += rt->algorithm != sched::Algorithm::Hierarchical &&
                         policy->placement().servers > 1;
         }
       }
     }
   }
-  std::cout << compared << " cases, " << hierarchical << " hierarchical, "
-            << flatAcross << " flat across servers\n";
+  std::cout << compared << " cases, " << hierarchical << " hierarchical ("
+            << podSplit << " split at the pod), " << flatAcross
+            << " flat across servers\n";
   // The cases reach both kinds of choice across servers.
   EXPECT_GT(compared, 2000);
   EXPECT_GT(hierarchical, 50);
   EXPECT_GT(flatAcross, 50);
+  EXPECT_GT(podSplit, 0);
 }
 
 TEST(PolicyAgreement, PlacementFollowsTheRanksNotTheirCount) {
