@@ -21,6 +21,7 @@
 #include "PlanRunner.h"
 
 #include "ChromeTrace.h"
+#include "CommunicatorStreams.h"
 #include "HostWait.h"
 #include "Intervals.h"
 
@@ -365,20 +366,10 @@ private:
     // Started collectives share the communication streams round-robin,
     // or each communicator (its groups' ranks; none: the identity) has one.
     size_t k = 0;
-    if (opts_.streamPerGroup) {
-      std::vector<std::vector<int64_t>> key = inst.program->groups;
-      if (key.empty()) {
-        key.emplace_back();
-        for (int64_t r = 0; r < prog.p; ++r)
-          key.back().push_back(r);
-      }
-      auto found = std::find(communicators_.begin(), communicators_.end(), key);
-      k = static_cast<size_t>(found - communicators_.begin());
-      if (found == communicators_.end())
-        communicators_.push_back(std::move(key));
-    } else {
+    if (opts_.streamPerGroup)
+      k = communicators_.streamOf(*inst.program);
+    else
       k = nextStream_++ % static_cast<size_t>(opts_.streams);
-    }
     while (streams_.size() <= k) {
       aclrtStream s = nullptr;
       if (HcclStreamCreate(&s) != HCCL_SUCCESS)
@@ -573,7 +564,7 @@ private:
   size_t nextStream_ = 0;
   /// --streams group: the communicators met so far; communicator k runs
   /// on streams_[k].
-  std::vector<std::vector<std::vector<int64_t>>> communicators_;
+  hccl::tools::CommunicatorStreams communicators_;
   std::mutex doneMu_;
   std::condition_variable doneCv_;
   bool shared_ = false;

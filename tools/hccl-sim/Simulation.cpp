@@ -1,6 +1,7 @@
 //===- Simulation.cpp - A plan run on a simulated cluster -----------------===//
 #include "Simulation.h"
 
+#include "CommunicatorStreams.h"
 #include "Intervals.h"
 #include "StepExecutor.h"
 
@@ -262,7 +263,7 @@ Status prepare(const Plan &plan, const Topology &topo, World &w) {
       return Status::error("the plan's rank " + std::to_string(g) +
                            " is outside the topology's " +
                            std::to_string(world) + " ranks");
-  std::vector<std::vector<std::vector<int64_t>>> communicators;
+  tools::CommunicatorStreams communicators;
   for (const PlanItem &it : w.items) {
     if (it.kind != PlanItemKind::Start)
       continue;
@@ -275,19 +276,8 @@ Status prepare(const Plan &plan, const Topology &topo, World &w) {
                            " is given twice");
     InstanceState &inst = w.instances[it.id];
     inst.program = pp;
-    if (w.streamPerGroup) {
-      // A communicator is its groups' ranks (no groups: the identity).
-      std::vector<std::vector<int64_t>> key = pp->groups;
-      if (key.empty()) {
-        key.emplace_back();
-        for (int64_t r = 0; r < pp->program.p; ++r)
-          key.back().push_back(r);
-      }
-      auto found = std::find(communicators.begin(), communicators.end(), key);
-      inst.stream = static_cast<size_t>(found - communicators.begin());
-      if (found == communicators.end())
-        communicators.push_back(std::move(key));
-    }
+    if (w.streamPerGroup)
+      inst.stream = communicators.streamOf(*pp);
     // A program on several groups runs in each at once: every member
     // maps to its rank in its own group.
     size_t nGroups = std::max<size_t>(1, pp->groups.size());
