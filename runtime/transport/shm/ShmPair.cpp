@@ -15,6 +15,7 @@ ShmPair::ShmPair(int myRank, int peer, Segment *own,
                  std::unique_ptr<PeerProcess> proc, ShmPairOptions opts)
     : Pair(peer), me_(myRank), own_(own), peerSeg_(std::move(peerSeg)),
       proc_(std::move(proc)), opts_(opts) {
+  peerSeg_->prefaultRing(me_);
   out_ = peerSeg_->ctl(me_);
   in_ = own_->ctl(peer);
   outHead_ = out_->head.load(std::memory_order_acquire);
