@@ -285,17 +285,20 @@ Status Communicator::waitFor(const CallId &call,
   std::atomic<int32_t> &myCpu = seg_->header()->runCpu;
   myCpu.store(sched_getcpu(), std::memory_order_relaxed);
   // A peer we wait for that last ran on our CPU is most likely waiting for
-  // it (the kernel wakes a thread on its waker's CPU): spinning or yielding
-  // only delays it, so sleep at once. On 2 cores, 2 ranks whose streams
-  // ended up on one CPU took 130-180 us a 4 KB all-reduce, each call a full
-  // spin-and-yield budget (docs/performance.md, "Streaming stores").
+  // it (the kernel wakes a thread on its waker's CPU): spinning only delays
+  // it. On 2 cores, 2 ranks whose streams ended up on one CPU took 130-180
+  // us a 4 KB all-reduce, each call a full spin-and-yield budget
+  // (docs/performance.md, "Streaming stores"). Returns the lowest such peer,
+  // -1 when none.
   auto peerOnMyCpu = [&]() {
     int cpu = sched_getcpu();
     myCpu.store(cpu, std::memory_order_relaxed);
+    int found = -1;
     for (int peer : touched_)
-      if (pairs_[static_cast<size_t>(peer)]->peerCpu() == cpu)
-        return true;
-    return false;
+      if (pairs_[static_cast<size_t>(peer)]->peerCpu() == cpu &&
+          (found < 0 || peer < found))
+        found = peer;
+    return found;
   };
   int64_t idleStart = -1;
   int64_t lastHealth = nowUs();
@@ -382,10 +385,14 @@ Status Communicator::waitFor(const CallId &call,
                                        " s waiting for " + waiting));
       }
     }
-    bool colocated = peerOnMyCpu();
-    // Not oversubscribed, there is a CPU for each: step off this one (once
-    // a step) and go on waiting there.
-    if (colocated && !oversubscribed_ && !steppedOff &&
+    int sharer = peerOnMyCpu();
+    bool colocated = sharer >= 0;
+    // Not oversubscribed, there is a CPU for each: the higher rank of the two
+    // steps off this one (once a step) and goes on waiting there; the lower
+    // sleeps. When both stepped off, they often met again on the other CPU
+    // and stepped off again, together, step after step: 50-150 us a 4 KB
+    // call (docs/performance.md, "One of two steps off").
+    if (!steppedOff && WaitPolicy::stepsOff(rank_, sharer, oversubscribed_) &&
         moveOffCpu(myCpu.load(std::memory_order_relaxed))) {
       steppedOff = true;
       myCpu.store(sched_getcpu(), std::memory_order_relaxed);

@@ -15,8 +15,10 @@
 // slice to another job, so the executor spins 20 us without yielding and
 // sleeps, where the kernel's wake-up preemption brings it back fastest
 // (docs/performance.md, "Waiting on a busy host"). Whatever the policy says,
-// a waiter whose shared-memory peer last ran on the waiter's own CPU sleeps
-// at once (Communicator::waitFor): there, spinning only delays that peer.
+// a waiter whose shared-memory peer last ran on the waiter's own CPU steps
+// off to another CPU if it is the higher rank of the two (stepsOff), and
+// otherwise sleeps at once (Communicator::waitFor): there, spinning only
+// delays that peer.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_CORE_WAITPOLICY_H
@@ -60,6 +62,13 @@ public:
     if (hostBusy)
       return 0;
     return oversubscribed ? 200 : 100;
+  }
+
+  /// Whether this rank steps off a CPU it shares with `sharer` (the lowest
+  /// peer found there, -1: none): of two, only the higher does. When both
+  /// did, they often met again on the other CPU, step after step.
+  static bool stepsOff(int rank, int sharer, bool oversubscribed) {
+    return !oversubscribed && sharer >= 0 && sharer < rank;
   }
 
   /// What to do after `idleUs` microseconds without progress.

@@ -518,6 +518,22 @@ TEST(HostLoad, BusyMeansOtherJobsHoldTheCores) {
   EXPECT_TRUE(busyWith(3, 2, 0));
 }
 
+// Two ranks found on one CPU: exactly one steps off (when both did, they
+// met again on the other CPU, step after step), and none when the host has
+// no CPU to spare or nobody shares.
+TEST(WaitPolicy, OneOfTwoRanksOnACpuStepsOff) {
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) {
+      if (a == b)
+        continue;
+      EXPECT_NE(WaitPolicy::stepsOff(a, b, false),
+                WaitPolicy::stepsOff(b, a, false))
+          << a << " and " << b;
+      EXPECT_FALSE(WaitPolicy::stepsOff(a, b, true));
+    }
+  EXPECT_FALSE(WaitPolicy::stepsOff(3, -1, false));
+}
+
 TEST(WaitPolicy, YieldsOnlyWhenNoOtherJobHoldsTheCores) {
   using A = WaitPolicy::Action;
   // Idle host: spin 20 us (1 ms when the waiter moves the data), yield
