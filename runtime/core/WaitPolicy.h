@@ -18,7 +18,9 @@
 // a waiter whose shared-memory peer last ran on the waiter's own CPU steps
 // off to another CPU if it is the higher rank of the two (stepsOff), and
 // otherwise sleeps at once (Communicator::waitFor): there, spinning only
-// delays that peer.
+// delays that peer. Not when oversubscribed: there every step finds a peer
+// on the waiter's CPU, and the yields above hand it over without a wake-up
+// (colocatedSleeps).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_CORE_WAITPOLICY_H
@@ -69,6 +71,14 @@ public:
   /// did, they often met again on the other CPU, step after step.
   static bool stepsOff(int rank, int sharer, bool oversubscribed) {
     return !oversubscribed && sharer >= 0 && sharer < rank;
+  }
+
+  /// Whether a waiter that found a peer it waits for on its own CPU (and did
+  /// not step off) sleeps at once: yes with a core per rank, where spinning
+  /// only delays that peer; no with more ranks than cores, where every step
+  /// meets one and the policy's yields hand the CPU over without a wake-up.
+  static bool colocatedSleeps(bool colocated, bool oversubscribed) {
+    return colocated && !oversubscribed;
   }
 
   /// What to do after `idleUs` microseconds without progress.

@@ -534,6 +534,17 @@ TEST(WaitPolicy, OneOfTwoRanksOnACpuStepsOff) {
   EXPECT_FALSE(WaitPolicy::stepsOff(3, -1, false));
 }
 
+// A co-located waiter sleeps at once only with a core per rank; with more
+// ranks than cores it yields first (a sleep there cost a wake-up per step).
+TEST(WaitPolicy, ColocatedWaitersYieldWhenOversubscribed) {
+  EXPECT_TRUE(WaitPolicy::colocatedSleeps(true, false));
+  EXPECT_FALSE(WaitPolicy::colocatedSleeps(true, true));
+  EXPECT_FALSE(WaitPolicy::colocatedSleeps(false, false));
+  WaitPolicy over(/*oversubscribed=*/true, /*callerMoves=*/false,
+                  /*hostBusy=*/false);
+  EXPECT_EQ(over.next(0), WaitPolicy::Action::Yield);
+}
+
 TEST(WaitPolicy, YieldsOnlyWhenNoOtherJobHoldsTheCores) {
   using A = WaitPolicy::Action;
   // Idle host: spin 20 us (1 ms when the waiter moves the data), yield
