@@ -219,34 +219,21 @@ size_t elemSize(HcclDataType t) {
   return sched::dataTypeSize(static_cast<sched::DataType>(t));
 }
 
-HcclResult dispatch(const char *fn, Communicator *c, HostStream *s,
-                    std::function<Status()> work) {
-  if (s == nullptr) {
-    Status st;
-    {
-      Turn turn(c);
-      st = work();
-    }
-    return report(fn, st);
+Status runQueued(const char *fn, Communicator *c, uint64_t ticket,
+                 Status (*call)(void *), void *work) {
+  c->waitTurn(ticket);
+  Status st;
+  try {
+    st = call(work);
+  } catch (const std::exception &e) {
+    st = Status(HCCL_E_INTERNAL, std::string("internal error: ") + e.what());
   }
-  uint64_t ticket = c->takeTicket();
-  std::string name = fn;
-  s->enqueue([c, ticket, name, work = std::move(work)]() -> Status {
-    c->waitTurn(ticket);
-    Status st;
-    try {
-      st = work();
-    } catch (const std::exception &e) {
-      st = Status(HCCL_E_INTERNAL, std::string("internal error: ") + e.what());
-    }
-    c->endTurn();
-    if (!st.isOk()) {
-      HCCL_LOG(Error, name + " (stream): " + st.message());
-      return Status(st.code(), name + ": " + st.message());
-    }
-    return st;
-  });
-  return HCCL_SUCCESS;
+  c->endTurn();
+  if (!st.isOk()) {
+    HCCL_LOG(Error, std::string(fn) + " (stream): " + st.message());
+    return Status(st.code(), std::string(fn) + ": " + st.message());
+  }
+  return st;
 }
 
 } // namespace hccl::rt::capi

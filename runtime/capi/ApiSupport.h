@@ -133,10 +133,33 @@ private:
   Communicator *c_;
 };
 
-/// Runs `work` on the communicator in issue order: now (NULL stream) or
-/// enqueued on the stream. Returns the synchronous result.
-HcclResult dispatch(const char *fn, Communicator *c, HostStream *s,
-                    std::function<Status()> work);
+/// Runs a call taken from the stream in its turn (`ticket`), turning an
+/// exception into an error and naming `fn` in the error.
+Status runQueued(const char *fn, Communicator *c, uint64_t ticket,
+                 Status (*call)(void *), void *work);
+
+/// Runs `work` (a `Status()` callable) on the communicator in issue order:
+/// now (NULL stream) or enqueued on the stream, stored in the stream's
+/// queue without allocating (core/InlineTask.h). Returns the synchronous
+/// result. `fn` must outlive the call (the C entry point's name literal).
+template <class F>
+HcclResult dispatch(const char *fn, Communicator *c, HostStream *s, F work) {
+  if (s == nullptr) {
+    Status st;
+    {
+      Turn turn(c);
+      st = work();
+    }
+    return report(fn, st);
+  }
+  uint64_t ticket = c->takeTicket();
+  s->enqueue([fn, c, ticket, work = std::move(work)]() mutable -> Status {
+    return runQueued(
+        fn, c, ticket,
+        [](void *w) -> Status { return (*static_cast<F *>(w))(); }, &work);
+  });
+  return HCCL_SUCCESS;
+}
 
 } // namespace hccl::rt::capi
 

@@ -17,6 +17,8 @@ namespace {
 // core/WaitPolicy.h).
 constexpr int64_t kWorkerPollUs = 100;
 constexpr int64_t kSyncPollUs = 100;
+// A training step or an hccl-test loop queues tens of calls.
+constexpr size_t kInitialSlots = 64;
 
 int64_t pollUntil(int64_t pollUs) {
   return nowUs() + (hostBusy() ? 0 : pollUs);
@@ -26,6 +28,7 @@ int64_t pollUntil(int64_t pollUs) {
 StatusOr<std::unique_ptr<HostStream>> HostStream::create() {
   std::unique_ptr<HostStream> s(new HostStream());
   try {
+    s->ring_.resize(kInitialSlots);
     HostStream *raw = s.get();
     s->thread_ = std::thread([raw] { raw->run(); });
   } catch (const std::exception &e) {
@@ -47,12 +50,20 @@ HostStream::~HostStream() {
     thread_.join();
 }
 
-void HostStream::enqueue(Task t) {
+void HostStream::enqueueTask(InlineTask t) {
   bool wake;
   outstanding_.fetch_add(1, std::memory_order_acq_rel);
   {
     std::lock_guard<std::mutex> g(mu_);
-    queue_.push_back(std::move(t));
+    if (queued_ == ring_.size()) {
+      std::vector<InlineTask> grown(ring_.size() * 2);
+      for (size_t i = 0; i < queued_; ++i)
+        grown[i] = std::move(ring_[(head_ + i) % ring_.size()]);
+      ring_.swap(grown);
+      head_ = 0;
+    }
+    ring_[(head_ + queued_) % ring_.size()] = std::move(t);
+    ++queued_;
     wake = workerSleeping_;
   }
   if (wake)
@@ -68,13 +79,13 @@ Status HostStream::synchronize() {
   // wake-up overlaps that task and the poll below catches its end.
   {
     std::unique_lock<std::mutex> g(mu_);
-    doneCv_.wait(g, [&] { return queue_.empty(); });
+    doneCv_.wait(g, [&] { return queueEmpty(); });
   }
   int64_t until = pollUntil(kSyncPollUs);
   while (outstanding_.load(std::memory_order_acquire) != 0 && nowUs() < until)
     sched_yield();
   std::unique_lock<std::mutex> g(mu_);
-  doneCv_.wait(g, [&] { return queue_.empty() && !busy_; });
+  doneCv_.wait(g, [&] { return queueEmpty() && !busy_; });
   Status st = firstError_;
   firstError_ = Status::ok();
   return st;
@@ -82,13 +93,13 @@ Status HostStream::synchronize() {
 
 bool HostStream::idle() {
   std::lock_guard<std::mutex> g(mu_);
-  return queue_.empty() && !busy_;
+  return queueEmpty() && !busy_;
 }
 
 void HostStream::run() {
   std::unique_lock<std::mutex> g(mu_);
   for (;;) {
-    if (queue_.empty() && !stop_) {
+    if (queueEmpty() && !stop_) {
       g.unlock();
       int64_t until = pollUntil(kWorkerPollUs);
       while (outstanding_.load(std::memory_order_acquire) == 0 &&
@@ -97,14 +108,15 @@ void HostStream::run() {
       g.lock();
     }
     workerSleeping_ = true;
-    workCv_.wait(g, [&] { return !queue_.empty() || stop_; });
+    workCv_.wait(g, [&] { return !queueEmpty() || stop_; });
     workerSleeping_ = false;
-    if (queue_.empty() && stop_)
+    if (queueEmpty() && stop_)
       return;
-    Task t = std::move(queue_.front());
-    queue_.pop_front();
+    InlineTask t = std::move(ring_[head_]);
+    head_ = (head_ + 1) % ring_.size();
+    --queued_;
     busy_ = true;
-    bool last = queue_.empty();
+    bool last = queueEmpty();
     g.unlock();
     if (last)
       doneCv_.notify_all(); // a synchronizer polls for this task's end
@@ -120,7 +132,7 @@ void HostStream::run() {
     outstanding_.fetch_sub(1, std::memory_order_acq_rel);
     if (!st.isOk() && firstError_.isOk())
       firstError_ = st;
-    if (queue_.empty())
+    if (queueEmpty())
       doneCv_.notify_all();
   }
 }

@@ -14,26 +14,30 @@
 #define HCCL_RUNTIME_CORE_STREAM_H
 
 #include "common/Status.h"
+#include "core/InlineTask.h"
 
 #include <atomic>
 #include <condition_variable>
-#include <deque>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace hccl::rt {
 
 class HostStream {
 public:
-  using Task = std::function<Status()>;
   static StatusOr<std::unique_ptr<HostStream>> create();
   ~HostStream();
   HostStream(const HostStream &) = delete;
   HostStream &operator=(const HostStream &) = delete;
 
-  void enqueue(Task t);
+  /// Queues `f` (a `Status()` callable); closures of up to
+  /// InlineTask::kInlineBytes are stored without allocating.
+  template <class F> void enqueue(F &&f) {
+    enqueueTask(InlineTask(std::forward<F>(f)));
+  }
+  void enqueueTask(InlineTask t);
   /// Waits until everything enqueued so far has run; returns (and clears)
   /// the first error since the previous synchronize.
   Status synchronize();
@@ -43,9 +47,15 @@ private:
   HostStream() = default;
   void run();
 
+  bool queueEmpty() const { return queued_ == 0; }
+
   std::mutex mu_;
   std::condition_variable workCv_, doneCv_;
-  std::deque<Task> queue_;
+  /// Queued tasks: a ring of ring_.size() slots from head_, queued_ long;
+  /// it doubles when full and never shrinks, so a stream's steady state
+  /// allocates nothing.
+  std::vector<InlineTask> ring_;
+  size_t head_ = 0, queued_ = 0;
   bool busy_ = false;
   bool stop_ = false;
   bool workerSleeping_ = false;

@@ -5,20 +5,26 @@
 #include "common/CpuMove.h"
 #include "common/HostLoad.h"
 #include "common/Socket.h"
+#include "core/InlineTask.h"
 #include "core/LocalWork.h"
 #include "core/ProgramCache.h"
 #include "core/RankInfo.h"
+#include "core/Stream.h"
 #include "core/WaitPolicy.h"
 #include "hccl-mlir/schedule/Generate.h"
 #include "transport/Transport.h"
 #include "transport/shm/Regions.h"
 #include "transport/shm/Segment.h"
 
+#include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <sched.h>
 #include <thread>
 #include <unistd.h>
@@ -408,6 +414,74 @@ TEST(Regions, FindLocatesShareableMemory) {
   r->reset();
   EXPECT_FALSE(RegionRegistry::instance().find(base, 1, ref))
       << "region " << id;
+}
+
+// A closure of a collective call's size is stored in the task; a larger
+// one on the heap; either runs once per call, moves with the task and is
+// destroyed exactly once.
+TEST(InlineTask, StoresSmallClosuresInPlaceAndDestroysOnce) {
+  auto alive = std::make_shared<int>(0);
+  int calls = 0;
+  void *a = nullptr, *b = nullptr;
+  uint64_t n = 7;
+  InlineTask small([alive, &calls, a, b, n]() -> Status {
+    calls += static_cast<int>(n) + (a == b ? 0 : 1);
+    return Status::ok();
+  });
+  EXPECT_TRUE(small.isInline());
+  std::array<char, 200> big{};
+  big[199] = 3;
+  InlineTask large([alive, big, &calls]() -> Status {
+    calls += big[199];
+    return Status(HCCL_E_PARA, "large");
+  });
+  EXPECT_TRUE(large);
+  EXPECT_FALSE(large.isInline());
+  EXPECT_EQ(alive.use_count(), 3);
+  InlineTask moved(std::move(small));
+  EXPECT_FALSE(small);
+  EXPECT_TRUE(moved().isOk());
+  InlineTask other;
+  other = std::move(large);
+  EXPECT_EQ(other().code(), HCCL_E_PARA);
+  EXPECT_EQ(calls, 10);
+  EXPECT_EQ(alive.use_count(), 3);
+  moved.reset();
+  other.reset();
+  EXPECT_EQ(alive.use_count(), 1);
+}
+
+// More tasks than the stream's first ring holds: they run in order, and
+// synchronize returns the first error once.
+TEST(HostStream, RunsQueuedTasksInOrderPastItsFirstRing) {
+  auto s = HostStream::create();
+  ASSERT_TRUE(s.isOk()) << s.status().message();
+  std::vector<int> order;
+  std::mutex mu;
+  std::atomic<bool> gate{false};
+  // The first task holds the worker so that the rest queue up behind it.
+  (*s)->enqueue([&]() -> Status {
+    while (!gate.load())
+      std::this_thread::yield();
+    return Status::ok();
+  });
+  for (int i = 0; i < 300; ++i)
+    (*s)->enqueue([&order, &mu, i]() -> Status {
+      std::lock_guard<std::mutex> g(mu);
+      order.push_back(i);
+      return i == 150   ? Status(HCCL_E_PARA, "task 150")
+             : i == 250 ? Status(HCCL_E_INTERNAL, "task 250")
+                        : Status::ok();
+    });
+  gate.store(true);
+  Status st = (*s)->synchronize();
+  EXPECT_EQ(st.code(), HCCL_E_PARA);
+  EXPECT_EQ(st.message(), "task 150");
+  ASSERT_EQ(order.size(), 300u);
+  for (int i = 0; i < 300; ++i)
+    EXPECT_EQ(order[static_cast<size_t>(i)], i);
+  EXPECT_TRUE((*s)->synchronize().isOk());
+  EXPECT_TRUE((*s)->idle());
 }
 
 // Pages of [p, p + bytes) that this process has a page-table entry for
