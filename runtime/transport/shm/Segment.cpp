@@ -76,12 +76,18 @@ RingCtl *Segment::ctl(int ring) const {
 }
 
 void Segment::prefaultRing(int ring) const {
-  // Atomic, so that a word the receiver also writes (the ring's tail shares
-  // the first page) loses nothing; the other words are the sender's own.
+  // A compare-and-swap of each page's first word with itself: atomic, so a
+  // word the receiver also writes (the ring's tail shares the first page)
+  // loses nothing, and a write, which an atomic add of 0 is not once clang
+  // has turned it into a load.
   char *base = ringBase(ring);
-  for (size_t off = 0; off < geo_.ringBytes(); off += pageSize())
-    __atomic_fetch_add(reinterpret_cast<uint64_t *>(base + off), 0,
-                       __ATOMIC_RELAXED);
+  for (size_t off = 0; off < geo_.ringBytes(); off += pageSize()) {
+    auto *word = reinterpret_cast<uint64_t *>(base + off);
+    uint64_t v = __atomic_load_n(word, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(word, &v, v, /*weak=*/false,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+  }
 }
 
 SlotHeader *Segment::slotHeader(int ring, uint64_t slot) const {

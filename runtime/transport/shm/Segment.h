@@ -93,7 +93,7 @@ public:
   SlotHeader *slotHeader(int ring, uint64_t slot) const;
   char *slotData(int ring, uint64_t slot) const;
   const RingGeometry &geometry() const { return geo_; }
-  /// Writes every page of `ring` through this mapping (an atomic add of 0 to
+  /// Writes every page of `ring` through this mapping (a compare-and-swap of
   /// its first word), so that a sender's first writes into a peer's ring
   /// take no page fault. Only the ring's sender may call it.
   void prefaultRing(int ring) const;
