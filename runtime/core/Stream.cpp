@@ -52,9 +52,10 @@ HostStream::~HostStream() {
 
 void HostStream::enqueueTask(InlineTask t) {
   bool wake;
-  outstanding_.fetch_add(1, std::memory_order_acq_rel);
   {
     std::lock_guard<std::mutex> g(mu_);
+    // Growing may throw (std::bad_alloc, reported by the C entry point):
+    // nothing is counted before the task is in the ring.
     if (queued_ == ring_.size()) {
       std::vector<InlineTask> grown(ring_.size() * 2);
       for (size_t i = 0; i < queued_; ++i)
@@ -64,6 +65,7 @@ void HostStream::enqueueTask(InlineTask t) {
     }
     ring_[(head_ + queued_) % ring_.size()] = std::move(t);
     ++queued_;
+    outstanding_.fetch_add(1, std::memory_order_acq_rel);
     wake = workerSleeping_;
   }
   if (wake)
