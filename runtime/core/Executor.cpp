@@ -401,7 +401,7 @@ Status Communicator::waitFor(const CallId &call,
     // Otherwise the lower sleeps, handing the CPU to the peer. With more
     // ranks than cores, though, every step meets a peer on its CPU, and a
     // sleep costs a wake-up per step where a yield hands the CPU over at once
-    // (3-4 ranks on 2 cores: 1.3-2.7x faster from 4 KB to 1 MB,
+    // (3-4 ranks on 2 cores: up to 3.5x faster from 4 KB to 1 MB,
     // docs/performance.md, "Yielding to a co-located peer"): follow the
     // policy, which yields there before it sleeps.
     WaitPolicy::Action next =

@@ -1,5 +1,4 @@
-//===- InlineTask.h - A stream task stored in place --------------*- C++
-//-*-===//
+//===- InlineTask.h - A stream task stored in place ------------*- C++ -*-===//
 //
 // A move-only `Status()` callable that keeps closures of up to kInlineBytes
 // inside itself, larger ones on the heap. A host stream's queue holds these

@@ -18,7 +18,6 @@
 
 #include <array>
 #include <atomic>
-#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <gtest/gtest.h>
