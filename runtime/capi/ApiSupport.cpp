@@ -221,14 +221,14 @@ size_t elemSize(HcclDataType t) {
 
 Status runQueued(const char *fn, Communicator *c, uint64_t ticket,
                  Status (*call)(void *), void *work) {
-  c->waitTurn(ticket);
+  c->order().waitTurn(ticket);
   Status st;
   try {
     st = call(work);
   } catch (const std::exception &e) {
     st = Status(HCCL_E_INTERNAL, std::string("internal error: ") + e.what());
   }
-  c->endTurn();
+  c->order().endTurn();
   if (!st.isOk()) {
     HCCL_LOG(Error, std::string(fn) + " (stream): " + st.message());
     return Status(st.code(), std::string(fn) + ": " + st.message());

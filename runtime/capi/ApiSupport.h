@@ -124,8 +124,10 @@ HcclResult runCommStateCallbacks(HcclComm comm, HcclCommStatePhase phase);
 /// Holds the communicator's turn (issue order) for a scope.
 class Turn {
 public:
-  explicit Turn(Communicator *c) : c_(c) { c_->waitTurn(c_->takeTicket()); }
-  ~Turn() { c_->endTurn(); }
+  explicit Turn(Communicator *c) : c_(c) {
+    c_->order().waitTurn(c_->order().take());
+  }
+  ~Turn() { c_->order().endTurn(); }
   Turn(const Turn &) = delete;
   Turn &operator=(const Turn &) = delete;
 
@@ -152,12 +154,19 @@ HcclResult dispatch(const char *fn, Communicator *c, HostStream *s, F work) {
     }
     return report(fn, st);
   }
-  uint64_t ticket = c->takeTicket();
-  s->enqueue([fn, c, ticket, work = std::move(work)]() mutable -> Status {
-    return runQueued(
-        fn, c, ticket,
-        [](void *w) -> Status { return (*static_cast<F *>(w))(); }, &work);
-  });
+  uint64_t ticket = c->order().take();
+  try {
+    s->enqueue([fn, c, ticket, work = std::move(work)]() mutable -> Status {
+      return runQueued(
+          fn, c, ticket,
+          [](void *w) -> Status { return (*static_cast<F *>(w))(); }, &work);
+    });
+  } catch (...) {
+    // Not queued (no memory for the ring): later calls must not wait for
+    // this one's turn. The C entry point reports the exception.
+    c->order().abandon(ticket);
+    throw;
+  }
   return HCCL_SUCCESS;
 }
 

@@ -359,31 +359,6 @@ const char *Communicator::linkKind(int peer) const {
 }
 
 //===----------------------------------------------------------------------===//
-// Ordering
-//===----------------------------------------------------------------------===//
-
-uint64_t Communicator::takeTicket() {
-  std::lock_guard<std::mutex> g(turnMu_);
-  return nextTicket_++;
-}
-
-void Communicator::waitTurn(uint64_t ticket) {
-  std::unique_lock<std::mutex> g(turnMu_);
-  turnCv_.wait(g, [&] { return serving_ == ticket; });
-}
-
-void Communicator::endTurn() {
-  std::lock_guard<std::mutex> g(turnMu_);
-  ++serving_;
-  turnCv_.notify_all();
-}
-
-void Communicator::waitIdle() {
-  std::unique_lock<std::mutex> g(turnMu_);
-  turnCv_.wait(g, [&] { return serving_ == nextTicket_; });
-}
-
-//===----------------------------------------------------------------------===//
 // Failures
 //===----------------------------------------------------------------------===//
 

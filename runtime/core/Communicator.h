@@ -23,6 +23,7 @@
 #include "common/Status.h"
 #include "config/Config.h"
 #include "core/AlgorithmPolicy.h"
+#include "core/IssueOrder.h"
 #include "core/ProgramCache.h"
 #include "core/RankInfo.h"
 #include "hccl-mlir/schedule/Program.h"
@@ -108,12 +109,10 @@ public:
   /// The pair to `peer` (nullptr for self; tests inspect transports).
   const Pair *pairFor(int peer) const;
 
-  // Ordering of calls: a ticket at issue time, executed in ticket order.
-  uint64_t takeTicket();
-  void waitTurn(uint64_t ticket);
-  void endTurn();
+  /// Calls run in issue order (a ticket each, core/IssueOrder.h).
+  IssueOrder &order() { return order_; }
   /// Blocks until every issued call has finished.
-  void waitIdle();
+  void waitIdle() { order_.waitIdle(); }
 
   // Collectives and point-to-point (arguments already validated by the C
   // API; these run on the calling thread).
@@ -249,11 +248,7 @@ private:
   /// agreed HCCL_TRANSPORT and the host layout.
   bool netPieces_ = false;
 
-  // Call ordering.
-  std::mutex turnMu_;
-  std::condition_variable turnCv_;
-  uint64_t nextTicket_ = 0;
-  uint64_t serving_ = 0;
+  IssueOrder order_;
 
   // Executor state (guarded by the turn).
   uint64_t collSeq_ = 0;

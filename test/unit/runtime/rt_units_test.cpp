@@ -6,6 +6,7 @@
 #include "common/HostLoad.h"
 #include "common/Socket.h"
 #include "core/InlineTask.h"
+#include "core/IssueOrder.h"
 #include "core/LocalWork.h"
 #include "core/ProgramCache.h"
 #include "core/RankInfo.h"
@@ -18,6 +19,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -448,6 +450,40 @@ TEST(InlineTask, StoresSmallClosuresInPlaceAndDestroysOnce) {
   moved.reset();
   other.reset();
   EXPECT_EQ(alive.use_count(), 1);
+}
+
+// A ticket given back (its call could not be queued) is skipped, whether
+// its turn has come or not; without that, every later call waits forever.
+TEST(IssueOrder, AbandonedTicketsAreSkipped) {
+  // Shared with the callers' threads, which a failure leaves blocked.
+  auto order = std::make_shared<IssueOrder>();
+  auto ran = std::make_shared<std::atomic<int>>(0); // bit t: t's call ran
+  uint64_t t0 = order->take(), t1 = order->take(), t2 = order->take(),
+           t3 = order->take();
+  auto call = [&](uint64_t t) {
+    return std::thread([order, ran, t] {
+      order->waitTurn(t);
+      *ran |= 1 << t;
+      order->endTurn();
+    });
+  };
+  std::thread last = call(t3);
+  order->abandon(t2); // not yet its turn
+  std::thread second = call(t1);
+  EXPECT_EQ(ran->load(), 0);
+  order->abandon(t0); // its turn: t1 is served, then t3 (t2 skipped)
+  for (int i = 0; i < 5000 && ran->load() != 0b1010; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (ran->load() != 0b1010) {
+    second.detach();
+    last.detach();
+    FAIL() << "a call behind an abandoned ticket never ran (ran " << ran->load()
+           << ")";
+  }
+  second.join();
+  last.join();
+  order->waitIdle(); // every ticket has had its turn
+  EXPECT_EQ(order->take(), 4u);
 }
 
 // More tasks than the stream's first ring holds: they run in order, and
