@@ -112,11 +112,11 @@ def median(xs):
 
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--models", nargs="+", choices=["cnn", "gpt"], default=["cnn", "gpt"])
+    p.add_argument("--models", nargs="+", choices=train_ddp.MODELS, default=["cnn", "gpt"])
     p.add_argument("--ranks", nargs="+", type=int, default=[2, 4, 8])
     p.add_argument("--steps", type=int, default=200)
     p.add_argument("--batch", type=int,
-                   help="samples per rank (default: the model's, cnn 8, gpt 4); small "
+                   help="samples per rank (default: the model's, cnn 8, gpt 4, lm 1); small "
                         "batches are where communication matters")
     p.add_argument("--rounds", type=int, default=1,
                    help="runs of each mode, interleaved (gloo, hccl, plan, gloo, ...); rows "

@@ -17,6 +17,11 @@ Models (also the factories the exporter takes, `examples/train/train_ddp.py:cnn`
   gpt  GPT-2-like decoder (tools/export/models.py): 4 layers, hidden 128,
        4 heads, vocab 2048, no dropout; batch 4 x seq 32 by default (1.2 M
        parameters)
+  lm   the same decoder shaped like a language model's fine-tuning: a
+       32000-token vocabulary (LLaMA's) at hidden 256, 2 layers; batch 1 x
+       seq 32 by default (8.8 M parameters, 80% of them the tied
+       embedding): many gradient bytes per FLOP, where communication
+       matters
 --batch sets the samples per rank: a small batch is the regime where
 communication matters (little compute per byte of gradient).
 
@@ -41,16 +46,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "export"))
 
-GPT = dict(layers=4, hidden=128, heads=4, seq=32, vocab=2048)
+# The decoders' shapes (tools/export/models.py's TransformerConfig).
+DECODERS = {
+    "gpt": dict(layers=4, hidden=128, heads=4, seq=32, vocab=2048),
+    "lm": dict(layers=2, hidden=256, heads=4, seq=32, vocab=32000),
+}
+MODELS = ["cnn", *DECODERS]
 # Per-rank batch sizes unless --batch says otherwise.
-DEFAULT_BATCH = {"cnn": 8, "gpt": 4}
+DEFAULT_BATCH = {"cnn": 8, "gpt": 4, "lm": 1}
 
 
 def input_spec(model, batch_size):
     """The exporter's --input for one rank's batch."""
     if model == "cnn":
         return [f"float32[{batch_size},3,32,32]"]
-    return [f"int64[{batch_size},{GPT['seq']}]:{GPT['vocab']}"]
+    d = DECODERS[model]
+    return [f"int64[{batch_size},{d['seq']}]:{d['vocab']}"]
 
 
 def cnn():
@@ -60,13 +71,25 @@ def cnn():
         num_classes=10, norm_layer=lambda c: nn.GroupNorm(min(32, c // 2), c))
 
 
-def gpt():
+def _decoder(name):
     import models
+    d = DECODERS[name]
     # `batch` only sizes the exporter's own example inputs; training takes
     # its batches from batch() below.
-    cfg = models.TransformerConfig(positions=GPT["seq"], dropout=0.0,
-                                   batch=DEFAULT_BATCH["gpt"], **GPT)
+    cfg = models.TransformerConfig(positions=d["seq"], dropout=0.0,
+                                   batch=DEFAULT_BATCH[name], **d)
     return models.GPT(cfg)
+
+
+def gpt():
+    return _decoder("gpt")
+
+
+def lm():
+    return _decoder("lm")
+
+
+FACTORIES = {"cnn": cnn, "gpt": gpt, "lm": lm}
 
 
 def batch(model, rank, step, size):
@@ -76,15 +99,16 @@ def batch(model, rank, step, size):
     if model == "cnn":
         return (torch.randn(size, 3, 32, 32, generator=g),
                 torch.randint(0, 10, (size,), generator=g))
-    ids = torch.randint(0, GPT["vocab"], (size, GPT["seq"] + 1), generator=g)
+    d = DECODERS[model]
+    ids = torch.randint(0, d["vocab"], (size, d["seq"] + 1), generator=g)
     return ids[:, :-1], ids[:, 1:]
 
 
 def loss_of(model, net, x, y):
     import torch.nn.functional as F
     out = net(x)
-    if model == "gpt":
-        return F.cross_entropy(out.reshape(-1, GPT["vocab"]), y.reshape(-1))
+    if model in DECODERS:
+        return F.cross_entropy(out.reshape(-1, DECODERS[model]["vocab"]), y.reshape(-1))
     return F.cross_entropy(out, y)
 
 
@@ -116,7 +140,7 @@ def run_steps(args, ddp, opt, rank, steps, first_step):
 
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--model", choices=["cnn", "gpt"], default="cnn")
+    p.add_argument("--model", choices=MODELS, default="cnn")
     p.add_argument("--backend", choices=["gloo", "hccl"], default="hccl")
     p.add_argument("--plan", help="plan JSON (hccl-translate --comm-to-plan): hccl + plan")
     p.add_argument("--graph", help="the exported graph the plan was compiled from")
@@ -125,7 +149,7 @@ def main(argv):
     p.add_argument("--block", type=int, default=10,
                    help="steps per block; real and compute-only blocks alternate")
     p.add_argument("--batch", type=int,
-                   help="samples per rank and step (default: cnn 8, gpt 4); a plan "
+                   help="samples per rank and step (default: cnn 8, gpt 4, lm 1); a plan "
                         "must be compiled from a graph exported with the same batch")
     p.add_argument("--lr", type=float, default=0.002, help="SGD learning rate (momentum 0.9)")
     p.add_argument("--threads", type=int, default=1, help="torch threads per rank")
@@ -148,7 +172,7 @@ def main(argv):
     torch.set_num_threads(args.threads)
     dist.init_process_group(args.backend)
     rank, size = dist.get_rank(), dist.get_world_size()
-    make = cnn if args.model == "cnn" else gpt
+    make = FACTORIES[args.model]
 
     # Compute-only baseline: DDP whose hook sends nothing.
     torch.manual_seed(0)
