@@ -25,6 +25,10 @@ PACKAGES=(
   python3-torch python3-torchvision python3-matplotlib  # tools/export, tools/plot (+ tests)
   # the torch.distributed backend (python/) and its pytest suites
   libtorch-dev pybind11-dev python3-dev python3-pytest
+  # Debian's torch calls the system libblas.so.3; without OpenBLAS that is
+  # the reference BLAS, ~10x slower matmuls (examples/train's compute would
+  # dwarf any communication). Serial: each rank runs one thread.
+  libopenblas0-serial
 )
 PACKAGES+=(${HCCLMLIR_EXTRA_PACKAGES:-})
 

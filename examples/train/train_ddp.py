@@ -86,7 +86,17 @@ def gpt():
 
 
 def lm():
-    return _decoder("lm")
+    import torch.nn as nn
+    net = _decoder("lm")
+    # GPT-2's initialisation (normal, std 0.02): with the default N(0, 1)
+    # embedding the tied head's logits start in the hundreds (loss ~170
+    # against ln(32000) = 10.4).
+    for m in net.modules():
+        if isinstance(m, (nn.Linear, nn.Embedding)):
+            nn.init.normal_(m.weight, std=0.02)
+            if getattr(m, "bias", None) is not None:
+                nn.init.zeros_(m.bias)
+    return net
 
 
 FACTORIES = {"cnn": cnn, "gpt": gpt, "lm": lm}
