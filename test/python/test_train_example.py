@@ -21,7 +21,7 @@ def _train_ddp():
     return mod
 
 
-@pytest.mark.parametrize("model", ["cnn", "gpt"])
+@pytest.mark.parametrize("model", ["cnn", "gpt", "lm"])
 def test_factory_builds_and_takes_a_step(model):
     t = _train_ddp()
     if model == "cnn":
@@ -33,6 +33,18 @@ def test_factory_builds_and_takes_a_step(model):
     grads = [p.grad for p in net.parameters() if p.requires_grad]
     assert grads and all(g is not None for g in grads)
     assert torch.isfinite(loss)
+    assert sorted(t.MODELS) == sorted(t.FACTORIES)
+
+
+def test_lm_starts_at_a_uniform_guess():
+    # GPT-2's initialisation: the first loss is about ln(vocabulary), not
+    # the ~170 of torch's default N(0, 1) embedding under a tied head.
+    import math
+    t = _train_ddp()
+    torch.manual_seed(0)
+    x, y = t.batch("lm", rank=0, step=0, size=1)
+    loss = t.loss_of("lm", t.lm(), x, y).item()
+    assert abs(loss - math.log(t.DECODERS["lm"]["vocab"])) < 1.0, loss
 
 
 COMPARE = os.path.join(HERE, "..", "..", "examples", "train", "compare.py")
