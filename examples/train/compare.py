@@ -51,7 +51,7 @@ def calibrate(build, work, ranks):
 
 
 def compile_plan(build, work, model, ranks, batch, link_params=None, cpu=None,
-                 measure=0):
+                 measure=0, pipeline=""):
     """Exports, compiles and writes the plan. measure > 0: the layers'
     backward times are measured (median of `measure` runs, one thread) and
     stretched by ranks / cores, the share of a core each rank gets when
@@ -82,7 +82,9 @@ def compile_plan(build, work, model, ranks, batch, link_params=None, cpu=None,
               f"{sum(o['time_us'] for o in g['ops'] if o['op'] == 'compute') / 1e3:.1f} ms",
               flush=True)
     mlir = sh([os.path.join(build, "bin", "hccl-translate"), "--import-graph", graph])
-    lowered = sh([os.path.join(build, "bin", "hccl-opt"), "--hccl-pipeline"], input=mlir)
+    lowered = sh([os.path.join(build, "bin", "hccl-opt"),
+                  f"--hccl-pipeline={pipeline}" if pipeline else "--hccl-pipeline"],
+                 input=mlir)
     sh([os.path.join(build, "bin", "hccl-translate"), "--comm-to-plan", "-o", plan], input=lowered)
     return plan, graph
 
@@ -138,6 +140,9 @@ def main(argv):
                    help="price the plan's compute with the backward measured here "
                         "(median of N runs per layer, x ranks/cores) instead of "
                         "--peak-tflops / --memory-gbps")
+    p.add_argument("--pipeline", default="", metavar="OPTS",
+                   help="options of hccl-opt's --hccl-pipeline for the plan, e.g. "
+                        "'policy=ddp' (default: the pipeline's defaults)")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--work", help="folder for graphs, plans, logs, reports (default: a temporary one)")
     p.add_argument("--port", type=int, default=29700)
@@ -169,7 +174,7 @@ def main(argv):
             plan, graph = compile_plan(args.build, work, model, ranks, batch, links,
                                        {"peak_tflops": args.peak_tflops,
                                         "memory_gbps": args.memory_gbps},
-                                       args.measure_compute)
+                                       args.measure_compute, args.pipeline)
             runs = {m: [] for m in modes}
             for rnd in range(args.rounds):
                 for k, mode in enumerate(modes):
