@@ -9,7 +9,9 @@
 #include "EnvParse.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 
 namespace hccl::rt {
@@ -46,6 +48,38 @@ std::string parseBuffSize(std::string_view v, Config &c) {
 
 std::string parseAlgo(std::string_view v, Config &c) {
   return setHcclAlgo(v, "HCCL_ALGO", c);
+}
+
+// A table is a few entries per collective and size band; anything near
+// this is not one.
+constexpr size_t kMaxAlgoTableBytes = 16u << 20;
+
+std::string parseAlgoTableFile(std::string_view v, Config &c) {
+  if (v.empty() || v.size() > 4096)
+    return "expected a file path (1..4096 characters)";
+  std::string path(v);
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    return std::string("cannot open: ") + std::strerror(errno);
+  std::string text;
+  char buf[65536];
+  while (f.read(buf, sizeof buf) || f.gcount() > 0) {
+    text.append(buf, static_cast<size_t>(f.gcount()));
+    if (text.size() > kMaxAlgoTableBytes)
+      return "larger than " + std::to_string(kMaxAlgoTableBytes >> 20) +
+             " MiB: not an algorithm table";
+  }
+  if (f.bad())
+    return "cannot read it";
+  auto table = sched::parseAlgoTable(text);
+  if (!table)
+    return table.message();
+  c.algoTableFile = path;
+  c.algoTable = std::make_shared<const sched::AlgoTable>(std::move(*table));
+  std::ostringstream digest;
+  digest << std::hex << std::hash<std::string>{}(text) << "/" << text.size();
+  c.algoTableDigest = digest.str();
+  return "";
 }
 
 std::string parseConnectTimeout(std::string_view v, Config &c) {
@@ -271,6 +305,7 @@ struct Variable {
 const Variable kVariables[] = {
     {"HCCL_BUFFSIZE", parseBuffSize},
     {"HCCL_ALGO", parseAlgo},
+    {"HCCL_ALGO_TABLE", parseAlgoTableFile},
     {"HCCL_CONNECT_TIMEOUT", parseConnectTimeout},
     {"HCCL_CONNECT_TIMEOUT_MS", parseConnectTimeoutMs},
     {"HCCL_EXEC_TIMEOUT", parseExecTimeout},
@@ -394,6 +429,8 @@ std::string formatConfig(const Config &c) {
   std::ostringstream os;
   os << "HCCL_BUFFSIZE=" << c.buffSizeMB
      << " HCCL_ALGO=" << (c.algo.empty() ? "auto" : c.algo)
+     << " HCCL_ALGO_TABLE="
+     << (c.algoTableFile.empty() ? "none" : c.algoTableFile)
      << " HCCL_CONNECT_TIMEOUT_MS=" << c.connectTimeoutMs
      << " HCCL_EXEC_TIMEOUT=" << c.execTimeoutSec
      << " HCCL_DETERMINISTIC=" << deterministicName(c.deterministic)

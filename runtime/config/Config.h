@@ -12,12 +12,14 @@
 #define HCCL_RUNTIME_CONFIG_CONFIG_H
 
 #include "common/Log.h"
+#include "hccl-mlir/schedule/AlgoTable.h"
 #include "hccl-mlir/schedule/Result.h"
 #include "hccl-mlir/schedule/Select.h"
 
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -78,6 +80,13 @@ struct Config {
   LogLevel logLevel = LogLevel::Warn;
   /// HCCL_TRANSPORT (ours): auto | shm | tcp | verbs.
   TransportKind transport = TransportKind::Auto;
+  /// HCCL_ALGO_TABLE (ours): an algorithm table (docs/plan-format.md,
+  /// "Algorithm tables"), e.g. measured on this host by
+  /// tools/tune/measure_table.py; read and checked when the variable is.
+  std::string algoTableFile;
+  std::shared_ptr<const sched::AlgoTable> algoTable;
+  /// A digest of the table's bytes: ranks compare it at init.
+  std::string algoTableDigest;
   /// HCCL_PLAN_TRUSTED (ours): 1 = HcclPlanLoad skips the proof of the
   /// plan's programs (for plans proven before, e.g. by hccl-plan verify).
   bool planTrusted = false;

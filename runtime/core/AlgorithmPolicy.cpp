@@ -21,6 +21,8 @@ AlgorithmPolicy::create(sched::Topology topo, const std::vector<int64_t> &ranks,
   p.deterministic_ = cfg.deterministic;
   p.algoSpec_ = cfg.algoSpec;
   p.algoText_ = cfg.algo;
+  p.table_ = cfg.algoTable;
+  p.tableFile_ = cfg.algoTableFile;
   return p;
 }
 
@@ -56,7 +58,33 @@ StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,
   req.elemBytes = static_cast<double>(elemBytes);
   req.placement = placement_;
   req.override = algoSpec_ ? &*algoSpec_ : nullptr;
+  // The table's entry, as HCCL_ALGO would say it: a flat algorithm for
+  // both levels, a hierarchical one's levels as given.
+  sched::HcclAlgoSpec fromTable;
+  const sched::AlgoTableEntry *entry =
+      table_ && (!algoSpec_ || !algoSpec_->forCollective(c).set)
+          ? table_->lookup(c, static_cast<int64_t>(ranks_.size()), req.bytes)
+          : nullptr;
+  if (entry) {
+    sched::AlgoLevels &lv = fromTable.perCollective[static_cast<int>(c)];
+    lv.set = true;
+    bool hier = entry->algorithm == Algorithm::Hierarchical;
+    lv.level0.algorithm = hier ? entry->level0 : entry->algorithm;
+    lv.level1.algorithm = hier ? entry->level1 : entry->algorithm;
+    req.override = &fromTable;
+  }
   auto sel = sched::selectAlgorithm(req, topo_);
+  if (!sel && entry) {
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true))
+      HCCL_LOG(Warn, "HCCL_ALGO_TABLE=" + tableFile_ + ": its " +
+                         sched::collectiveName(c) + " entry for " +
+                         std::to_string(ranks_.size()) +
+                         " ranks does not apply (" + sel.message() +
+                         "); using the automatic choice");
+    req.override = algoSpec_ ? &*algoSpec_ : nullptr;
+    sel = sched::selectAlgorithm(req, topo_);
+  }
   if (!sel && req.override) {
     // HCCL falls back to its default choice when HCCL_ALGO names an
     // algorithm the collective cannot use; so do we, and say so once.

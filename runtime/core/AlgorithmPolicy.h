@@ -6,7 +6,11 @@
 // runtime keeps HCCL's rules: HCCL_DETERMINISTIC=strict fixes the order of
 // combination, all-to-all-v chooses without its per-rank sizes, and an
 // HCCL_ALGO that cannot serve a collective falls back to the automatic
-// choice. A pure function of its inputs, so every rank chooses alike.
+// choice. Without an HCCL_ALGO for the collective, an HCCL_ALGO_TABLE entry
+// for it decides (measured choices, as comm-select-algorithm's table=); one
+// that cannot serve falls back the same way. A pure function of its inputs
+// (the ranks check at init that they read the same table), so every rank
+// chooses alike.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_CORE_ALGORITHMPOLICY_H
@@ -19,6 +23,7 @@
 #include "hccl-mlir/schedule/Topology.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +63,8 @@ private:
   Deterministic deterministic_ = Deterministic::False;
   std::optional<sched::HcclAlgoSpec> algoSpec_;
   std::string algoText_;
+  std::shared_ptr<const sched::AlgoTable> table_;
+  std::string tableFile_;
 };
 
 } // namespace hccl::rt

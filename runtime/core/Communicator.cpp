@@ -31,7 +31,7 @@ constexpr size_t kTcpChunkBytes = 512 * 1024;
 constexpr int kTcpChunks = 4;
 
 std::string settingsOf(const Config &c) {
-  return "HCCL_ALGO=" + c.algo +
+  return "HCCL_ALGO=" + c.algo + ";HCCL_ALGO_TABLE=" + c.algoTableDigest +
          ";HCCL_DETERMINISTIC=" + deterministicName(c.deterministic) +
          ";HCCL_BUFFSIZE=" + std::to_string(c.buffSizeMB) +
          ";HCCL_TRANSPORT=" + transportKindName(c.transport);

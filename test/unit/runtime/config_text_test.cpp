@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 using hccl::rt::Config;
 using hccl::rt::Deterministic;
@@ -151,6 +153,60 @@ TEST(ConfigAlgo, ParsedWithTheScheduleParser) {
   EXPECT_TRUE(
       perOp->algoSpec->forCollective(hccl::sched::Collective::AllReduce).set);
   EXPECT_TRUE(cfgtest::load({})->algo.empty());
+}
+
+std::string writeTemp(const std::string &text) {
+  char path[] = "/tmp/hccl-algo-table-XXXXXX";
+  int fd = mkstemp(path);
+  EXPECT_GE(fd, 0);
+  EXPECT_EQ(write(fd, text.data(), text.size()),
+            static_cast<ssize_t>(text.size()));
+  close(fd);
+  return path;
+}
+
+TEST(ConfigAlgoTable, ReadsTheTableAndNamesWhatIsWrong) {
+  const std::string head =
+      R"({"format": "hccl-mlir.algo-table", "version": 1, "topology": "host-4", "entries": [)";
+  std::string good = writeTemp(
+      head +
+      R"({"collective": "broadcast", "ranks": 4, "bytes": 0, "algorithm": "star"}]})");
+  auto r = cfgtest::load({{"HCCL_ALGO_TABLE", good}});
+  ASSERT_TRUE(r.isOk()) << r.message();
+  ASSERT_TRUE(r->algoTable);
+  EXPECT_EQ(r->algoTable->entries.size(), 1u);
+  EXPECT_EQ(r->algoTableFile, good);
+  EXPECT_NE(hccl::rt::formatConfig(*r).find("HCCL_ALGO_TABLE=" + good),
+            std::string::npos);
+  // Ranks compare the digest: the same bytes agree, other bytes do not.
+  std::string same = writeTemp(
+      head +
+      R"({"collective": "broadcast", "ranks": 4, "bytes": 0, "algorithm": "star"}]})");
+  std::string other = writeTemp(
+      head +
+      R"({"collective": "broadcast", "ranks": 4, "bytes": 0, "algorithm": "ring"}]})");
+  EXPECT_EQ(cfgtest::load({{"HCCL_ALGO_TABLE", same}})->algoTableDigest,
+            r->algoTableDigest);
+  EXPECT_NE(cfgtest::load({{"HCCL_ALGO_TABLE", other}})->algoTableDigest,
+            r->algoTableDigest);
+
+  std::string bad = writeTemp(
+      head +
+      R"({"collective": "broadcast", "ranks": 4, "bytes": 0, "algorithm": "warp"}]})");
+  auto e = cfgtest::load({{"HCCL_ALGO_TABLE", bad}});
+  ASSERT_FALSE(e.isOk());
+  EXPECT_EQ(e.message().rfind("HCCL_ALGO_TABLE=" + bad + ": ", 0), 0u)
+      << e.message();
+  EXPECT_NE(e.message().find("entries[0].algorithm"), std::string::npos)
+      << e.message();
+  std::string notJson = writeTemp("{\"format\": ");
+  EXPECT_FALSE(cfgtest::load({{"HCCL_ALGO_TABLE", notJson}}).isOk());
+  auto missing = cfgtest::load({{"HCCL_ALGO_TABLE", "/nonexistent/t.json"}});
+  ASSERT_FALSE(missing.isOk());
+  EXPECT_NE(missing.message().find("cannot open"), std::string::npos)
+      << missing.message();
+  for (const std::string &f : {good, same, other, bad, notJson})
+    unlink(f.c_str());
 }
 
 TEST(ConfigErrors, EveryInvalidVariableIsReportedOnOneLine) {

@@ -5,6 +5,7 @@
 #include "common/CpuMove.h"
 #include "common/HostLoad.h"
 #include "common/Socket.h"
+#include "core/AlgorithmPolicy.h"
 #include "core/InlineTask.h"
 #include "core/IssueOrder.h"
 #include "core/LocalWork.h"
@@ -450,6 +451,48 @@ TEST(InlineTask, StoresSmallClosuresInPlaceAndDestroysOnce) {
   moved.reset();
   other.reset();
   EXPECT_EQ(alive.use_count(), 1);
+}
+
+// HCCL_ALGO_TABLE's entry decides for its collective and group size, by
+// size band; HCCL_ALGO for the collective comes first; an entry that cannot
+// serve falls back to the automatic choice.
+TEST(AlgorithmPolicy, TableEntriesDecideAfterHcclAlgo) {
+  using hccl::sched::Algorithm;
+  using hccl::sched::Collective;
+  auto topo = hccl::sched::Topology::preset("host-4");
+  ASSERT_TRUE(topo.isOk()) << topo.message();
+  auto table = hccl::sched::parseAlgoTable(
+      R"({"format": "hccl-mlir.algo-table", "version": 1, "topology": "host-4", "entries": [
+        {"collective": "broadcast", "ranks": 4, "bytes": 0, "algorithm": "star"},
+        {"collective": "broadcast", "ranks": 4, "bytes": 1048576, "algorithm": "ring"},
+        {"collective": "allgather", "ranks": 4, "bytes": 0, "algorithm": "rhd"},
+        {"collective": "allreduce", "ranks": 2, "bytes": 0, "algorithm": "star"}]})");
+  ASSERT_TRUE(table.isOk()) << table.message();
+  Config cfg;
+  cfg.algoTable = std::make_shared<const hccl::sched::AlgoTable>(*table);
+  auto policy = AlgorithmPolicy::create(*topo, {0, 1, 2, 3}, cfg);
+  ASSERT_TRUE(policy.isOk());
+  auto bcast = [&](const AlgorithmPolicy &p, uint64_t bytes) {
+    auto c = p.choose(Collective::Broadcast, bytes, 4);
+    EXPECT_TRUE(c.isOk());
+    return c.isOk() ? c->algorithm : Algorithm::Hierarchical;
+  };
+  EXPECT_EQ(bcast(*policy, 65536), Algorithm::Star);
+  EXPECT_EQ(bcast(*policy, 4u << 20), Algorithm::Ring);
+  // The 2-rank entry does not apply to 4 ranks: the automatic choice.
+  auto plain = AlgorithmPolicy::create(*topo, {0, 1, 2, 3}, Config{});
+  ASSERT_TRUE(plain.isOk());
+  auto ar = policy->choose(Collective::AllReduce, 65536, 4);
+  auto arPlain = plain->choose(Collective::AllReduce, 65536, 4);
+  ASSERT_TRUE(ar.isOk() && arPlain.isOk());
+  EXPECT_EQ(ar->algorithm, arPlain->algorithm);
+  // HCCL_ALGO for broadcast comes before the table.
+  Config both = cfg;
+  ASSERT_EQ(hccl::rt::setHcclAlgo("broadcast=level0:ring", "HCCL_ALGO", both),
+            "");
+  auto forced = AlgorithmPolicy::create(*topo, {0, 1, 2, 3}, both);
+  ASSERT_TRUE(forced.isOk());
+  EXPECT_EQ(bcast(*forced, 65536), Algorithm::Ring);
 }
 
 // A ticket given back (its call could not be queued) is skipped, whether
