@@ -30,7 +30,9 @@ COLLECTIVES = ("allreduce", "allgather", "reducescatter")
 
 
 def fail(msg):
-    print(f"sim_table: {msg}", file=sys.stderr)
+    # Named after the script run (measure_table.py shares these helpers).
+    prog = os.path.splitext(os.path.basename(sys.argv[0]))[0] or "sim_table"
+    print(f"{prog}: {msg}", file=sys.stderr)
     sys.exit(2)
 
 
