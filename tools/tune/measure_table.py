@@ -5,7 +5,9 @@ this host.
 
 For each collective and size, every candidate `hccl-plan cost` lists for
 that collective, group and topology runs in hccl-test (HCCL_ALGO set to it),
-in interleaved rounds; the fastest median goes into the table. On a host
+in interleaved rounds; the fastest median goes into the table, unless the
+model's own pick ran in a round as fast as that one's slowest (then the
+model's pick stays: noise must not move a choice). On a host
 whose cost the model cannot price (more ranks than cores: every step waits
 for a co-located peer to be scheduled) the measured choice can be several
 times faster than the model's (docs/performance.md).
@@ -119,6 +121,11 @@ def main(argv):
         model_label, model_us = next(((lab, us) for lab, us, chosen in cands if chosen),
                                      cands[0][:2])
         best = min(med, key=med.get)
+        # Noise must not move a choice: another candidate replaces the
+        # model's pick only when its slowest round beat the pick's fastest.
+        if (model_label in med and best != model_label
+                and max(times[(c, n, best)]) >= min(times[(c, n, model_label)])):
+            best = model_label
         e = entry(c, args.ranks, n, best, med[best], model_us, model_label)
         del e["sim_us"]  # measured, not simulated: comm-bucket-sizing must not price by it
         entries.append(e)
