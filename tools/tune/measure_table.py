@@ -20,7 +20,6 @@ cannot run for a collective (it warns and falls back) is left out. Exit 2
 on bad options or a run that fails.
 """
 import argparse
-import json
 import os
 import re
 import statistics
@@ -29,7 +28,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from sim_table import ROOT, candidates, entry, fail, parse_size  # noqa: E402
+from sim_table import (ROOT, candidates, entry, fail, find_tools,  # noqa: E402
+                       size_bounds, write_table)
 
 # hccl-test's names and the table's.
 COLLECTIVES = {"allreduce": "all_reduce", "broadcast": "broadcast",
@@ -85,13 +85,8 @@ def main(argv):
         fail("-p must be >= 2")
     if args.factor < 2 or args.rounds < 1 or args.iters < 1 or args.warmup < 0:
         fail("-f must be >= 2, --rounds and -n >= 1, -w >= 0")
-    lo, hi = parse_size(args.min_bytes), parse_size(args.max_bytes)
-    if lo > hi:
-        fail(f"-b {args.min_bytes} is above -e {args.max_bytes}")
-    test, plan = (os.path.join(args.bin, t) for t in ("hccl-test", "hccl-plan"))
-    for tool in (test, plan):
-        if not os.access(tool, os.X_OK):
-            fail(f"{tool}: not found (build it, or give --bin)")
+    lo, hi = size_bounds(args)
+    test, plan = find_tools(args.bin, "hccl-test", "hccl-plan")
     topology = f"host-{args.ranks}"
     common = ["--ranks", str(args.ranks), "--topology", topology]
     colls = args.collective or list(COLLECTIVES)
@@ -133,11 +128,7 @@ def main(argv):
         print(f"| {c} | {n} | {model_label} | "
               f"{'n/a' if mine is None else f'{mine:.2f}'} | {best} | {med[best]:.2f} | "
               f"{'n/a' if mine is None else f'{mine / med[best]:.2f}x'} |")
-    doc = {"format": "hccl-mlir.algo-table", "version": 1, "topology": topology,
-           "source": "tools/tune/measure_table.py " + " ".join(argv), "entries": entries}
-    with open(args.out, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
+    write_table(args.out, topology, "measure_table.py", entries)
     print(f"wrote {args.out}: {len(entries)} entries")
     return 0
 

@@ -95,6 +95,33 @@ def entry(coll, ranks, nbytes, label, sim_us, model_us, model_label):
     return e
 
 
+def size_bounds(args):
+    """-b and -e (args.min_bytes, args.max_bytes) in bytes, checked."""
+    lo, hi = parse_size(args.min_bytes), parse_size(args.max_bytes)
+    if lo > hi:
+        fail(f"-b {args.min_bytes} is above -e {args.max_bytes}")
+    return lo, hi
+
+
+def find_tools(bindir, *names):
+    """Paths of the built tools, each checked to be there."""
+    paths = [os.path.join(bindir, n) for n in names]
+    for tool in paths:
+        if not os.access(tool, os.X_OK):
+            fail(f"{tool}: not found (build it, or give --bin)")
+    return paths
+
+
+def write_table(path, topology, tool, entries):
+    """The table document (docs/plan-format.md), its source this command."""
+    table = {"format": "hccl-mlir.algo-table", "version": 1, "topology": topology,
+             "source": f"tools/tune/{tool} " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+             "entries": entries}
+    with open(path, "w") as f:
+        json.dump(table, f, indent=1)
+        f.write("\n")
+
+
 def main(argv):
     extra = []
     if "--" in argv:
@@ -116,13 +143,8 @@ def main(argv):
         fail("--ranks must be >= 2")
     if args.factor < 2:
         fail("-f must be >= 2")
-    lo, hi = parse_size(args.min_bytes), parse_size(args.max_bytes)
-    if lo > hi:
-        fail(f"-b {args.min_bytes} is above -e {args.max_bytes}")
-    sim, plan = (os.path.join(args.bin, t) for t in ("hccl-sim", "hccl-plan"))
-    for tool in (sim, plan):
-        if not os.access(tool, os.X_OK):
-            fail(f"{tool}: not found (build it, or give --bin)")
+    lo, hi = size_bounds(args)
+    sim, plan = find_tools(args.bin, "hccl-sim", "hccl-plan")
     common = ["--ranks", str(args.ranks), "--topology", args.topology]
     if args.link_params:
         common += ["--link-params", args.link_params]
@@ -146,12 +168,7 @@ def main(argv):
                   f"| {best[0]} | {times[best[0]]:.2f} "
                   f"| {times[model_label] / times[best[0]]:.3f}x |", flush=True)
             nbytes *= args.factor
-    table = {"format": "hccl-mlir.algo-table", "version": 1, "topology": args.topology,
-             "source": "tools/tune/sim_table.py " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
-             "entries": entries}
-    with open(args.out, "w") as f:
-        json.dump(table, f, indent=1)
-        f.write("\n")
+    write_table(args.out, args.topology, "sim_table.py", entries)
     print(f"sim_table: {len(entries)} entries -> {args.out}")
     return 0
 
