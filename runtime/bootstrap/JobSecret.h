@@ -15,6 +15,7 @@
 
 #include "bootstrap/Auth.h"
 #include "common/Status.h"
+#include "config/ReadFile.h"
 
 #include <functional>
 #include <string>
@@ -36,12 +37,6 @@ readJobKey(const std::function<const char *(const char *)> &getenv);
 /// Prints, once per process, that `what` (e.g. "MASTER_ADDR:MASTER_PORT
 /// 10.0.0.1:29500") admits anyone who reaches it.
 void warnNoSecretOnce(const std::string &what);
-
-/// Reads a small regular file that must be private to this user (owner is
-/// the effective uid, no group/other permission bits). Never blocks on a
-/// FIFO or device: opened non-blocking and checked with fstat first.
-StatusOr<std::string> readPrivateFile(const std::string &path, size_t maxBytes,
-                                      bool requirePrivate);
 
 } // namespace hccl::rt
 

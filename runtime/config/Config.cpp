@@ -7,11 +7,10 @@
 //===----------------------------------------------------------------------===//
 #include "config/Config.h"
 #include "EnvParse.h"
+#include "config/ReadFile.h"
 
 #include <cctype>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 namespace hccl::rt {
@@ -58,19 +57,12 @@ std::string parseAlgoTableFile(std::string_view v, Config &c) {
   if (v.empty() || v.size() > 4096)
     return "expected a file path (1..4096 characters)";
   std::string path(v);
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    return std::string("cannot open: ") + std::strerror(errno);
-  std::string text;
-  char buf[65536];
-  while (f.read(buf, sizeof buf) || f.gcount() > 0) {
-    text.append(buf, static_cast<size_t>(f.gcount()));
-    if (text.size() > kMaxAlgoTableBytes)
-      return "larger than " + std::to_string(kMaxAlgoTableBytes >> 20) +
-             " MiB: not an algorithm table";
-  }
-  if (f.bad())
-    return "cannot read it";
+  // Bounded, and never blocks on a FIFO or device (as HCCL_WHITELIST_FILE).
+  StatusOr<std::string> read = readPrivateFile(path, kMaxAlgoTableBytes,
+                                               /*requirePrivate=*/false);
+  if (!read.isOk())
+    return read.status().message();
+  const std::string &text = *read;
   auto table = sched::parseAlgoTable(text);
   if (!table)
     return table.message();

@@ -454,8 +454,8 @@ TEST(InlineTask, StoresSmallClosuresInPlaceAndDestroysOnce) {
 }
 
 // HCCL_ALGO_TABLE's entry decides for its collective and group size, by
-// size band; HCCL_ALGO for the collective comes first; an entry that cannot
-// serve falls back to the automatic choice.
+// size band; an entry for another group size is ignored; HCCL_ALGO for the
+// collective comes first.
 TEST(AlgorithmPolicy, TableEntriesDecideAfterHcclAlgo) {
   using hccl::sched::Algorithm;
   using hccl::sched::Collective;
