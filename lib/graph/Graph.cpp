@@ -499,9 +499,22 @@ Status validateGraph(const Graph &g) {
                                   "(its results order the schedule)");
     }
   }
-  for (const std::string &o : g.outputs)
+  // A graph output is a value: an op's output, or a graph input passed
+  // through (listed, or derived from the ops' unproduced inputs).
+  std::set<std::string> consumed;
+  for (const Op &op : g.ops)
+    consumed.insert(op.inputs.begin(), op.inputs.end());
+  for (size_t k = 0; k < g.outputs.size(); ++k) {
+    const std::string &o = g.outputs[k];
+    std::string path = "outputs[" + std::to_string(k) + "]";
     if (!g.findTensor(o))
-      return Status::error("outputs: unknown tensor " + quote(o));
+      return Status::error(path + ": unknown tensor " + quote(o));
+    bool input =
+        g.inputs.empty() ? consumed.count(o) != 0 : inputSet.count(o) != 0;
+    if (!producer.count(o) && !input)
+      return Status::error(path + ": tensor " + quote(o) +
+                           " is neither produced by an op nor a graph input");
+  }
   return Status::ok();
 }
 

@@ -34,6 +34,13 @@ const char *kOps =
 
 sched::Result<Graph> parse(const std::string &text) { return parseGraph(text); }
 
+TEST(Graph, AnOutputMayBeAGraphInputPassedThrough) {
+  // Listed as an input, or derived as one (consumed, never produced).
+  EXPECT_TRUE(parse(
+      base(kOps, kTensors, R"(, "inputs": ["x"], "outputs": ["x", "s"])")));
+  EXPECT_TRUE(parse(base(kOps, kTensors, R"(, "outputs": ["x", "s"])")));
+}
+
 TEST(Graph, ParsesAValidGraph) {
   auto g = parse(base(kOps, kTensors));
   ASSERT_TRUE(g) << g.message();
@@ -105,6 +112,22 @@ INSTANTIATE_TEST_SUITE_P(
                          "inputs": ["nope"], "outputs": ["x"]})",
                      R"({"name": "x", "shape": [2], "dtype": "fp32"})"),
                 "ops[0] (c).inputs[0]: unknown tensor 'nope'"},
+        // A listed output nothing defines (the importer would return a
+        // null value: a crash found by fuzz-graph-import).
+        BadCase{"output never produced",
+                base(kOps,
+                     std::string(kTensors) +
+                         R"(, {"name": "z", "shape": [2], "dtype": "fp32"})",
+                     R"(, "outputs": ["s", "z"])"),
+                "outputs[1]: tensor 'z' is neither produced by an op nor a "
+                "graph input"},
+        BadCase{"output not among listed inputs",
+                base(kOps,
+                     std::string(kTensors) +
+                         R"(, {"name": "z", "shape": [2], "dtype": "fp32"})",
+                     R"(, "inputs": ["x"], "outputs": ["z"])"),
+                "outputs[0]: tensor 'z' is neither produced by an op nor a "
+                "graph input"},
         BadCase{"cost missing",
                 base(R"({"op": "compute", "name": "c", "inputs": [],
                          "outputs": ["x"]})",
