@@ -495,6 +495,36 @@ TEST(AlgorithmPolicy, TableEntriesDecideAfterHcclAlgo) {
   EXPECT_EQ(bcast(*forced, 65536), Algorithm::Ring);
 }
 
+// A table entry the collective cannot use (pairwise cannot broadcast) falls
+// back to the automatic choice, with one warning naming the file.
+TEST(AlgorithmPolicy, TableEntryThatCannotServeFallsBackWithAWarning) {
+  using hccl::sched::Collective;
+  auto topo = hccl::sched::Topology::preset("host-4");
+  ASSERT_TRUE(topo.isOk()) << topo.message();
+  auto table = hccl::sched::parseAlgoTable(
+      R"({"format": "hccl-mlir.algo-table", "version": 1, "topology": "host-4", "entries": [
+        {"collective": "broadcast", "ranks": 4, "bytes": 0, "algorithm": "pairwise"}]})");
+  ASSERT_TRUE(table.isOk()) << table.message();
+  Config cfg;
+  cfg.algoTable = std::make_shared<const hccl::sched::AlgoTable>(*table);
+  cfg.algoTableFile = "tuned.json";
+  auto policy = AlgorithmPolicy::create(*topo, {0, 1, 2, 3}, cfg);
+  auto plain = AlgorithmPolicy::create(*topo, {0, 1, 2, 3}, Config{});
+  ASSERT_TRUE(policy.isOk() && plain.isOk());
+  ::testing::internal::CaptureStderr();
+  auto c = policy->choose(Collective::Broadcast, 65536, 4);
+  std::string err = ::testing::internal::GetCapturedStderr();
+  auto auto_ = plain->choose(Collective::Broadcast, 65536, 4);
+  ASSERT_TRUE(c.isOk());
+  ASSERT_TRUE(auto_.isOk());
+  EXPECT_EQ(c->algorithm, auto_->algorithm);
+  EXPECT_NE(c->algorithm, hccl::sched::Algorithm::Pairwise);
+  EXPECT_NE(err.find("HCCL_ALGO_TABLE=tuned.json: its broadcast entry for 4 "
+                     "ranks does not apply"),
+            std::string::npos)
+      << err;
+}
+
 // A ticket given back (its call could not be queued) is skipped, whether
 // its turn has come or not; without that, every later call waits forever.
 TEST(IssueOrder, AbandonedTicketsAreSkipped) {
