@@ -321,25 +321,29 @@ const Variable kVariables[] = {
 };
 
 /// The value as shown in an error: control characters escaped, long values
-/// cut, so the message stays one readable line.
+/// cut in the middle (a path keeps its file name), so the message stays one
+/// readable line.
 std::string shown(std::string_view v) {
   static const char *hex = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (out.size() >= 64) {
-      out += "...";
-      break;
+  auto escaped = [](std::string_view part) {
+    std::string out;
+    for (char ch : part) {
+      unsigned char u = static_cast<unsigned char>(ch);
+      if (u < 0x20 || u == 0x7f) {
+        out += "\\x";
+        out += hex[u >> 4];
+        out += hex[u & 15];
+      } else {
+        out += ch;
+      }
     }
-    unsigned char u = static_cast<unsigned char>(v[i]);
-    if (u < 0x20 || u == 0x7f) {
-      out += "\\x";
-      out += hex[u >> 4];
-      out += hex[u & 15];
-    } else {
-      out += static_cast<char>(u);
-    }
-  }
-  return out;
+    return out;
+  };
+  constexpr size_t kHead = 40, kTail = 24;
+  if (v.size() <= kHead + kTail)
+    return escaped(v);
+  return escaped(v.substr(0, kHead)) + "..." +
+         escaped(v.substr(v.size() - kTail));
 }
 
 } // namespace

@@ -231,6 +231,11 @@ TEST(ConfigErrors, ControlCharactersAndLongValuesAreEscaped) {
   msg = errorFor("HCCL_RDMA_SL", longValue);
   EXPECT_LT(msg.size(), 200u) << "long values are cut: " << msg;
   EXPECT_NE(msg.find("..."), std::string::npos);
+  // Cut in the middle: a long path keeps its file name.
+  std::string path = "/" + std::string(200, 'd') + "/tables/bad.json";
+  msg = errorFor("HCCL_ALGO_TABLE", path);
+  EXPECT_NE(msg.find("HCCL_ALGO_TABLE=/ddd"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("...dddddddd/tables/bad.json:"), std::string::npos) << msg;
 }
 
 TEST(ConfigUnknown, ListsHcclVariablesTheRuntimeDoesNotRead) {
