@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <string>
 
 using namespace hccl::graph;
@@ -196,7 +197,15 @@ INSTANTIATE_TEST_SUITE_P(
                 R"({"format": "hccl-mlir.graph", "version": 1, "name": "g",
                     "topology": {"preset": "910b-8", "rank_table": {}},
                     "groups": [], "tensors": [], "ops": []})",
-                "topology: give exactly one of 'preset' and 'rank_table'"}));
+                "topology: give exactly one of 'preset' and 'rank_table'"}),
+    // Test names from the cases' descriptions (not their bytes).
+    [](const ::testing::TestParamInfo<BadCase> &info) {
+      std::string name = info.param.what;
+      for (char &ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch)))
+          ch = '_';
+      return name;
+    });
 
 TEST(Graph, RankTableTopology) {
   std::string text = R"({"format": "hccl-mlir.graph", "version": 1, "name": "g",
