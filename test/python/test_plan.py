@@ -129,6 +129,8 @@ def _train(rank, size, plan, graph, steps, env_desc, accumulate=False, which="ml
         "members": [members for _, members in hook.buckets],
         "traces": traces,
         "algorithms": hook.algorithms,
+        "in_place": hook.in_place_launches,
+        "in_place_buckets": [b for b, x in enumerate(hook.in_place) if x is not None],
         "env": env_desc,
     }
 
@@ -170,6 +172,10 @@ def test_plan_drives_ddp_bit_identical_2_ranks(tmp):
         assert [names for _, names in o["buckets"]] == [
             ["fc.2.bias", "fc.2.weight", "fc.1.bias"], ["fc.1.weight", "fc.0.bias"],
             ["fc.0.weight"]], o["buckets"]
+        # Once DDP has rebuilt its buckets (before step 2's forward), the
+        # plan's buckets whose gradients lie in DDP's buffer in their order
+        # are reduced there: in steps 3 and 4.
+        assert o["in_place"] == 2 * len(o["in_place_buckets"]) == 6, (o["in_place"], o["in_place_buckets"])
         _check_launches(o)
 
 
@@ -206,6 +212,7 @@ def test_plan_drives_ddp_bit_identical_4_ranks_deterministic(tmp):
         assert set(o["algorithms"]) == {"mesh"}, o["algorithms"]
         assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
         assert o["params_equal"], f"rank {r}: parameters differ"
+        assert o["in_place"] == len(o["in_place_buckets"]) == 3, o["in_place"]  # step 3
         _check_launches(o)
 
 

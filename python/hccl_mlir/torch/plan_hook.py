@@ -139,6 +139,8 @@ class _Iteration:
         self.ready = [False] * nbuckets
         self.futures = [torch.futures.Future() for _ in range(nbuckets)]
         self.results = [None] * nbuckets
+        self.synthetic = [False] * nbuckets  # a member's gradient is our zeros
+        self.in_place = [False] * nbuckets  # reduced in DDP's bucket buffer
         self.unused = []  # parameters the forward did not reach
 
 
@@ -180,6 +182,14 @@ class PlanHook:
         self.index = index
         self.algorithms = [program_info[pid].get("algorithm") for pid, _ in self.buckets]
         self.flat = [None] * len(self.buckets)
+        # Per plan bucket, (DDP bucket buffer, offset) when its gradients lie
+        # there contiguously in its order: it is then reduced in place (no
+        # pack into our buffer, no copy back into DDP's). Learnt from DDP's
+        # buckets only once DDP has rebuilt them (it does so once, before
+        # the second iteration's forward); until then, and for buckets
+        # that do not line up, the gradients are packed.
+        self.in_place = [None] * len(self.buckets)
+        self.in_place_launches = 0
         self.lock = threading.Lock()
         self.it = None
         # Set to a list to record ("ready", parameter index) and ("launch",
@@ -249,18 +259,19 @@ class PlanHook:
             with self.lock:
                 it = self._iteration()
                 for j in it.unused:  # ready with the first gradient, as in DDP
-                    self._mark(it, j, torch.zeros_like(self.params[j]))
+                    self._mark(it, j, torch.zeros_like(self.params[j]), synthetic=True)
                 it.unused = []
                 self._mark(it, i, self.params[i].grad)
         return hook
 
-    def _mark(self, it, i, grad):
+    def _mark(self, it, i, grad, synthetic=False):
         if it.grads[i] is not None:
             return
         it.grads[i] = grad
         if self.trace is not None:
             self.trace.append(("ready", i))
         b = self.bucket_of[i]
+        it.synthetic[b] = it.synthetic[b] or synthetic
         it.pending[b] -= 1
         if it.pending[b] == 0:
             it.ready[b] = True
@@ -277,14 +288,24 @@ class PlanHook:
         # has copied the previous iteration's results out before its
         # backward returned. The packing runs in C++ on the group's worker,
         # so the autograd thread only queues the bucket.
-        flat = self.flat[b]
-        if flat is None:
-            flat = self.flat[b] = torch.empty(
-                sum(self.offset[i][1] for i in members), dtype=self.params[members[0]].dtype)
+        n = sum(self.offset[i][1] for i in members)
+        if self.in_place[b] is not None and not it.synthetic[b]:
+            # DDP's reducer hook, which runs before ours on each gradient's
+            # accumulator, has copied the gradients into its buffer: scale
+            # and reduce them there (the same multiply as the pack).
+            buf, off = self.in_place[b]
+            flat = buf.narrow(0, off, n)
+            parts = [flat]
+            it.in_place[b] = True
+            self.in_place_launches += 1
+        else:
+            flat = self.flat[b]
+            if flat is None:
+                flat = self.flat[b] = torch.empty(n, dtype=self.params[members[0]].dtype)
+            parts = [it.grads[i] for i in members]
         it.results[b] = flat
         fut = it.futures[b]
-        work = self.pg._run_plan_packed(self.plan, pid, [it.grads[i] for i in members],
-                                        flat, 1.0 / self.size)
+        work = self.pg._run_plan_packed(self.plan, pid, parts, flat, 1.0 / self.size)
 
         def done(f):
             try:
@@ -306,13 +327,18 @@ class PlanHook:
                 if i is None:
                     raise PlanError("DDP bucket holds a parameter the plan does not know")
                 if it.grads[i] is None:
-                    self._mark(it, i, g)  # unused here: DDP's zeros
+                    # Not yet seen by our hook (DDP calls this from its own
+                    # hook on the bucket's last gradient, before ours runs),
+                    # or unused: g is DDP's buffer, holding what DDP reduces.
+                    self._mark(it, i, g)
                 parts.append(i)
+            buffer = bucket.buffer()
+            self._check_in_place(it, parts, buffer)
+            self._learn_layout(bucket, parts, buffer)
             if bucket.is_last() and it.next != len(self.buckets):
                 raise PlanError(f"DDP's last bucket came with plan bucket "
                                 f"{it.next} of {len(self.buckets)} not launched")
         needed = sorted({self.bucket_of[i] for i in parts})
-        buffer = bucket.buffer()
 
         def assemble(_):
             if len(needed) == 1 and parts == self.buckets[needed[0]][1]:
@@ -323,11 +349,42 @@ class PlanHook:
             pos = 0
             for i in parts:
                 off, n = self.offset[i]
-                buffer.narrow(0, pos, n).copy_(
-                    it.results[self.bucket_of[i]].narrow(0, off, n))
+                src = it.results[self.bucket_of[i]].narrow(0, off, n)
+                dst = buffer.narrow(0, pos, n)
+                if src.data_ptr() != dst.data_ptr():  # reduced in place: there already
+                    dst.copy_(src)
                 pos += n
             return buffer
         return torch.futures.collect_all([it.futures[b] for b in needed]).then(assemble)
+
+
+    def _learn_layout(self, bucket, parts, buffer):
+        if not getattr(self.ddp, "_has_rebuilt_buckets", False):
+            return  # DDP's buffers are not final yet
+        base, size = buffer.data_ptr(), buffer.element_size()
+        where = {i: (g.data_ptr() - base) // size
+                 for i, g in zip(parts, bucket.gradients())}
+        for b, (_, members) in enumerate(self.buckets):
+            if self.in_place[b] is not None or not all(i in where for i in members):
+                continue
+            pos = where[members[0]]
+            for i in members:
+                if where[i] != pos:
+                    break
+                pos += self.offset[i][1]
+            else:
+                if buffer.dtype == self.params[members[0]].dtype:
+                    self.in_place[b] = (buffer, where[members[0]])
+                    self.flat[b] = None
+
+    def _check_in_place(self, it, parts, buffer):
+        # A bucket reduced in a buffer DDP no longer uses would leave DDP's
+        # gradients unreduced: fail loudly (DDP rebuilds its buckets once,
+        # before the buffers are learnt, so this does not happen).
+        for b in {self.bucket_of[i] for i in parts}:
+            if it.in_place[b] and self.in_place[b][0].data_ptr() != buffer.data_ptr():
+                raise PlanError(f"plan bucket {b} was reduced in a DDP bucket buffer "
+                                "DDP no longer uses (DDP rebuilt its buckets again)")
 
 
 def apply_plan(ddp_model, plan, graph=None):
