@@ -88,7 +88,8 @@ def _batch(which, gen):
     return (torch.randn(4, 16, generator=gen), torch.randint(0, 10, (4,), generator=gen))
 
 
-def _train(rank, size, plan, graph, steps, env_desc, accumulate=False, which="mlp"):
+def _train(rank, size, plan, graph, steps, env_desc, accumulate=False, which="mlp",
+           bucket_view=False):
     import copy
     import torch
     from torch.nn.parallel import DistributedDataParallel as DDP
@@ -97,7 +98,8 @@ def _train(rank, size, plan, graph, steps, env_desc, accumulate=False, which="ml
     runs = {}
     for mode in ("ddp", "plan"):
         model = copy.deepcopy(base)
-        ddp = DDP(model, find_unused_parameters=which != "mlp")
+        ddp = DDP(model, find_unused_parameters=which != "mlp",
+                  gradient_as_bucket_view=bucket_view)
         hook = apply_plan(ddp, plan, graph) if mode == "plan" else None
         opt = torch.optim.SGD(ddp.parameters(), lr=0.01, momentum=0.9)
         gen = torch.Generator().manual_seed(7 + rank)
@@ -176,6 +178,18 @@ def test_plan_drives_ddp_bit_identical_2_ranks(tmp):
         # plan's buckets whose gradients lie in DDP's buffer in their order
         # are reduced there: in steps 3 and 4.
         assert o["in_place"] == 2 * len(o["in_place_buckets"]) == 6, (o["in_place"], o["in_place_buckets"])
+        _check_launches(o)
+
+
+def test_plan_with_gradient_as_bucket_view(tmp):
+    # The gradients are DDP's buffer itself: reduced in place there, and
+    # packed from it before DDP's buckets are final.
+    plan, graph = compile_plan(tmp, 2)
+    out = ranks.run(_train, 2, plan, graph, 4, "default", False, "mlp", True, timeout=300)
+    for r, o in enumerate(out):
+        assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
+        assert o["params_equal"], f"rank {r}: parameters differ"
+        assert o["in_place"] == 6, o["in_place"]
         _check_launches(o)
 
 
