@@ -357,7 +357,6 @@ class PlanHook:
             return buffer
         return torch.futures.collect_all([it.futures[b] for b in needed]).then(assemble)
 
-
     def _learn_layout(self, bucket, parts, buffer):
         if not getattr(self.ddp, "_has_rebuilt_buckets", False):
             return  # DDP's buffers are not final yet
