@@ -1,5 +1,4 @@
-//===- ReadFile.h - Small files named by the environment ---------*- C++
-//-*-===//
+//===- ReadFile.h - Small files named by the environment --------*- C++ -*-===//
 //
 // Files that HCCL_* variables name (a job secret, a whitelist, an algorithm
 // table) are read with one bounded, non-blocking read: a path an attacker

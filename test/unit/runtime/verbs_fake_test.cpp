@@ -706,7 +706,10 @@ TEST_F(FakeVerbs, InjectedFaults) {
       if (c.rank == (stall ? 1 : 0))
         setenv("FAKEVERBS_FAULT", cur->fault, 1);
       Side s;
-      std::string e = connectBoth(c, s, 10, 2);
+      // Only the stall needs the retry timer to fire (3 x 16.8 ms); for
+      // the injected errors a 1 s window keeps a peer descheduled on a
+      // loaded host from expiring it first (3 x 4.2 ms failed 7 in 60).
+      std::string e = connectBoth(c, s, stall ? 12 : 18, 2);
       if (!e.empty())
         return e;
       PeerInfo p = peerOf(c, 1 - c.rank);
