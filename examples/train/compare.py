@@ -89,7 +89,8 @@ def compile_plan(build, work, model, ranks, batch, link_params=None, cpu=None,
     return plan, graph
 
 
-def train(build, work, model, ranks, batch, mode, steps, port, rnd, plan=None, graph=None):
+def train(build, work, model, ranks, batch, mode, steps, port, rnd, plan=None, graph=None,
+          bucket_view=False):
     tag = f"{model}-p{ranks}-b{batch}-{mode}-r{rnd}"
     out = os.path.join(work, f"{tag}.json")
     env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
@@ -101,6 +102,8 @@ def train(build, work, model, ranks, batch, mode, steps, port, rnd, plan=None, g
            "--batch", str(batch), "--steps", str(steps), "--out", out]
     if plan:
         cmd += ["--plan", plan, "--graph", graph]
+    if bucket_view:
+        cmd.append("--bucket-view")
     sh(cmd, env=env)
     with open(out) as f:
         return json.load(f)
@@ -143,6 +146,8 @@ def main(argv):
     p.add_argument("--pipeline", default="", metavar="OPTS",
                    help="options of hccl-opt's --hccl-pipeline for the plan, e.g. "
                         "'policy=ddp' (default: the pipeline's defaults)")
+    p.add_argument("--bucket-view", action="store_true",
+                   help="train with DDP(gradient_as_bucket_view=True) in every mode")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--work", help="folder for graphs, plans, logs, reports (default: a temporary one)")
     p.add_argument("--port", type=int, default=29700)
@@ -181,7 +186,8 @@ def main(argv):
                     runs[mode].append(train(
                         args.build, work, model, ranks, batch, mode, args.steps,
                         args.port + 3 * rnd + k, rnd,
-                        *((plan, graph) if mode == "hccl+plan" else ())))
+                        *((plan, graph) if mode == "hccl+plan" else (None, None)),
+                        bucket_view=args.bucket_view))
             gloo = runs["gloo"]
             for mode, rs in runs.items():
                 ratios = [r["steps_per_s"] / g["steps_per_s"] for r, g in zip(rs, gloo)]

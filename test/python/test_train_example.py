@@ -21,7 +21,7 @@ def _train_ddp():
     return mod
 
 
-@pytest.mark.parametrize("model", ["cnn", "gpt", "lm"])
+@pytest.mark.parametrize("model", ["cnn", "gpt", "lm", "mlp"])
 def test_factory_builds_and_takes_a_step(model):
     t = _train_ddp()
     if model == "cnn":
@@ -45,6 +45,13 @@ def test_lm_starts_at_a_uniform_guess():
     x, y = t.batch("lm", rank=0, step=0, size=1)
     loss = t.loss_of("lm", t.lm(), x, y).item()
     assert abs(loss - math.log(t.DECODERS["lm"]["vocab"])) < 1.0, loss
+
+
+def test_mlp_is_the_size_its_docs_say():
+    # README and docstring: 25.2 M parameters, 101 MB of fp32 gradients.
+    t = _train_ddp()
+    n = sum(p.numel() for p in t.mlp().parameters())
+    assert round(n / 1e6, 1) == 25.2, n
 
 
 COMPARE = os.path.join(HERE, "..", "..", "examples", "train", "compare.py")
