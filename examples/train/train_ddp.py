@@ -25,8 +25,9 @@ Models (also the factories the exporter takes, `examples/train/train_ddp.py:cnn`
   mlp  a transformer's feed-forward stack without attention: 3 residual
        blocks (LayerNorm, 1024 -> 4096 -> 1024, GELU) and a 10-class head;
        batch 8 x 1024 features by default (25.2 M parameters, 101 MB of
-       fp32 gradients for about 0.4 GFLOP a sample): communication-bound,
-       as large models' fine-tuning at small micro-batches is
+       fp32 gradients for about 0.15 GFLOP a sample, forward and
+       backward): the most gradient bytes per FLOP of the four, as large
+       models' fine-tuning at small micro-batches has
 --batch sets the samples per rank: a small batch is the regime where
 communication matters (little compute per byte of gradient).
 
