@@ -186,7 +186,7 @@ def main(argv):
                     runs[mode].append(train(
                         args.build, work, model, ranks, batch, mode, args.steps,
                         args.port + 3 * rnd + k, rnd,
-                        *((plan, graph) if mode == "hccl+plan" else (None, None)),
+                        *((plan, graph) if mode == "hccl+plan" else ()),
                         bucket_view=args.bucket_view))
             gloo = runs["gloo"]
             for mode, rs in runs.items():
