@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "core/Communicator.h"
 #include "core/LocalWork.h"
+#include "reduce/Copy.h"
 
 #include <cstring>
 
@@ -22,9 +23,9 @@ Status Communicator::batchSendRecv(const std::vector<P2pOp> &ops) {
       (o.send ? selfSend : selfRecv) = &o;
   if (selfSend && selfRecv && selfSend->count > 0 &&
       selfSend->buf != selfRecv->buf)
-    std::memmove(selfRecv->buf, selfSend->buf,
-                 static_cast<size_t>(selfSend->count) *
-                     sched::dataTypeSize(selfSend->dt));
+    moveBytes(selfRecv->buf, selfSend->buf,
+              static_cast<size_t>(selfSend->count) *
+                  sched::dataTypeSize(selfSend->dt));
 
   // The batch waits as one call whose number (0) no message carries, so the
   // mismatch check cannot mistake the batch's own messages for another call.

@@ -8,6 +8,7 @@
 #define HCCL_RUNTIME_CORE_LOCALWORK_H
 
 #include "hccl-mlir/schedule/Program.h"
+#include "reduce/Copy.h"
 #include "reduce/Nontemporal.h"
 #include "reduce/Reduce.h"
 
@@ -48,7 +49,7 @@ struct LocalWork {
             (it.dst + it.bytes <= it.src || it.src + it.bytes <= it.dst))
           copyNontemporal(it.dst + it.done, it.src + it.done, len);
         else
-          std::memmove(it.dst + it.done, it.src + it.done, len);
+          moveBytes(it.dst + it.done, it.src + it.done, len);
       } else {
         const void *srcs[64];
         std::vector<const void *> many;

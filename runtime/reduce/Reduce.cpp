@@ -1,5 +1,6 @@
 //===- Reduce.cpp - Dispatch of the reduction kernels ---------------------===//
 #include "Reduce.h"
+#include "Copy.h"
 #include "KernelIsa.h"
 
 #include <cstring>
@@ -47,7 +48,7 @@ bool run(const detail::KernelTable &table, void *dst, const void *const *srcs,
     return true;
   if (k == 1) {
     if (dst != srcs[0])
-      std::memmove(dst, srcs[0], count * sched::dataTypeSize(type));
+      moveBytes(dst, srcs[0], count * sched::dataTypeSize(type));
     return true;
   }
   table.fn[static_cast<int>(type)][static_cast<int>(op)](dst, srcs, k, count);

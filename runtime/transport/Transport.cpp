@@ -1,5 +1,6 @@
 //===- Transport.cpp - Wire headers and receive application --------------===//
 #include "transport/Transport.h"
+#include "reduce/Copy.h"
 #include "reduce/Nontemporal.h"
 #include "reduce/Reduce.h"
 
@@ -85,7 +86,7 @@ bool applyIncoming(RecvOp &op, size_t off, const void *data, size_t len) {
     if (op.nontemporal)
       copyNontemporal(dst, data, len);
     else
-      std::memcpy(dst, data, len);
+      copyBytes(dst, data, len);
     return true;
   }
   size_t es = sched::dataTypeSize(op.dtype);

@@ -1,5 +1,6 @@
 //===- ShmPair.cpp - Same-host pair over shared memory --------------------===//
 #include "transport/shm/ShmPair.h"
+#include "reduce/Copy.h"
 
 #include <algorithm>
 #include <cstring>
@@ -83,8 +84,8 @@ Status ShmPair::progressSends(bool &moved) {
       // The empty message's source may be null (a zero count): memcpy from
       // null is undefined even for 0 bytes (UBSan, the sanitizer leg).
       if (chunk)
-        std::memcpy(peerSeg_->slotData(me_, outHead_),
-                    static_cast<const char *>(op.src) + op.sent, chunk);
+        copyBytes(peerSeg_->slotData(me_, outHead_),
+                  static_cast<const char *>(op.src) + op.sent, chunk);
       sh->w = op.hdr;
       sh->kind = kSlotData;
       sh->chunkBytes = static_cast<uint32_t>(chunk);

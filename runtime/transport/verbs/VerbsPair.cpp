@@ -1,6 +1,7 @@
 //===- VerbsPair.cpp - Pair over RC queue pairs (RoCE) --------------------===//
 #include "transport/verbs/VerbsPair.h"
 #include "common/Log.h"
+#include "reduce/Copy.h"
 #include "transport/verbs/VerbsDevice.h"
 
 #include <algorithm>
@@ -554,7 +555,7 @@ Status VerbsPair::pump(bool &moved) {
         if (first)
           std::memcpy(b, &op.hdr, kHeaderBytes);
         if (n > 0)
-          std::memcpy(b + (first ? kHeaderBytes : 0), src, n);
+          copyBytes(b + (first ? kHeaderBytes : 0), src, n);
         sge[ns++] =
             ibv_sge{reinterpret_cast<uintptr_t>(b), len, bounceMr_->lkey};
         ++stats_.bounceChunks;

@@ -5,7 +5,8 @@ add_executable(HcclReduceTests
   ${CMAKE_CURRENT_LIST_DIR}/reduce_types_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reduce_many_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reduce_isa_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/reduce_nontemporal_test.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/reduce_nontemporal_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/reduce_copy_test.cpp)
 target_link_libraries(HcclReduceTests PRIVATE HcclReduce GTest::gtest_main)
 list(APPEND HCCL_KERNEL_TESTS HcclReduceTests)
 add_executable(HcclConfigTests
