@@ -11,24 +11,32 @@
 #
 #   bench/runtime/compare_shm.sh [-B build-dir] [-r rounds] [-i seconds]
 #       [-n iters] [-w warmup] [-b 4K] [-e 64M] [-o "all_reduce ..."]
-#       [-p "2 3 4"] [-k work-dir]
+#       [-p "2 3 4"] [-k work-dir] [-m]
 #
 # -r rounds (default 5) with -i seconds between their starts (default 0; the
 # issue's "5 rounds over at least an hour" is -r 5 -i 900); -o collectives
 # among all_reduce reduce_scatter all_gather broadcast (default all four);
 # -p rank counts (default 2). The MPICH peer is mpi_coll_bench.c built with
 # mpicc.mpich into the build dir; Debian's mpich is installed if missing
-# (scripts/setup.sh). -k keeps every run's output in that folder.
+# (scripts/setup.sh). -k keeps every run's output in that folder. -m gives
+# hccl-test plain malloc buffers (--malloc: the FIFO path, as torch tensors
+# and user memory take) instead of HcclMemAlloc's; the MPI peers always use
+# malloc buffers.
 #===----------------------------------------------------------------------===#
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build="$root/build"
-rounds=5 interval=0 iters=20 warmup=5 minb=4K maxb=64M keep=""
+rounds=5 interval=0 iters=20 warmup=5 minb=4K maxb=64M keep="" ours_mem=()
 ops="all_reduce reduce_scatter all_gather broadcast" ranks="2"
 die() { echo "compare_shm.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
+  if [ "$1" = -m ]; then
+    ours_mem=(--malloc)
+    shift
+    continue
+  fi
   [ $# -ge 2 ] || die "option $1 needs a value"
   case "$1" in
   -B) build=$2 ;;
@@ -79,7 +87,7 @@ sizes=(-b "$minb" -e "$maxb" -f 2 -n "$iters" -w "$warmup")
 
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "# $(mpirun.openmpi --version 2>&1 | head -1); MPICH $(mpichversion 2>/dev/null | sed -n 's/^MPICH Version: *//p')"
-echo "# ours: $hccl_test OP ${sizes[*]} -d fp32 -o sum -p P -c C"
+echo "# ours: $hccl_test OP ${sizes[*]} -d fp32 -o sum -p P -c C ${ours_mem[*]}"
 echo "# openmpi: mpirun.openmpi --oversubscribe --mca btl self,vader -n P $ompi_bench -o OP ${sizes[*]} -c C"
 echo "# mpich: mpirun.mpich -n P $mpich_bench -o OP ${sizes[*]} -c C"
 echo "# C: 1 in round 1 (results checked), 0 after"
@@ -107,7 +115,7 @@ for r in $(seq 1 "$rounds"); do
   for op in $ops; do
     for p in $ranks; do
       run_into "$d/$op-p$p-ours.txt" "hccl-test $op -p $p (round $r)" \
-        "$hccl_test" "$op" "${sizes[@]}" -d fp32 -o sum -p "$p" -c "$c" || exit 1
+        "$hccl_test" "$op" "${sizes[@]}" -d fp32 -o sum -p "$p" -c "$c" "${ours_mem[@]}" || exit 1
       run_into "$d/$op-p$p-openmpi.txt" "Open MPI $op -n $p (round $r)" \
         mpirun.openmpi --oversubscribe --mca btl self,vader -n "$p" "$ompi_bench" -o "$op" "${sizes[@]}" -c "$c" || exit 1
       run_into "$d/$op-p$p-mpich.txt" "MPICH $op -n $p (round $r)" \
