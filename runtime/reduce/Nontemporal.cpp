@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "reduce/Nontemporal.h"
 #include "reduce/Reduce.h"
+#include "reduce/VectorCopy.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -30,20 +31,7 @@ void stream(char *dst, const char *src, size_t bytes) {
   size_t head = (16 - (reinterpret_cast<uintptr_t>(dst) & 15)) & 15;
   head = std::min(head, bytes);
   std::memcpy(dst, src, head);
-  size_t i = head;
-  for (; i + 64 <= bytes; i += 64) {
-    __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
-    __m128i b =
-        _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i + 16));
-    __m128i c =
-        _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i + 32));
-    __m128i d =
-        _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i + 48));
-    _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i), a);
-    _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i + 16), b);
-    _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i + 32), c);
-    _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i + 48), d);
-  }
+  size_t i = head + detail::copy64<true>(dst + head, src + head, bytes - head);
   for (; i + 16 <= bytes; i += 16)
     _mm_stream_si128(
         reinterpret_cast<__m128i *>(dst + i),
