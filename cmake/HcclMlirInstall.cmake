@@ -12,7 +12,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
 
-set(_hccl_exported HcclSchedule hccl HcclGraph HcclReduce HcclConfig)
+set(_hccl_exported HcclSchedule hccl HcclGraph HcclReduce HcclCopy HcclConfig)
 
 if(HCCL_ENABLE_COMPILER)
   install(DIRECTORY ${PROJECT_BINARY_DIR}/include/

@@ -18,6 +18,7 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "hccl/hccl.h"
+#include "reduce/Copy.h"
 
 #include <algorithm>
 #include <chrono>
@@ -111,7 +112,7 @@ void runCopy(void *p) {
   if (c->set)
     std::memset(c->dst, c->value, c->n);
   else
-    std::memmove(c->dst, c->src, c->n);
+    hccl::rt::moveBytes(c->dst, c->src, c->n);
   delete c;
 }
 
@@ -416,7 +417,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
   if (count > destMax || kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
     return ACL_ERROR_INVALID_PARAM;
   if (count)
-    std::memmove(dst, src, count);
+    hccl::rt::moveBytes(dst, src, count);
   return ACL_SUCCESS;
 }
 
