@@ -1,5 +1,4 @@
-//===- StableHLOAssembly.h - custom<...> directives of StableHLO ops -*- C++
-//-*-===//
+//===- StableHLOAssembly.h - StableHLO custom<...> directives ---*- C++ -*-===//
 //
 // The parsers and printers the ops' assembly formats name (custom<X>), in
 // StableHLO's printed syntax. Included by StableHLOOps.cpp before the

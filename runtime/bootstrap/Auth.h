@@ -1,5 +1,4 @@
-//===- Auth.h - Keys and message authentication for the bootstrap -*- C++
-//-*-===//
+//===- Auth.h - Bootstrap keys and message MACs -----------------*- C++ -*-===//
 //
 // Every connection to a rank's listener proves, before anything it sends is
 // used, that it holds the key of the communicator it asks for (HMAC-SHA256

@@ -1,5 +1,4 @@
-//===- JobSecret.h - The secret that admits a rank to a job ------*- C++
-//-*-===//
+//===- JobSecret.h - The secret that admits a rank to a job -----*- C++ -*-===//
 //
 // Launcher and rank-table jobs have no root info blob to carry a random key,
 // so the key comes from a secret every rank is given:

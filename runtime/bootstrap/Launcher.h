@@ -1,5 +1,4 @@
-//===- Launcher.h - Ranks and rendezvous from launcher variables -*- C++
-//-*-===//
+//===- Launcher.h - Ranks from launcher variables ---------------*- C++ -*-===//
 //
 // HcclCommInitFromEnv reads what the usual launchers export:
 //   Open MPI   OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE

@@ -1,5 +1,4 @@
-//===- Listener.h - A rank's listening socket: authenticated, concurrent -*- C++
-//-*-===//
+//===- Listener.h - A rank's authenticated listener -------------*- C++ -*-===//
 //
 // Every communicator keeps one listening socket. Peers connect to it for the
 // rendezvous of child communicators (split, sub-communicators) and to open

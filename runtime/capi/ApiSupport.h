@@ -1,5 +1,4 @@
-//===- ApiSupport.h - Shared plumbing of the C API ---------------*- C++
-//-*-===//
+//===- ApiSupport.h - Shared plumbing of the C API --------------*- C++ -*-===//
 //
 // Handle registries (a bad HcclComm or stream pointer is an error, not a
 // crash), error reporting (the result code, the thread's last message and a

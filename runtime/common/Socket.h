@@ -1,5 +1,4 @@
-//===- Socket.h - TCP sockets for bootstrap and the tcp transport -*- C++
-//-*-===//
+//===- Socket.h - TCP sockets -----------------------------------*- C++ -*-===//
 //
 // Thin RAII and deadline-aware helpers over BSD sockets (IPv4 and IPv6):
 // listening on a chosen interface and port range, connecting with retries

@@ -1,5 +1,4 @@
-//===- AlgorithmPolicy.h - How a communicator chooses algorithms -*- C++
-//-*-===//
+//===- AlgorithmPolicy.h - How a communicator picks algorithms --*- C++ -*-===//
 //
 // lib/schedule places the communicator's ranks on its topology and selects
 // (Placement.h, Select.h), as the compiler does for a comm.group; on top the

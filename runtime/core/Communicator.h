@@ -1,5 +1,4 @@
-//===- Communicator.h - A group of ranks and everything it holds -*- C++
-//-*-===//
+//===- Communicator.h - A group of ranks and its state ----------*- C++ -*-===//
 //
 // A Communicator is created collectively (rendezvous, then one Pair per peer:
 // shm for peers on this host; to other hosts verbs (RoCE) when both ends have

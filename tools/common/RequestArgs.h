@@ -1,5 +1,4 @@
-//===- RequestArgs.h - Command lines that name a collective ------*- C++
-//-*-===//
+//===- RequestArgs.h - Command lines that name a collective -----*- C++ -*-===//
 //
 // The `--key value` parser and the collective request (collective, algo,
 // ranks, count, dtype, topology, ...) of hccl-plan, shared with hccl-sim so

@@ -1,5 +1,4 @@
-//===- Faults.h - --slow-link and --fail-link ---------------------*- C++
-//-*-===//
+//===- Faults.h - --slow-link and --fail-link -------------------*- C++ -*-===//
 //
 //   --slow-link nic:R:F[,...]     rank R's NIC (up and down) at F of its
 //                                 bandwidth, 0 < F <= 1

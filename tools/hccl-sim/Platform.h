@@ -1,5 +1,4 @@
-//===- Platform.h - A topology as a SimGrid platform -------------*- C++
-//-*-===//
+//===- Platform.h - A topology as a SimGrid platform ------------*- C++ -*-===//
 //
 // The simulated cluster of a lib/schedule Topology (docs/simulation.md,
 // "Platform"): one host per rank, the servers' NPUs fully meshed by one

@@ -1,5 +1,4 @@
-//===- Simulation.h - A plan run on a simulated cluster ----------*- C++
-//-*-===//
+//===- Simulation.h - A plan run on a simulated cluster ---------*- C++ -*-===//
 //
 // One SimGrid simulation of a plan (a schedule of compute items, collective
 // starts and waits; or programs only, run one after another): an actor per

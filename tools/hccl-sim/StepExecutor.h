@@ -1,5 +1,4 @@
-//===- StepExecutor.h - One rank's step program as SimGrid activity -*- C++
-//-*-===//
+//===- StepExecutor.h - A rank's program as SimGrid activity ----*- C++ -*-===//
 //
 // Runs, inside the calling SimGrid actor, exactly the steps lib/schedule's
 // ProgramEvaluator expands for one rank (the instructions the runtime's

@@ -1,5 +1,4 @@
-//===- StableHLOSharding.h - programs whose communication is implicit -*- C++
-//-*-===//
+//===- StableHLOSharding.h - Implicit communication -------------*- C++ -*-===//
 //
 // A program partitioned by annotations (GSPMD's `mhlo.sharding`, Shardy's
 // `sdy` dialect) holds no collectives yet: XLA's partitioner inserts them

@@ -1,5 +1,4 @@
-//===- Graph.h - Exported training graphs (docs/graph-format.md) -*- C++
-//-*-===//
+//===- Graph.h - Exported training graphs -----------------------*- C++ -*-===//
 //
 // The JSON graph format our PyTorch exporter writes and hccl-translate
 // imports: tensors, compute ops with predicted device time (or FLOPs and

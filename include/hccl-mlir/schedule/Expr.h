@@ -1,5 +1,4 @@
-//===- Expr.h - Hash-consed integer expressions of step programs -*- C++
-//-*-===//
+//===- Expr.h - Hash-consed step expressions --------------------*- C++ -*-===//
 //
 // Peers, offsets and counts of a step program are small integer expressions
 // over the rank r, the group size p, the element count n, the step s, the

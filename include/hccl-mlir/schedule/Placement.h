@@ -1,5 +1,4 @@
-//===- Placement.h - Where a communicator group lies on a topology -*- C++
-//-*-===//
+//===- Placement.h - A group placed on a topology ---------------*- C++ -*-===//
 //
 // The compiler (a comm.group on the module's topology) and the runtime (a
 // communicator's ranks on its rank table or hosts) place groups with these

@@ -1,5 +1,4 @@
-//===- IntervalMap.h - Symbolic buffer contents for the verifier -*- C++
-//-*-===//
+//===- IntervalMap.h - Symbolic buffer contents -----------------*- C++ -*-===//
 //
 // Private to lib/schedule. A buffer's symbolic contents: disjoint segments
 // covering [0, size), each holding one Val for all its elements. A Val says

@@ -1,5 +1,4 @@
-//===- VerbsDevice.h - One opened RDMA port and its event thread -*- C++
-//-*-===//
+//===- VerbsDevice.h - An opened RDMA port ----------------------*- C++ -*-===//
 //
 // Per communicator: the device context, protection domain, completion
 // channel and the chosen port/GID, the registration cache, and one thread

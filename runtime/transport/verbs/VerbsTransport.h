@@ -1,5 +1,4 @@
-//===- VerbsTransport.h - RoCE transport as the communicator sees it -*- C++
-//-*-===//
+//===- VerbsTransport.h - RoCE as the communicator sees it ------*- C++ -*-===//
 //
 // The communicator's view of the verbs transport (no <infiniband/verbs.h>
 // here): open the RDMA device once per communicator, turn bootstrap sockets

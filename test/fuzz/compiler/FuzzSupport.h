@@ -1,5 +1,4 @@
-//===- FuzzSupport.h - Shared setup of the compiler fuzz targets -*- C++
-//-*-===//
+//===- FuzzSupport.h - Compiler fuzz targets' setup -------------*- C++ -*-===//
 #ifndef HCCL_MLIR_TEST_FUZZ_COMPILER_FUZZSUPPORT_H
 #define HCCL_MLIR_TEST_FUZZ_COMPILER_FUZZSUPPORT_H
 

@@ -1,5 +1,4 @@
-//===- PassTestUtil.h - Running passes in property tests ---------*- C++
-//-*-===//
+//===- PassTestUtil.h - Running passes in property tests --------*- C++ -*-===//
 #ifndef HCCL_TEST_UNIT_COMPILER_PASSTESTUTIL_H
 #define HCCL_TEST_UNIT_COMPILER_PASSTESTUTIL_H
 

@@ -1,5 +1,4 @@
-//===- RandomGraph.h - Random training graphs for property tests -*- C++
-//-*-===//
+//===- RandomGraph.h - Random graphs for property tests ---------*- C++ -*-===//
 //
 // A function of compute ops (arith on tensors, with comm.cost_us), gradient
 // all-reduces on two groups, now and then another collective or an opaque

@@ -1,5 +1,4 @@
-//===- rt_harness.h - Multi-process test harness for the runtime -*- C++
-//-*-===//
+//===- rt_harness.h - Multi-process runtime test harness --------*- C++ -*-===//
 //
 // Runs a body in p forked rank processes and collects what each reports.
 // Children share an anonymous MAP_SHARED block with the parent: root infos

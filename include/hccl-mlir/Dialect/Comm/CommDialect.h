@@ -1,5 +1,4 @@
-//===- CommDialect.h - The comm dialect, its attributes and types -*- C++
-//-*-===//
+//===- CommDialect.h - The comm dialect and its attributes ------*- C++ -*-===//
 #ifndef HCCL_MLIR_DIALECT_COMM_COMMDIALECT_H
 #define HCCL_MLIR_DIALECT_COMM_COMMDIALECT_H
 
