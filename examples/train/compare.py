@@ -90,7 +90,7 @@ def compile_plan(build, work, model, ranks, batch, link_params=None, cpu=None,
 
 
 def train(build, work, model, ranks, batch, mode, steps, port, rnd, plan=None, graph=None,
-          bucket_view=False):
+          bucket_view=False, zero_grad_in_place=False):
     tag = f"{model}-p{ranks}-b{batch}-{mode}-r{rnd}"
     out = os.path.join(work, f"{tag}.json")
     env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
@@ -104,6 +104,8 @@ def train(build, work, model, ranks, batch, mode, steps, port, rnd, plan=None, g
         cmd += ["--plan", plan, "--graph", graph]
     if bucket_view:
         cmd.append("--bucket-view")
+    if zero_grad_in_place:
+        cmd.append("--zero-grad-in-place")
     sh(cmd, env=env)
     with open(out) as f:
         return json.load(f)
@@ -148,6 +150,9 @@ def main(argv):
                         "'policy=ddp' (default: the pipeline's defaults)")
     p.add_argument("--bucket-view", action="store_true",
                    help="train with DDP(gradient_as_bucket_view=True) in every mode")
+    p.add_argument("--zero-grad-in-place", action="store_true",
+                   help="train with zero_grad(set_to_none=False) in every mode "
+                        "(train_ddp.py --zero-grad-in-place)")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--work", help="folder for graphs, plans, logs, reports (default: a temporary one)")
     p.add_argument("--port", type=int, default=29700)
@@ -187,7 +192,8 @@ def main(argv):
                         args.build, work, model, ranks, batch, mode, args.steps,
                         args.port + 3 * rnd + k, rnd,
                         *((plan, graph) if mode == "hccl+plan" else ()),
-                        bucket_view=args.bucket_view))
+                        bucket_view=args.bucket_view,
+                        zero_grad_in_place=args.zero_grad_in_place))
             gloo = runs["gloo"]
             for mode, rs in runs.items():
                 ratios = [r["steps_per_s"] / g["steps_per_s"] for r, g in zip(rs, gloo)]

@@ -169,7 +169,7 @@ def run_steps(args, ddp, opt, rank, steps, first_step):
     for s in range(steps):
         x, y = batch(args.model, rank, first_step + s, args.batch)
         t0 = time.perf_counter()
-        opt.zero_grad(set_to_none=True)
+        opt.zero_grad(set_to_none=not args.zero_grad_in_place)
         loss = loss_of(args.model, ddp, x, y)
         loss.backward()
         opt.step()
@@ -199,6 +199,12 @@ def main(argv):
     p.add_argument("--bucket-view", action="store_true",
                    help="DDP(gradient_as_bucket_view=True) in every mode: the gradients are "
                         "views of DDP's buckets (no copy into the buckets and back)")
+    p.add_argument("--zero-grad-in-place", action="store_true",
+                   help="zero_grad(set_to_none=False) in every mode: with --bucket-view the "
+                        "gradients then stay DDP's bucket views, so DDP copies nothing into "
+                        "its buckets; by default (set_to_none=True) DDP copies each fresh "
+                        "gradient in, dividing by the world size on the way unless a comm "
+                        "hook (the plan's) is installed, which then scales in a pass of its own")
     p.add_argument("--out", help="JSON report to write (rank 0)")
     args = p.parse_args(argv)
     if args.batch is None:
@@ -249,6 +255,7 @@ def main(argv):
     report = {
         "model": args.model, "mode": mode, "ranks": size, "steps": args.steps,
         "batch": args.batch, "bucket_view": args.bucket_view,
+        "zero_grad_in_place": args.zero_grad_in_place,
         "step_ms": step * 1e3, "compute_only_ms": base_step * 1e3,
         "exposed_comm_ms": max(0.0, step - base_step) * 1e3,
         "steps_per_s": 1.0 / step,

@@ -89,7 +89,7 @@ def _batch(which, gen):
 
 
 def _train(rank, size, plan, graph, steps, env_desc, accumulate=False, which="mlp",
-           bucket_view=False):
+           bucket_view=False, set_to_none=False):
     import copy
     import torch
     from torch.nn.parallel import DistributedDataParallel as DDP
@@ -106,7 +106,7 @@ def _train(rank, size, plan, graph, steps, env_desc, accumulate=False, which="ml
         grads, traces = [], []
         for _ in range(steps):
             x = _batch(which, gen)
-            opt.zero_grad()
+            opt.zero_grad(set_to_none=set_to_none)
             if hook:
                 hook.trace = []
             if accumulate:  # a micro-batch under no_sync() first
@@ -186,6 +186,20 @@ def test_plan_with_gradient_as_bucket_view(tmp):
     # packed from it before DDP's buckets are final.
     plan, graph = compile_plan(tmp, 2)
     out = ranks.run(_train, 2, plan, graph, 4, "default", False, "mlp", True, timeout=300)
+    for r, o in enumerate(out):
+        assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
+        assert o["params_equal"], f"rank {r}: parameters differ"
+        assert o["in_place"] == 6, o["in_place"]
+        _check_launches(o)
+
+
+def test_plan_with_gradient_as_bucket_view_and_fresh_gradients(tmp):
+    # zero_grad(set_to_none=True), as examples/train does: every step's
+    # gradients are new tensors that DDP copies into its buffer (it divides
+    # on the way only without a comm hook), and the plan scales them there.
+    plan, graph = compile_plan(tmp, 2)
+    out = ranks.run(_train, 2, plan, graph, 4, "default", False, "mlp", True, True,
+                    timeout=300)
     for r, o in enumerate(out):
         assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
         assert o["params_equal"], f"rank {r}: parameters differ"
