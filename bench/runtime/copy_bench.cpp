@@ -17,13 +17,18 @@
 
 namespace {
 
+// aligned_alloc takes whole multiples of the alignment only.
+char *pageAlloc(size_t bytes) {
+  return static_cast<char *>(
+      std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096));
+}
+
 template <bool kOurs> void bmCopy(benchmark::State &state) {
   const size_t bytes = static_cast<size_t>(state.range(0));
   const size_t distance = static_cast<size_t>(state.range(1));
   const size_t slots = 16;
-  auto *src = static_cast<char *>(std::aligned_alloc(4096, bytes + 4096));
-  auto *dst =
-      static_cast<char *>(std::aligned_alloc(4096, slots * bytes + 8192));
+  char *src = pageAlloc(bytes + 4096);
+  char *dst = pageAlloc(slots * bytes + 8192);
   std::memset(src, 1, bytes + 4096);
   std::memset(dst, 2, slots * bytes + 8192);
   size_t slot = 0;

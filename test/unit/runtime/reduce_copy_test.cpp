@@ -22,8 +22,10 @@
 namespace {
 
 struct PageBuffer {
+  // aligned_alloc takes whole multiples of the alignment only.
   explicit PageBuffer(size_t bytes)
-      : p(static_cast<unsigned char *>(std::aligned_alloc(4096, bytes))) {}
+      : p(static_cast<unsigned char *>(
+            std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096))) {}
   ~PageBuffer() { std::free(p); }
   unsigned char *p;
 };
