@@ -10,8 +10,6 @@
 #include "core/LocalWork.h"
 #include "reduce/Copy.h"
 
-#include <cstring>
-
 namespace hccl::rt {
 
 Status Communicator::batchSendRecv(const std::vector<P2pOp> &ops) {

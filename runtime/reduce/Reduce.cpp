@@ -3,8 +3,6 @@
 #include "Copy.h"
 #include "KernelIsa.h"
 
-#include <cstring>
-
 namespace hccl::rt {
 namespace {
 

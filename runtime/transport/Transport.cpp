@@ -4,8 +4,6 @@
 #include "reduce/Nontemporal.h"
 #include "reduce/Reduce.h"
 
-#include <cstring>
-
 namespace hccl::rt {
 
 const char *callKindName(CallKind k) {
