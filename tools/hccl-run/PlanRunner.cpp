@@ -150,10 +150,24 @@ void hostDone(void *arg) {
   inst->cv->notify_all();
 }
 
-/// Until `inst` has finished: yields for up to 50 us (a futex wake-up is
-/// slow on a VM, as the runtime's streams know), then sleeps.
-void awaitFinished(Instance &inst) {
-  Clock::time_point until = Clock::now() + std::chrono::microseconds(50);
+/// Until `inst` has finished. The device needs it at `need`; the host's
+/// next start waits for it. A futex wake-up comes 15-40 us late on a VM, and
+/// a host that wakes late issues its next start late, which an NPU's host,
+/// running ahead of its device, never does. So: sleep until `spin` before
+/// `need`, yield from then until 50 us after it (a collective that ends
+/// there is seen at once), and only a collective still running after that
+/// is waited for asleep (yielding longer would take the cores the
+/// collective runs on).
+void awaitFinished(Instance &inst, Clock::time_point need,
+                   std::chrono::microseconds spin) {
+  {
+    std::unique_lock<std::mutex> lock(*inst.mu);
+    if (inst.cv->wait_until(lock, need - spin,
+                            [&] { return inst.finished.load(); }))
+      return;
+  }
+  Clock::time_point until =
+      std::max(Clock::now(), need) + std::chrono::microseconds(50);
   while (!inst.finished && Clock::now() < until)
     std::this_thread::yield();
   std::unique_lock<std::mutex> lock(*inst.mu);
@@ -503,9 +517,12 @@ private:
         Clock::time_point s = Clock::now();
         // As a compute stream waits for one collective's event on an NPU;
         // its errors surface at the synchronisation after the iteration.
-        awaitFinished(inst);
+        awaitFinished(inst, device, std::chrono::microseconds(opts_.spinUs));
         Clock::time_point e = Clock::now();
-        device = std::max(device, e);
+        // The device resumes when the collective ends, not when this thread
+        // wakes to see it (an NPU's compute stream waits on the event in
+        // hardware); a late wake-up delays only the host's next start.
+        device = std::max(device, inst.done);
         double is = usSince(t0, inst.issued), ie = usSince(t0, inst.done);
         comm.push_back({is, ie});
         events.push_back({inst.program->id, "collective", is,
