@@ -588,3 +588,40 @@ Plan hccl::bucket::planOptimal(const Problem &prob) {
   best.work = work;
   return best;
 }
+
+Problem hccl::bucket::inflateCosts(const Problem &prob, double margin) {
+  Problem out = prob;
+  const double f = 1 + margin;
+  for (BucketPricer &p : out.pricers) {
+    for (AffinePiece &a : p.pieces) {
+      a.alpha *= f;
+      a.beta *= f;
+    }
+    if (p.general)
+      p.general = [g = p.general, f](double bytes) { return f * g(bytes); };
+  }
+  for (Item &it : out.items)
+    it.fixedSeconds *= f;
+  return out;
+}
+
+Plan hccl::bucket::planOptimalWithSlack(const Problem &prob, double margin) {
+  Plan best = planOptimal(prob);
+  if (!(margin > 0) || prob.items.empty())
+    return best;
+  int64_t work = best.work;
+  const double tol = kTieTolerance * std::max(best.finishSeconds, 1e-9);
+  for (double m : {margin, margin / 2, margin / 4}) {
+    Plan p = planOptimal(inflateCosts(prob, m));
+    work += p.work;
+    double f = evaluatePlan(prob, p.bucketOf);
+    if (f <= best.finishSeconds + tol) {
+      p.finishSeconds = f;
+      p.margin = m;
+      p.work = work;
+      return p;
+    }
+  }
+  best.work = work;
+  return best;
+}

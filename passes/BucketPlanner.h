@@ -105,6 +105,9 @@ struct Plan {
   /// planOptimal: candidate starts priced plus window pushes and pops, the
   /// unit of its running time (a test holds it to O(n * A)).
   int64_t work = 0;
+  /// planOptimalWithSlack: the cost margin the plan is also optimal under
+  /// (0: none held; the plan is planOptimal's).
+  double margin = 0;
 };
 
 /// Whether items [i..j] may form one bucket.
@@ -179,6 +182,24 @@ Plan planDdp(const Problem &prob, double capBytes, double firstBucketBytes);
 /// than a threshold partition under the same limits; BucketPlannerTest
 /// measures its gap to brute force.
 Plan planOptimal(const Problem &prob);
+
+/// planOptimal, with slack where slack is free. The model prices a bucket
+/// exactly, so among the partitions that tie on the finish the DP may pick
+/// one whose bucket fills an idle window to the microsecond (one 100 MB
+/// bucket ending just as the last gradient is ready), and a bucket that
+/// runs a little slower than priced (bandwidth drift, a calibration a few
+/// percent off) is then exposed in full. This returns the plan that is
+/// optimal with every cost times (1 + m) for the largest m of `margin`,
+/// margin / 2 and margin / 4 whose plan still has planOptimal's finish
+/// (to rounding) under the true costs, and planOptimal's plan when none
+/// has. Its finish is always planOptimal's; its slack is at least m times
+/// each bucket's cost wherever the inflated problem had idle time to give.
+/// Three more runs of planOptimal at most.
+Plan planOptimalWithSlack(const Problem &prob, double margin);
+
+/// `prob` with every bucket's cost and every fixed cost times (1 + margin)
+/// (the wake-up, a delay rather than work, unchanged).
+Problem inflateCosts(const Problem &prob, double margin);
 
 /// Distinct planThreshold partitions visited by planOptimal's sweep, at
 /// most.

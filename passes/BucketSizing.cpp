@@ -14,6 +14,9 @@
 // `optimal` is O(n * A) (BucketPlanner.h), with A the candidate algorithms (<=
 // 10).
 //
+// With `slack-margin`, `optimal` plans with slack where it costs no
+// predicted time (BucketPlanner.h, planOptimalWithSlack).
+//
 // Under the overlap limits (`max-in-flight`, `max-bytes-in-flight`,
 // `memory-cap`) `optimal` does not trust its own model alone: the planner
 // sees one stream at a time, so it cannot see the in-flight count that all
@@ -36,6 +39,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <functional>
 #include <tuple>
@@ -121,6 +125,16 @@ struct BucketSizingPass
              << kPass << ": option algo='" << algo
              << "' has no effect with policy=" << policy
              << " (only the cost model of policy=optimal reads it)";
+    std::string slackText = llvm::formatv("{0}", slackMargin.getValue());
+    if (!(slackMargin >= 0 && slackMargin <= 10))
+      return emitError(root->getLoc())
+             << kPass << ": option slack-margin=" << slackText
+             << " is not valid: expected a fraction from 0 (off) to 10";
+    if (kind != Policy::Optimal && slackMargin != defaults.slackMargin)
+      return emitError(root->getLoc())
+             << kPass << ": option slack-margin=" << slackText
+             << " has no effect with policy=" << policy
+             << " (only the cost model of policy=optimal keeps slack)";
     if (kind != Policy::Optimal && table.getValue() != defaults.table)
       return emitError(root->getLoc())
              << kPass << ": option table='" << table
@@ -214,12 +228,14 @@ struct BucketSizingPass
   /// planner's own first (BucketSizing.cpp's header).
   std::vector<Planner> candidates() const {
     std::vector<Planner> out;
-    out.push_back(
-        [](const bucket::Problem &p) { return bucket::planOptimal(p); });
-    out.push_back([](const bucket::Problem &p) {
+    double m = slackMargin;
+    out.push_back([m](const bucket::Problem &p) {
+      return bucket::planOptimalWithSlack(p, m);
+    });
+    out.push_back([m](const bucket::Problem &p) {
       bucket::Problem blind = p;
       blind.limits = {};
-      return bucket::planOptimal(blind);
+      return bucket::planOptimalWithSlack(blind, m);
     });
     out.push_back([](const bucket::Problem &p) {
       return bucket::planDdp(p, 25.0 * (1 << 20), 1 << 20);
@@ -340,14 +356,17 @@ struct BucketSizingPass
       s.problem.limits.maxInFlight = limits.maxInFlight;
       s.problem.limits.maxBytesInFlight = limits.maxBytesInFlight;
     }
-    for (BucketStream &s : *streams)
-      assign(s,
-             planner   ? planner(s.problem)
-             : optimal ? bucket::planOptimal(s.problem)
-             : kind == Policy::Ddp
-                 ? bucket::planDdp(s.problem, threshold, firstBucket)
-                 : bucket::planThreshold(s.problem, threshold, firstBucket),
-             record);
+    for (BucketStream &s : *streams) {
+      bucket::Plan plan =
+          planner   ? planner(s.problem)
+          : optimal ? bucket::planOptimalWithSlack(s.problem, slackMargin)
+          : kind == Policy::Ddp
+              ? bucket::planDdp(s.problem, threshold, firstBucket)
+              : bucket::planThreshold(s.problem, threshold, firstBucket);
+      if (record && plan.margin > 0)
+        ++numSlackStreams;
+      assign(s, plan, record);
+    }
     return success();
   }
 

@@ -22,6 +22,9 @@ std::string mlir::comm::checkHcclPipelineOptions(const HcclPipelineOptions &o) {
                "' has no effect with policy=optimal (the pipeline's default: "
                "the cost model sizes the buckets); give policy=threshold or "
                "policy=ddp to use it";
+  if (o.policy != "optimal" && o.slackMargin.hasValue())
+    return "option slack-margin has no effect with policy=" + o.policy +
+           " (only the cost model of policy=optimal keeps slack)";
   return "";
 }
 
@@ -48,6 +51,7 @@ void mlir::comm::buildHcclPipeline(OpPassManager &pm,
   if (o.policy == "optimal") {
     sizing.algo = o.algo;
     sizing.table = o.algoTable;
+    sizing.slackMargin = o.slackMargin;
     sizing.maxInFlight = o.maxInFlight;
     if (!o.maxBytesInFlight.empty())
       sizing.maxBytesInFlight = o.maxBytesInFlight;

@@ -2,6 +2,7 @@
 // -> verification, with options forwarded to the passes.
 // RUN: hccl-opt %s --hccl-pipeline | FileCheck %s --check-prefix=FULL
 // RUN: hccl-opt %s "--hccl-pipeline=policy=threshold threshold-bytes=64M lower=false" | FileCheck %s --check-prefix=THRESH
+// RUN: hccl-opt %s "--hccl-pipeline=slack-margin=0.25 lower=false" | FileCheck %s --check-prefix=SLACK
 // RUN: hccl-opt %s "--hccl-pipeline=compress=bf16 lower=false" | FileCheck %s --check-prefix=BF16
 // RUN: hccl-opt %s "--hccl-pipeline=algo=level0:ring lower=false" | FileCheck %s --check-prefix=ALGO
 // RUN: not hccl-opt %s "--hccl-pipeline=policy=greedy" 2>&1 | FileCheck %s --check-prefix=BADOPT
@@ -26,6 +27,21 @@
 // FULL-NEXT: comm.schedule @allreduce_mesh_p8_n262144_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 1 : i64}
 // FULL-COUNT-2: comm.wait
 // FULL: return
+
+// With slack-margin=0.25 the seven-gradient bucket, which ends less than
+// a quarter of its cost before l0's gradient is ready, gives way to the
+// plan that still finishes as early with every cost 1.25x: six, then l1
+// and l0 alone.
+// SLACK-LABEL: func.func @backward
+// SLACK: comm.compute "l2.backward"
+// SLACK-NEXT: comm.start {
+// SLACK-NEXT: comm.all_reduce sum %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} on @dp algo <mesh> {comm.bucket = 0 : i64}
+// SLACK: comm.compute "l1.backward"
+// SLACK-NEXT: comm.start {
+// SLACK-NEXT: comm.all_reduce sum %{{[0-9]+}} on @dp algo <mesh> {comm.bucket = 1 : i64}
+// SLACK: comm.compute "l0.backward"
+// SLACK-NEXT: comm.start {
+// SLACK-NEXT: comm.all_reduce sum %{{[0-9]+}} on @dp algo <mesh> {comm.bucket = 2 : i64}
 
 // A 64 MiB threshold (HCCL-style fixed fusion) puts all eight in one bucket.
 // THRESH-LABEL: func.func @backward

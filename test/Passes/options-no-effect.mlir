@@ -35,6 +35,16 @@
 // PASS-FB: error: comm-bucket-sizing: option max-bytes-in-flight has no effect with policy=threshold
 // The pipeline gives its limits to sizing only under optimal.
 // RUN: hccl-opt %s "--hccl-pipeline=policy=threshold max-in-flight=1 memory-cap=1G lower=false" | FileCheck %s --check-prefix=OK
+// slack-margin: only optimal's cost model keeps slack; a margin outside
+// 0..10 (or not a number) is refused under any policy.
+// RUN: not hccl-opt %s "--hccl-pipeline=policy=ddp slack-margin=0.1 lower=false" 2>&1 | FileCheck %s --check-prefix=PIPE-SLACK
+// PIPE-SLACK: error: hccl-pipeline: option slack-margin has no effect with policy=ddp (only the cost model of policy=optimal keeps slack)
+// RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=threshold slack-margin=0.5})" 2>&1 | FileCheck %s --check-prefix=PASS-SLACK
+// PASS-SLACK: error: comm-bucket-sizing: option slack-margin=0.50 has no effect with policy=threshold (only the cost model of policy=optimal keeps slack)
+// RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=optimal slack-margin=-1})" 2>&1 | FileCheck %s --check-prefix=PASS-SLACK-NEG
+// PASS-SLACK-NEG: error: comm-bucket-sizing: option slack-margin=-1.00 is not valid: expected a fraction from 0 (off) to 10
+// RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=optimal slack-margin=nan})" 2>&1 | FileCheck %s --check-prefix=PASS-SLACK-NAN
+// PASS-SLACK-NAN: error: comm-bucket-sizing: option slack-margin=nan is not valid
 // ddp reads both sizes.
 // RUN: hccl-opt %s "--hccl-pipeline=policy=ddp threshold-bytes=25M first-bucket-bytes=1M lower=false" | FileCheck %s --check-prefix=OK
 

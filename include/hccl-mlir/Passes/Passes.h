@@ -67,6 +67,11 @@ struct HcclPipelineOptions : public PassPipelineOptions<HcclPipelineOptions> {
       *this, "memory-cap",
       llvm::cl::desc("comm-overlap-schedule memory cap ('' = no cap)"),
       llvm::cl::init("")};
+  Option<double> slackMargin{
+      *this, "slack-margin",
+      llvm::cl::desc("comm-bucket-sizing slack-margin (optimal only; 0 = "
+                     "off)"),
+      llvm::cl::init(0.0)};
   Option<int64_t> slices{*this, "slices",
                          llvm::cl::desc("comm-select-algorithm slices per op"),
                          llvm::cl::init(1)};
@@ -90,7 +95,7 @@ struct HcclPipelineOptions : public PassPipelineOptions<HcclPipelineOptions> {
 void buildHcclPipeline(OpPassManager &pm, const HcclPipelineOptions &opts);
 /// "" when the options fit together, else why not: an option the chosen
 /// bucketing policy ignores (threshold-bytes or first-bucket-bytes given
-/// with policy=optimal).
+/// with policy=optimal, slack-margin with another policy).
 std::string checkHcclPipelineOptions(const HcclPipelineOptions &opts);
 
 /// Registers every comm pass and the named pipelines.

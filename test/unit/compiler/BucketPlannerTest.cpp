@@ -375,6 +375,68 @@ TEST(BucketPlanner, TiesOnSmallStreamsAgainstBruteForce) {
   EXPECT_GE(fewest, total * 9 / 10) << fewest << " of " << total;
 }
 
+TEST(BucketPlanner, SlackLeavesRoomForASlowBucket) {
+  // A (5 MB, ready at 0) and B (4 MB, ready at 0.98 ms) fused end at 9.99
+  // ms, just before C is ready at 10 ms; apart they end at 9.02 ms. Both
+  // finish at C's 10.011 ms, so planOptimal takes the fewer buckets, with
+  // 10 us of slack. With costs 1.25x the fused bucket would delay C, so
+  // the slack plan keeps them apart; 10% slower costs then expose the
+  // fused plan (C at 10.891 ms) and not this one (C at 10 ms).
+  Problem prob;
+  prob.pricers.push_back({{{10e-6, 1e-9, 0}}, {}});
+  prob.items.push_back({0, 5e6, 0, 0, -1});
+  prob.items.push_back({0.98e-3, 4e6, 0, 0, -1});
+  prob.items.push_back({10e-3, 1e3, 0, 0, -1});
+  Plan opt = planOptimal(prob);
+  EXPECT_EQ(bucketCount(opt), 2);
+  Plan slack = planOptimalWithSlack(prob, 0.25);
+  EXPECT_EQ(bucketCount(slack), 3);
+  EXPECT_DOUBLE_EQ(slack.margin, 0.25);
+  expectNear(slack.finishSeconds, opt.finishSeconds);
+  expectNear(slack.finishSeconds, 10e-3 + 11e-6);
+  Problem slower = inflateCosts(prob, 0.1);
+  expectNear(evaluatePlan(slower, slack.bucketOf), 10e-3 + 12.1e-6);
+  expectNear(evaluatePlan(slower, opt.bucketOf), 0.98e-3 + 9.911e-3 + 12.1e-6);
+  // Off: planOptimal's plan.
+  Plan off = planOptimalWithSlack(prob, 0);
+  EXPECT_EQ(off.bucketOf, opt.bucketOf);
+  EXPECT_EQ(off.margin, 0);
+}
+
+TEST(BucketPlanner, SlackNeverCostsTheFinish) {
+  // On random streams (with and without limits, affine and general
+  // pricers) the slack plan is valid, finishes when planOptimal's does,
+  // and under the margin it held is no slower than planOptimal's plan.
+  Gen g(77);
+  g.withWakeup = true;
+  int held = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    Problem prob = g.problem(g.integer(2, 60), /*affine=*/trial % 3 != 0);
+    if (g.chance(0.3))
+      prob.limits.maxInFlight = g.integer(1, 3);
+    if (prob.limits.any()) {
+      for (const Item &it : prob.items)
+        prob.limits.boundaries.push_back(it.ready);
+      std::sort(prob.limits.boundaries.begin(), prob.limits.boundaries.end());
+    }
+    Plan opt = planOptimal(prob);
+    Plan slack = planOptimalWithSlack(prob, 0.3);
+    ASSERT_TRUE(isValidPlan(prob, slack.bucketOf));
+    EXPECT_LE(slack.finishSeconds, opt.finishSeconds * (1 + 1e-12) + 1e-15);
+    expectNear(slack.finishSeconds, evaluatePlan(prob, slack.bucketOf));
+    if (slack.margin > 0) {
+      ++held;
+      Problem inflated = inflateCosts(prob, slack.margin);
+      double a = evaluatePlan(inflated, slack.bucketOf);
+      double b = evaluatePlan(inflated, opt.bucketOf);
+      if (!prob.limits.any()) { // planOptimal is exact only without limits
+        EXPECT_LE(a, b * (1 + 1e-12)) << "trial " << trial;
+      }
+    }
+  }
+  EXPECT_GT(held, 0); // not vacuous
+}
+
 TEST(BucketPlanner, OverheadNeverAddsBuckets) {
   // A fixed cost h per collective raises every piece's alpha by h. On a
   // communication-bound stream (all ready at once) the finish is the sum
