@@ -146,6 +146,8 @@ sched::Topology TopologyAttr::toSchedule() const {
     t.scaleUp = fromAttr(getScaleUp());
   t.collectiveOverheadUs = getOverhead().convertToDouble();
   t.collectiveWakeupUs = getWakeup().convertToDouble();
+  t.cacheBytes = getCacheBytes().convertToDouble();
+  t.pastCacheFactor = getPastCache().convertToDouble();
   return t;
 }
 
@@ -155,7 +157,7 @@ TopologyAttr TopologyAttr::get(MLIRContext *ctx, const sched::Topology &t) {
              toAttr(ctx, t.inter), APFloat(t.reduceGBps), t.podServers,
              t.podServers > 0 ? toAttr(ctx, t.scaleUp) : LinkAttr(),
              APFloat(t.collectiveOverheadUs), APFloat(t.collectiveWakeupUs),
-             t.name);
+             APFloat(t.cacheBytes), APFloat(t.pastCacheFactor), t.name);
 }
 
 FailureOr<TopologyAttr>
@@ -182,6 +184,7 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    LinkAttr inter, APFloat reduceF,
                                    int64_t podServers, LinkAttr scaleUp,
                                    APFloat overheadF, APFloat wakeupF,
+                                   APFloat cacheF, APFloat pastCacheF,
                                    StringRef preset) {
   double reduce = reduceF.convertToDouble();
   double overhead = overheadF.convertToDouble();
@@ -194,6 +197,18 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "topology collective wake-up must be finite and "
                           ">= 0 us, found "
                        << formatNumber(wakeup);
+  double cache = cacheF.convertToDouble();
+  if (!std::isfinite(cache) || !(cache >= 0))
+    return emitError() << "topology cache must be finite and >= 0 bytes, "
+                          "found "
+                       << formatNumber(cache);
+  double pastCache = pastCacheF.convertToDouble();
+  if (!(pastCache >= 1 && pastCache <= 1000))
+    return emitError() << "topology past_cache must be in 1..1000, found "
+                       << formatNumber(pastCache);
+  if (pastCache != 1 && cache == 0)
+    return emitError() << "topology past_cache needs the cache bytes it "
+                          "applies past";
   if (servers < 1 || servers > 65536)
     return emitError() << "topology servers must be in 1..65536, found "
                        << servers;
@@ -229,7 +244,8 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         t.podServers != podServers ||
         (scaleUp && !(t.scaleUp == fromAttr(scaleUp))) ||
         t.reduceGBps != reduce || t.collectiveOverheadUs != overhead ||
-        t.collectiveWakeupUs != wakeup)
+        t.collectiveWakeupUs != wakeup || t.cacheBytes != cache ||
+        t.pastCacheFactor != pastCache)
       return emitError() << "topology parameters differ from preset '" << preset
                          << "'";
   }
@@ -247,7 +263,8 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
            << ") or 'servers = N, devices = M, intra = mesh|ring "
               "#comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, pods "
               "= S #comm.link<...>][, "
-              "overhead = US][, wakeup = US]'";
+              "overhead = US][, wakeup = US][, cache = BYTES, past_cache = "
+              "X]'";
   };
   if (parser.parseLess())
     return {};
@@ -295,10 +312,11 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
       parser.parseKeyword("reduce") || parser.parseEqual() ||
       parseNumber(parser, reduce))
     return {};
-  // Optional, in this order: pods = S LINK, overhead = US, wakeup = US.
+  // Optional, in this order: pods = S LINK, overhead = US, wakeup = US,
+  // cache = BYTES, past_cache = X.
   int64_t pods = 0;
   LinkAttr scaleUp;
-  double overhead = 0, wakeup = 0;
+  double overhead = 0, wakeup = 0, cache = 0, pastCache = 1;
   bool comma = succeeded(parser.parseOptionalComma());
   if (comma && succeeded(parser.parseOptionalKeyword("pods"))) {
     if (parser.parseEqual() || parser.parseInteger(pods) ||
@@ -311,14 +329,22 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
       return {};
     comma = succeeded(parser.parseOptionalComma());
   }
-  if (comma && (parser.parseKeyword("wakeup") || parser.parseEqual() ||
-                parseNumber(parser, wakeup)))
+  if (comma && succeeded(parser.parseOptionalKeyword("wakeup"))) {
+    if (parser.parseEqual() || parseNumber(parser, wakeup))
+      return {};
+    comma = succeeded(parser.parseOptionalComma());
+  }
+  if (comma && (parser.parseKeyword("cache") || parser.parseEqual() ||
+                parseNumber(parser, cache) || parser.parseComma() ||
+                parser.parseKeyword("past_cache") || parser.parseEqual() ||
+                parseNumber(parser, pastCache)))
     return {};
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, ctx, servers,
                     devices, ring, intra, inter, APFloat(reduce), pods, scaleUp,
-                    APFloat(overhead), APFloat(wakeup), StringRef());
+                    APFloat(overhead), APFloat(wakeup), APFloat(cache),
+                    APFloat(pastCache), StringRef());
 }
 
 void TopologyAttr::print(AsmPrinter &p) const {
@@ -340,6 +366,9 @@ void TopologyAttr::print(AsmPrinter &p) const {
     p << ", overhead = " << formatNumber(o);
   if (double w = getWakeup().convertToDouble(); w != 0)
     p << ", wakeup = " << formatNumber(w);
+  if (double c = getCacheBytes().convertToDouble(); c != 0)
+    p << ", cache = " << formatNumber(c) << ", past_cache = "
+      << formatNumber(getPastCache().convertToDouble());
   p << ">";
 }
 

@@ -93,7 +93,8 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     #comm.topology<servers = 2, devices = 8,
                    intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>,
                    inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>,
-                   reduce = 100, overhead = 30, wakeup = 80>
+                   reduce = 100, overhead = 30, wakeup = 80,
+                   cache = 8388608, past_cache = 1.7>
     ```
 
     with, for super pods (after `reduce`), `pods = S #comm.link<...>`: the
@@ -107,7 +108,10 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     than one rank; `wakeup` (optional, default 0) the earliest start of a
     collective after its issue in microseconds (the runtime's threads wake,
     the ranks meet), which a collective queued behind another on its stream
-    does not pay. A topology equal to a preset prints as the preset.
+    does not pay; `cache` and `past_cache` (optional, together) the caches'
+    knee: a collective's byte terms hold for its first `cache` bytes per
+    rank, and every byte past them costs `past_cache` (>= 1) times as much.
+    A topology equal to a preset prints as the preset.
   }];
   let parameters = (ins
     "int64_t":$servers,
@@ -120,6 +124,8 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     "::mlir::comm::LinkAttr":$scaleUp,
     APFloatParameter<"per-collective overhead, us">:$overhead,
     APFloatParameter<"earliest start after issue, us">:$wakeup,
+    APFloatParameter<"bytes per rank the byte terms hold for">:$cacheBytes,
+    APFloatParameter<"cost of a byte past them, x">:$pastCache,
     StringRefParameter<"preset name, empty if custom", "\"\"">:$preset);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;

@@ -342,7 +342,17 @@ Result<double> closedFormCost(const ClosedFormRequest &req,
   Result<double> t = stepsCost(req, topo);
   if (!t || req.p <= 1)
     return t;
-  return *t + topo.collectiveOverhead();
+  double s = *t;
+  if (topo.pastCacheScale(req.bytes) != 1.0) {
+    // Past the caches' knee the byte terms grow; the latency terms (the
+    // same request moving one element per piece) do not.
+    ClosedFormRequest tiny = req;
+    tiny.bytes = req.elemBytes * static_cast<double>(std::max<int64_t>(
+                                     1, req.pieces));
+    if (Result<double> t0 = stepsCost(tiny, topo); t0 && *t0 < s)
+      s = *t0 + (s - *t0) * topo.pastCacheScale(req.bytes);
+  }
+  return s + topo.collectiveOverhead();
 }
 
 } // namespace hccl::sched

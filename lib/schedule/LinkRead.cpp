@@ -70,8 +70,25 @@ Status readLinkFields(const Json &j, const std::string &path, Topology &t) {
                              t.collectiveOverheadUs, false);
       !s)
     return s;
-  return numberField(j, "collective_wakeup_us", path, 0, false,
-                     t.collectiveWakeupUs, false);
+  if (Status s = numberField(j, "collective_wakeup_us", path, 0, false,
+                             t.collectiveWakeupUs, false);
+      !s)
+    return s;
+  if (Status s =
+          numberField(j, "cache_bytes", path, 0, false, t.cacheBytes, false);
+      !s)
+    return s;
+  if (Status s = numberField(j, "past_cache_factor", path, 1, false,
+                             t.pastCacheFactor, false);
+      !s)
+    return s;
+  if (t.pastCacheFactor > 1000)
+    return Status::error(join(path, "past_cache_factor") +
+                         ": expected at most 1000");
+  if (t.pastCacheFactor != 1 && t.cacheBytes == 0)
+    return Status::error(join(path, "past_cache_factor") +
+                         ": needs cache_bytes (the size it applies past)");
+  return Status::ok();
 }
 
 } // namespace hccl::sched::detail

@@ -34,6 +34,10 @@ void linkFields(ojson &j, const Topology &t) {
     j["collective_overhead_us"] = t.collectiveOverheadUs;
   if (t.collectiveWakeupUs != 0)
     j["collective_wakeup_us"] = t.collectiveWakeupUs;
+  if (t.cacheBytes != 0) {
+    j["cache_bytes"] = t.cacheBytes;
+    j["past_cache_factor"] = t.pastCacheFactor;
+  }
 }
 
 ojson topoJson(const Topology &t) {

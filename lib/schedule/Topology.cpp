@@ -144,6 +144,13 @@ Status Topology::validate() const {
   if (!(collectiveWakeupUs >= 0) || !std::isfinite(collectiveWakeupUs))
     return Status::error("topology: collective wake-up must be finite and "
                          ">= 0 us");
+  if (!(cacheBytes >= 0) || !std::isfinite(cacheBytes))
+    return Status::error("topology: cache bytes must be finite and >= 0");
+  if (!(pastCacheFactor >= 1 && pastCacheFactor <= 1000))
+    return Status::error("topology: the past-cache factor must be in 1..1000");
+  if (pastCacheFactor != 1 && cacheBytes == 0)
+    return Status::error("topology: a past-cache factor needs the cache "
+                         "bytes it applies past");
   return Status::ok();
 }
 
@@ -237,7 +244,8 @@ Status Topology::applyLinkParams(std::string_view text) {
   Status s = jsonread::object(j, "",
                               {"intra", "inter", "scaleup", "intra_shape",
                                "reduce_gbps", "collective_overhead_us",
-                               "collective_wakeup_us", "version"});
+                               "collective_wakeup_us", "cache_bytes",
+                               "past_cache_factor", "version"});
   if (s)
     s = detail::readLinkFields(j, "", *this);
   if (s && j.contains("scaleup") && !hasPods())
@@ -263,6 +271,7 @@ bool Topology::operator==(const Topology &o) const {
          reduceGBps == o.reduceGBps &&
          collectiveOverheadUs == o.collectiveOverheadUs &&
          collectiveWakeupUs == o.collectiveWakeupUs &&
+         cacheBytes == o.cacheBytes && pastCacheFactor == o.pastCacheFactor &&
          rankServer == o.rankServer;
 }
 

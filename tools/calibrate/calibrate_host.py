@@ -24,8 +24,14 @@ the wake-up (collective_wakeup_us): a collective issued on an idle stream
 begins that much after its issue; one queued behind another does not pay
 it (the cost model's timeline and the bucket sizing charge it so).
 Sizes run from 4 KiB to --max-size (default 256 MiB: the buckets the
-policies make reach it, and past the caches the bandwidth drops 1.3-1.7x
-below what 16 MiB shows),
+policies make reach it, and past the caches the bandwidth drops 1.3-1.8x
+below what 1-4 MiB shows). One bandwidth cannot price both sides of that
+knee, so (unless --no-knee) the fit also tries each timed size C >= 1 MiB
+as the caches' knee: the figures above from the sizes <= C alone, and
+past_cache_factor, the median factor by which an all-reduce byte past C
+costs more than one below it; the knee is kept (cache_bytes = C) when it
+predicts the all-reduce medians better (squared log error) than one
+bandwidth does,
 
 then writes the link-parameter JSON that topologies accept
 (docs/plan-format.md, "Link parameters"), so the compiler prices
@@ -47,6 +53,7 @@ difference of two intercepts and is 0 whenever noise makes it negative.
 import argparse
 import csv
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -170,6 +177,49 @@ def all_reduce_gbps(params, p):
     return round(1.0 / (2 * (p - 1) / p * beta + (p - 1) / p * gamma), 4)
 
 
+def predict_all_reduce(params, p, s):
+    """The ring all-reduce's time (seconds) these figures give for s bytes,
+    the caches' knee included (lib/schedule's closedFormCost)."""
+    alpha = params["intra"]["latency_us"] * 1e-6
+    k = (2 * (p - 1) / p * 1e-9 / params["intra"]["bandwidth_gbps"]
+         + (p - 1) / p * 1e-9 / params["reduce_gbps"])
+    cb = params.get("cache_bytes", 0)
+    eff = cb + params["past_cache_factor"] * (s - cb) if cb and s > cb else s
+    return params["collective_overhead_us"] * 1e-6 + 2 * (p - 1) * alpha + k * eff
+
+
+def log_error(params, ar, p):
+    """Squared log error of the all-reduce predictions over the sizes."""
+    return sum(math.log(predict_all_reduce(params, p, s) / t) ** 2 for s, t in ar)
+
+
+def knee_figures(ag, ar, p):
+    """figures(), and the caches' knee when it predicts the all-reduce
+    better: for each timed size C >= 1 MiB below the largest, the affine
+    figures from the sizes <= C alone, and the factor (median over the
+    larger sizes) by which each all-reduce byte past C costs more than one
+    below it. The knee whose predictions fit the medians best (squared log
+    error over every size) wins, unless the plain fit does as well or its
+    factor is under 1.05. Returns (params, notes, knee summary or None)."""
+    params, notes = figures(ag, ar, p)
+    best = (log_error(params, ar, p), params, notes, None)
+    plain = best[0]
+    for cb, _ in ar:
+        if cb < (1 << 20) or cb >= ar[-1][0]:
+            continue
+        kp, kn = figures([x for x in ag if x[0] <= cb], [x for x in ar if x[0] <= cb], p)
+        lat = predict_all_reduce(kp, p, 0)
+        k = predict_all_reduce(kp, p, 1.0) - lat
+        f = statistics.median(((t - lat) / k - cb) / (s - cb) for s, t in ar if s > cb)
+        if not f >= 1.05:
+            continue
+        kp = dict(kp, cache_bytes=int(cb), past_cache_factor=round(min(f, 1000.0), 4))
+        err = log_error(kp, ar, p)
+        if err < best[0] * (1 - 1e-9):
+            best = (err, kp, kn, (int(cb), kp["past_cache_factor"], plain, err))
+    return best[1], best[2], best[3]
+
+
 def parse_size(text):
     """Bytes from '256M', '1G', '65536' (None when malformed)."""
     units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -193,6 +243,9 @@ def main():
     ap.add_argument("--gap-us", type=int, default=1000,
                     help="idle time before each cold call (default 1000; 0: "
                          "leave cold calls out)")
+    ap.add_argument("--no-knee", action="store_true",
+                    help="fit one bandwidth over every size (no cache_bytes / "
+                         "past_cache_factor)")
     ap.add_argument("--max-spread", type=float, default=3.0,
                     help="refuse to calibrate when latency, bandwidth or large "
                          "all-reduce rate fitted on each round alone differ by "
@@ -216,7 +269,11 @@ def main():
         sizes.append(sizes[-1] * 4)
     ag_runs = run(args.hccl_test, "all_gather", p, sizes, args.iters, args.rounds)
     ar_runs = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds)
-    params, notes = figures(medians(ag_runs), medians(ar_runs), p)
+    if args.no_knee:
+        params, notes = figures(medians(ag_runs), medians(ar_runs), p)
+        knee = None
+    else:
+        params, notes, knee = knee_figures(medians(ag_runs), medians(ar_runs), p)
     for op, runs in (("all_gather", ag_runs), ("all_reduce", ar_runs)):
         ratio, size, lo, hi = worst_spread(runs)
         print(f"calibrate_host: {op} rounds differ most at {int(size)} B: "
@@ -264,6 +321,14 @@ def main():
               f"({min(per_round) * 1e6:.1f} .. {max(per_round) * 1e6:.1f} over "
               f"{args.rounds} rounds)")
         params["collective_wakeup_us"] = round(excess * 1e6, 3)
+    if knee:
+        print(f"calibrate_host: caches' knee: each all-reduce byte past {knee[0]} B "
+              f"costs {knee[1]:g}x one below it (squared log error of the "
+              f"all-reduce medians {knee[2]:.3g} without the knee, {knee[3]:.3g} "
+              "with it)")
+    elif not args.no_knee:
+        print("calibrate_host: caches' knee: none (one bandwidth fits every size "
+              "as well)")
     for n in notes:
         print(f"calibrate_host: note: {n}")
     with open(args.out, "w") as f:
@@ -272,7 +337,9 @@ def main():
     print(f"calibrate_host: p={p}: overhead {params['collective_overhead_us']} us per "
           f"collective, wake-up {params.get('collective_wakeup_us', 0)} us, "
           f"alpha {params['intra']['latency_us']} us, bandwidth {params['intra']['bandwidth_gbps']} GB/s, reduction "
-          f"{params['reduce_gbps']} GB/s -> {args.out}")
+          f"{params['reduce_gbps']} GB/s"
+          + (f", x{params['past_cache_factor']} past {params['cache_bytes']} B"
+             if "cache_bytes" in params else "") + f" -> {args.out}")
     return 0
 
 

@@ -88,7 +88,9 @@ struct ClosedFormRequest {
 /// Textbook alpha-beta-gamma time for the request, or an error when the
 /// algorithm cannot serve it. For a flat algorithm on several servers the
 /// slowest link class it crosses is used. For p > 1 it includes the
-/// topology's per-collective overhead (as predictCost does).
+/// topology's per-collective overhead (as predictCost does) and its caches'
+/// knee (Topology::pastCacheScale on the part that grows with bytes;
+/// predictCost, which prices each step's messages, has no knee).
 Result<double> closedFormCost(const ClosedFormRequest &req,
                               const Topology &topo);
 

@@ -69,6 +69,15 @@ struct Topology {
   /// is busy starts when the stream frees, so queued collectives pay little
   /// or none of it. Measured by tools/calibrate (cold calls); 0 in presets.
   double collectiveWakeupUs = 0;
+  /// The caches' knee: a collective's byte terms (its transfers and
+  /// reductions, not its latencies) hold for its first `cacheBytes` (per
+  /// rank, as HCCL counts them); every byte past them costs
+  /// `pastCacheFactor` times as much, the working set having left the
+  /// caches (this repository's 2-core host: a 2-rank all-reduce moves
+  /// 1.6-1.8x fewer bytes per second at 16-256 MB than at 4 MB). 0 = no
+  /// knee. Measured by tools/calibrate; none in the presets.
+  double cacheBytes = 0;
+  double pastCacheFactor = 1;
 
   /// Servers per super pod, server-major (the last pod may hold fewer); 0:
   /// no pods. A rank table may group servers otherwise (serverPod).
@@ -93,6 +102,14 @@ struct Topology {
   double gamma() const { return 1.0 / (reduceGBps * 1e9); }
   double collectiveOverhead() const { return collectiveOverheadUs * 1e-6; }
   double collectiveWakeup() const { return collectiveWakeupUs * 1e-6; }
+  /// What the byte terms of a collective of `bytes` are multiplied by:
+  /// (cacheBytes + pastCacheFactor * (bytes - cacheBytes)) / bytes past the
+  /// knee, 1 below it.
+  double pastCacheScale(double bytes) const {
+    if (!(cacheBytes > 0) || !(bytes > cacheBytes))
+      return 1.0;
+    return (cacheBytes + pastCacheFactor * (bytes - cacheBytes)) / bytes;
+  }
   bool hasPods() const { return podServers > 0 || !serverPod.empty(); }
   /// The pod of a server (0 without pods).
   int podOfServer(int server) const;

@@ -6,7 +6,9 @@ a cold call, --gap-us, 50 us more).
 FAKE_NOISE_DIR set: each call (a round) scales every time by the next
 factor of 1, 4, 1.2, 2 (a noisy host), counted in that folder.
 FAKE_GAMMA_DIR set: each all-reduce call reduces at the next rate of 100,
-10, 50 GB/s (a reduction that hides behind the copies), counted there."""
+10, 50 GB/s (a reduction that hides behind the copies), counted there.
+FAKE_CACHE set: every byte term past 4 MiB (of the reported size) costs
+1.75x (the working set has left the caches)."""
 import os
 import sys
 
@@ -32,10 +34,13 @@ if gamma_dir and op == "all_reduce":
 rows = []
 s = lo
 while s <= hi:
+    e = s
+    if os.environ.get("FAKE_CACHE") and s > (4 << 20):
+        e = (4 << 20) + 1.75 * (s - (4 << 20))
     if op == "all_gather":
-        t = C + (p - 1) * ALPHA + (p - 1) / p * s * BETA
+        t = C + (p - 1) * ALPHA + (p - 1) / p * e * BETA
     else:
-        t = C + 2 * (p - 1) * ALPHA + 2 * (p - 1) / p * s * BETA + (p - 1) / p * s * GAMMA
+        t = C + 2 * (p - 1) * ALPHA + 2 * (p - 1) / p * e * BETA + (p - 1) / p * e * GAMMA
     rows.append(f"{op},fp32,sum,{p},{s},{s // 4},{t * scale * 1e6:.4f},0,0,NULL")
     s *= f
 with open(opt["--csv"], "w") as out:

@@ -366,6 +366,41 @@ TEST(Cost, CollectiveOverheadIsAddedOncePerCollective) {
   EXPECT_FALSE(bad.applyLinkParams(R"({"collective_overhead_us": -1})").isOk());
 }
 
+TEST(Cost, BytesPastTheCachesCostMore) {
+  // cache_bytes = 1 MiB, past_cache_factor = 2: up to 1 MiB per rank the
+  // price is the plain one; past it, the part that grows with bytes (the
+  // price less that of one element) is scaled by (1 + 2 (S - 1M)) / S, so a
+  // 4 MiB all-reduce's byte terms cost 1.75x. The latency terms and the
+  // overhead do not move, and the price stays increasing in bytes.
+  Topology t = flatTopo(8, 7), h = t;
+  ASSERT_TRUE(h.applyLinkParams(R"({"cache_bytes": 1048576,
+                                    "past_cache_factor": 2,
+                                    "collective_overhead_us": 5})")
+                  .isOk());
+  Topology o = t;
+  ASSERT_TRUE(o.applyLinkParams(R"({"collective_overhead_us": 5})").isOk());
+  EXPECT_DOUBLE_EQ(h.pastCacheScale(1048576), 1.0);
+  EXPECT_DOUBLE_EQ(h.pastCacheScale(4194304), 1.75);
+  for (Algorithm alg : {Algorithm::Ring, Algorithm::RHD, Algorithm::MeshTwoShot})
+    for (int64_t p : {int64_t(2), int64_t(8)}) {
+      SCOPED_TRACE(std::string(algorithmName(alg)) + " p=" +
+                   std::to_string(p));
+      const double one = 4.0;
+      EXPECT_REL(closed(Collective::AllReduce, alg, 1048576, p, h),
+                 closed(Collective::AllReduce, alg, 1048576, p, o));
+      double lat = closed(Collective::AllReduce, alg, one, p, o);
+      double base = closed(Collective::AllReduce, alg, 4194304, p, o);
+      EXPECT_REL(closed(Collective::AllReduce, alg, 4194304, p, h),
+                 lat + (base - lat) * 1.75);
+      double prev = 0;
+      for (double s = 65536; s <= 67108864; s *= 2) {
+        double c = closed(Collective::AllReduce, alg, s, p, h);
+        EXPECT_GT(c, prev) << s;
+        prev = c;
+      }
+    }
+}
+
 TEST(Cost, BandwidthFigures) {
   // nccl-tests: all-reduce busbw = algbw * 2(p-1)/p.
   EXPECT_DOUBLE_EQ(algBandwidthGBps(2e9, 1.0), 2.0);

@@ -55,7 +55,9 @@ TEST(Plan, RoundTripsEveryForm) {
   Topology topo = *Topology::preset("910b-8x2");
   // Calibrated figures travel with the plan (operator== compares them).
   ASSERT_TRUE(topo.applyLinkParams(R"({"collective_overhead_us": 3.5,
-                                       "collective_wakeup_us": 120})")
+                                       "collective_wakeup_us": 120,
+                                       "cache_bytes": 8388608,
+                                       "past_cache_factor": 1.7})")
                   .isOk());
   for (const Program &prog : progs)
     for (ProgramForm f :

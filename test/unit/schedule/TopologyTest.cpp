@@ -161,9 +161,16 @@ TEST(Topology, MalformedLinkParameters) {
       {R"({"color": 1})", "link parameters: color: unknown key (expected "
                           "intra, inter, scaleup, intra_shape, reduce_gbps, "
                           "collective_overhead_us, collective_wakeup_us, "
-                          "version)"},
+                          "cache_bytes, past_cache_factor, version)"},
       {R"({"collective_wakeup_us": -5})",
        "collective_wakeup_us: expected a number >= 0"},
+      {R"({"cache_bytes": -1})", "cache_bytes: expected a number >= 0"},
+      {R"({"cache_bytes": 1048576, "past_cache_factor": 0.5})",
+       "past_cache_factor: expected a number >= 1"},
+      {R"({"cache_bytes": 1048576, "past_cache_factor": 5000})",
+       "past_cache_factor: expected at most 1000"},
+      {R"({"past_cache_factor": 2})",
+       "past_cache_factor: needs cache_bytes"},
       {R"({"intra_shape": "torus"})", "intra_shape: expected \"mesh\" or "
                                       "\"ring\""},
       // Figures for a level the topology does not have are a mistake.
