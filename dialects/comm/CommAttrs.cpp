@@ -178,14 +178,11 @@ TopologyAttr::fromSchedule(MLIRContext *ctx, const sched::Topology &t,
   return get(ctx, t);
 }
 
-LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   int64_t servers, int64_t devices,
-                                   bool intraRing, LinkAttr intra,
-                                   LinkAttr inter, APFloat reduceF,
-                                   int64_t podServers, LinkAttr scaleUp,
-                                   APFloat overheadF, APFloat wakeupF,
-                                   APFloat cacheF, APFloat pastCacheF,
-                                   StringRef preset) {
+LogicalResult TopologyAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t servers,
+    int64_t devices, bool intraRing, LinkAttr intra, LinkAttr inter,
+    APFloat reduceF, int64_t podServers, LinkAttr scaleUp, APFloat overheadF,
+    APFloat wakeupF, APFloat cacheF, APFloat pastCacheF, StringRef preset) {
   double reduce = reduceF.convertToDouble();
   double overhead = overheadF.convertToDouble();
   if (!std::isfinite(overhead) || !(overhead >= 0))
@@ -367,8 +364,8 @@ void TopologyAttr::print(AsmPrinter &p) const {
   if (double w = getWakeup().convertToDouble(); w != 0)
     p << ", wakeup = " << formatNumber(w);
   if (double c = getCacheBytes().convertToDouble(); c != 0)
-    p << ", cache = " << formatNumber(c) << ", past_cache = "
-      << formatNumber(getPastCache().convertToDouble());
+    p << ", cache = " << formatNumber(c)
+      << ", past_cache = " << formatNumber(getPastCache().convertToDouble());
   p << ">";
 }
 

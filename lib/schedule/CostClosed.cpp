@@ -347,8 +347,8 @@ Result<double> closedFormCost(const ClosedFormRequest &req,
     // Past the caches' knee the byte terms grow; the latency terms (the
     // same request moving one element per piece) do not.
     ClosedFormRequest tiny = req;
-    tiny.bytes = req.elemBytes * static_cast<double>(std::max<int64_t>(
-                                     1, req.pieces));
+    tiny.bytes =
+        req.elemBytes * static_cast<double>(std::max<int64_t>(1, req.pieces));
     if (Result<double> t0 = stepsCost(tiny, topo); t0 && *t0 < s)
       s = *t0 + (s - *t0) * topo.pastCacheScale(req.bytes);
   }

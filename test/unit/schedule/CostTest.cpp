@@ -381,10 +381,10 @@ TEST(Cost, BytesPastTheCachesCostMore) {
   ASSERT_TRUE(o.applyLinkParams(R"({"collective_overhead_us": 5})").isOk());
   EXPECT_DOUBLE_EQ(h.pastCacheScale(1048576), 1.0);
   EXPECT_DOUBLE_EQ(h.pastCacheScale(4194304), 1.75);
-  for (Algorithm alg : {Algorithm::Ring, Algorithm::RHD, Algorithm::MeshTwoShot})
+  for (Algorithm alg :
+       {Algorithm::Ring, Algorithm::RHD, Algorithm::MeshTwoShot})
     for (int64_t p : {int64_t(2), int64_t(8)}) {
-      SCOPED_TRACE(std::string(algorithmName(alg)) + " p=" +
-                   std::to_string(p));
+      SCOPED_TRACE(std::string(algorithmName(alg)) + " p=" + std::to_string(p));
       const double one = 4.0;
       EXPECT_REL(closed(Collective::AllReduce, alg, 1048576, p, h),
                  closed(Collective::AllReduce, alg, 1048576, p, o));

@@ -169,8 +169,7 @@ TEST(Topology, MalformedLinkParameters) {
        "past_cache_factor: expected a number >= 1"},
       {R"({"cache_bytes": 1048576, "past_cache_factor": 5000})",
        "past_cache_factor: expected at most 1000"},
-      {R"({"past_cache_factor": 2})",
-       "past_cache_factor: needs cache_bytes"},
+      {R"({"past_cache_factor": 2})", "past_cache_factor: needs cache_bytes"},
       {R"({"intra_shape": "torus"})", "intra_shape: expected \"mesh\" or "
                                       "\"ring\""},
       // Figures for a level the topology does not have are a mistake.
