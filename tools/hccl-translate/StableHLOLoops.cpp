@@ -5,6 +5,10 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <algorithm>
+#include <limits>
 
 using namespace mlir;
 
@@ -27,7 +31,8 @@ std::optional<int64_t> constantInt(Value v) {
   auto dense = dyn_cast_or_null<DenseIntElementsAttr>(a);
   if (!dense || dense.getNumElements() != 1)
     return std::nullopt;
-  return dense.getValues<APInt>()[0].getSExtValue();
+  // An i128 constant past int64 is not a trip count we could unroll.
+  return dense.getValues<APInt>()[0].trySExtValue();
 }
 
 /// The comparison direction of a stablehlo.compare (GT, LT, ...).
@@ -164,7 +169,9 @@ std::optional<int64_t> mlir::comm::shlo::staticTripCount(Operation *loop,
       c = constantInt(a);
     else if (isOp(next, "stablehlo.subtract") && a == body.getArgument(i)) {
       c = constantInt(b);
-      if (c)
+      if (c && *c == std::numeric_limits<int64_t>::min())
+        c.reset(); // its negation is not an int64 (and no loop steps so)
+      else if (c)
         c = -*c;
     }
     if (!c || *c == 0)
@@ -192,13 +199,28 @@ std::optional<int64_t> mlir::comm::shlo::staticTripCount(Operation *loop,
     why = "its counter is compared with a value that is not constant";
     return std::nullopt;
   }
+  // The counter wraps at its element type's width (tensor<i32>: 32 bits);
+  // a loop whose counter would wrap before it ends is not unrolled.
+  unsigned width = 64;
+  if (auto shaped = dyn_cast<ShapedType>(cmp->getOperand(0).getType()))
+    if (auto it = dyn_cast<IntegerType>(shaped.getElementType()))
+      width = std::clamp(it.getWidth(), 1u, 64u);
+  const int64_t hi = width == 64 ? std::numeric_limits<int64_t>::max()
+                                 : (int64_t(1) << (width - 1)) - 1;
+  const int64_t lo = -hi - 1;
   int64_t n = 0;
-  for (int64_t v = init; holds(d, v, *limit); v += step)
+  for (int64_t v = init; holds(d, v, *limit);) {
     if (++n > kMaxUnrolledIterations) {
       why = "it runs more than " + std::to_string(kMaxUnrolledIterations) +
             " iterations (or does not end)";
       return std::nullopt;
     }
+    if (__builtin_add_overflow(v, step, &v) || v < lo || v > hi) {
+      why = "its counter leaves the range of its " + std::to_string(width) +
+            "-bit type (it would wrap) on iteration " + std::to_string(n);
+      return std::nullopt;
+    }
+  }
   return n;
 }
 
