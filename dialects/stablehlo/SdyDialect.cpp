@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::sdy;
@@ -184,11 +185,25 @@ void SdyDialect::printAttribute(Attribute attr, DialectAsmPrinter &os) const {
 // sdy.mesh
 //===----------------------------------------------------------------------===//
 
-int64_t MeshOp::getNumDevices() {
+std::optional<int64_t> MeshOp::getNumDevices() {
   int64_t n = 1;
   for (int64_t s : getAxisSizes())
-    n *= s;
+    if (llvm::MulOverflow(n, s, n))
+      return std::nullopt;
   return n;
+}
+
+// The generic form skips the parser's checks.
+LogicalResult MeshOp::verify() {
+  if (getAxisNames().size() != getAxisSizes().size())
+    return emitOpError() << "has " << getAxisNames().size()
+                         << " axis names and " << getAxisSizes().size()
+                         << " axis sizes";
+  for (auto [name, size] : llvm::zip(getAxisNames(), getAxisSizes()))
+    if (size < 1)
+      return emitOpError() << "axis " << name << " has size " << size
+                           << "; sizes are >= 1";
+  return success();
 }
 
 ParseResult MeshOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -326,6 +341,24 @@ void ManualComputationOp::print(OpAsmPrinter &p) {
                            getManualAxesAttrName()});
   p << " : ";
   p.printFunctionalType(getTensors().getTypes(), getResultTypes());
+}
+
+// What the importer's unwrapping relies on: a body argument per operand,
+// and an sdy.return of one value per result.
+LogicalResult ManualComputationOp::verify() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getTensors().size())
+    return emitOpError() << "has " << getTensors().size()
+                         << " operands but its body takes "
+                         << body.getNumArguments() << " arguments";
+  auto ret = body.empty() ? ReturnOp() : dyn_cast<ReturnOp>(body.back());
+  if (!ret)
+    return emitOpError() << "body must end with 'sdy.return'";
+  if (ret.getResults().size() != getNumResults())
+    return emitOpError() << "has " << getNumResults()
+                         << " results but its body returns "
+                         << ret.getResults().size() << " values";
+  return success();
 }
 
 #define GET_OP_CLASSES

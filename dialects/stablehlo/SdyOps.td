@@ -42,9 +42,11 @@ def Sdy_MeshOp : Sdy_Op<"mesh", [Symbol]> {
                        DenseI64ArrayAttr:$axis_sizes,
                        OptionalAttr<DenseI64ArrayAttr>:$device_ids);
   let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// Devices in the mesh: the product of the axis sizes.
-    int64_t getNumDevices();
+    /// Devices in the mesh: the product of the axis sizes; nullopt when
+    /// that does not fit in int64_t.
+    std::optional<int64_t> getNumDevices();
   }];
 }
 
@@ -67,6 +69,7 @@ def Sdy_ManualComputationOp : Sdy_Op<"manual_computation", [
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
 }
 
 def Sdy_ReturnOp : Sdy_Op<"return", [Terminator]> {

@@ -30,24 +30,50 @@ static bool fewElements(ShapedType t) {
   return true;
 }
 
+std::optional<int64_t> mlir::stablehlo::intValue(const APInt &v,
+                                                 bool isUnsigned) {
+  // An i0 has no bits to extend (getSExtValue would shift by 64); an i1 is
+  // StableHLO's boolean, 0 or 1.
+  if (v.getBitWidth() == 0)
+    return 0;
+  if (isUnsigned || v.getBitWidth() == 1)
+    return v.getActiveBits() < 64 ? std::optional<int64_t>(v.getZExtValue())
+                                  : std::nullopt;
+  return v.trySExtValue();
+}
+
+std::optional<int64_t> mlir::stablehlo::intValue(Attribute a) {
+  auto i = dyn_cast_or_null<IntegerAttr>(a);
+  if (!i)
+    return std::nullopt;
+  return intValue(i.getValue(), i.getType().isUnsignedInteger());
+}
+
 std::optional<SmallVector<int64_t>> mlir::stablehlo::intsOf(Attribute a) {
   if (auto d = dyn_cast_or_null<DenseI64ArrayAttr>(a))
     return SmallVector<int64_t>(d.asArrayRef());
   if (auto d = dyn_cast_or_null<DenseBoolArrayAttr>(a))
     return llvm::to_vector(llvm::map_range(
         d.asArrayRef(), [](bool b) { return static_cast<int64_t>(b); }));
+  SmallVector<int64_t> v;
   // A dimension list is short; a huge (splat) tensor here is not one.
   if (auto d = dyn_cast_or_null<DenseIntElementsAttr>(a);
-      d && fewElements(d.getType()))
-    return llvm::to_vector(llvm::map_range(
-        d.getValues<APInt>(), [](const APInt &v) { return v.getSExtValue(); }));
-  if (auto arr = dyn_cast_or_null<ArrayAttr>(a)) {
-    SmallVector<int64_t> v;
-    for (Attribute e : arr) {
-      auto i = dyn_cast<IntegerAttr>(e);
+      d && fewElements(d.getType())) {
+    bool isUnsigned = d.getElementType().isUnsignedInteger();
+    for (const APInt &x : d.getValues<APInt>()) {
+      std::optional<int64_t> i = intValue(x, isUnsigned);
       if (!i)
         return std::nullopt;
-      v.push_back(i.getInt());
+      v.push_back(*i);
+    }
+    return v;
+  }
+  if (auto arr = dyn_cast_or_null<ArrayAttr>(a)) {
+    for (Attribute e : arr) {
+      std::optional<int64_t> i = intValue(e);
+      if (!i)
+        return std::nullopt;
+      v.push_back(*i);
     }
     return v;
   }

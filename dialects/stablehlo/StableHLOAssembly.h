@@ -12,9 +12,6 @@
 
 namespace mlir::stablehlo {
 
-/// The integers of a dimension-list attribute in any of its spellings
-/// (array<i64: ...>, dense<...> : tensor<Nxi64>, [1, 2], array<i1: ...>).
-std::optional<SmallVector<int64_t>> intsOf(Attribute a);
 /// `[a, b, ...]`, with `?` for ShapedType::kDynamic when `question`.
 ParseResult parseIntList(AsmParser &p, SmallVectorImpl<int64_t> &out,
                          bool question = false);

@@ -227,9 +227,7 @@ void mlir::stablehlo::printStructFields(AsmPrinter &p, StructAttr attr) {
 }
 
 std::optional<int64_t> StructAttr::getInt(StringRef key) const {
-  if (auto i = llvm::dyn_cast_or_null<IntegerAttr>(getFields().get(key)))
-    return i.getInt();
-  return std::nullopt;
+  return intValue(getFields().get(key));
 }
 
 SmallVector<int64_t> StructAttr::getInts(StringRef key) const {

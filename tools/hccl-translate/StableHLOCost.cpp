@@ -14,6 +14,7 @@
 #include "hccl-mlir/Dialect/StableHLO/StableHLO.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
@@ -70,24 +71,13 @@ double bytesOf(ValueRange values) {
 
 double elementsOf(Value v) { return tensorOf(v.getType())->elements; }
 
-/// A dimension list in any spelling the reader keeps (array<i64: ...>,
-/// dense<...> : tensor<Nxi64>).
-std::optional<SmallVector<int64_t>> intsOf(Attribute a) {
-  if (auto arr = dyn_cast_or_null<DenseI64ArrayAttr>(a))
-    return llvm::to_vector(arr.asArrayRef());
-  if (auto dense = dyn_cast_or_null<DenseIntElementsAttr>(a))
-    return llvm::to_vector(dense.getValues<int64_t>());
-  return std::nullopt;
-}
-
-/// An integer attribute, `dflt` when absent; nullopt when not an integer.
+/// An integer attribute, `dflt` when absent; nullopt when not an integer
+/// or past int64.
 std::optional<int64_t> intOr(Operation *op, StringRef name, int64_t dflt) {
   Attribute a = op->getAttr(name);
   if (!a)
     return dflt;
-  if (auto i = dyn_cast<IntegerAttr>(a))
-    return i.getInt();
-  return std::nullopt;
+  return hlo::intValue(a);
 }
 
 /// The arithmetic of one application of a computation region: its ops on
@@ -169,16 +159,18 @@ std::optional<double> convFlops(Operation *op, Value lhsV, Value rhsV,
   int64_t kout = size(*rhs, dims.getInt("kernel_output_feature_dimension"));
   int64_t outBatch = size(*res, dims.getInt("output_batch_dimension"));
   int64_t out = size(*res, dims.getInt("output_feature_dimension"));
+  int64_t groupedIn = 0; // kin * g, which a huge g overflows
   if (batch < 0 || in < 0 || kin < 0 || kout <= 0 || outBatch < 0 || out < 0 ||
-      in != kin * *g || kout % *g || kout % *bg || batch % *bg ||
-      outBatch != batch / *bg || out != kout)
+      llvm::MulOverflow(kin, *g, groupedIn) || in != groupedIn || kout % *g ||
+      kout % *bg || batch % *bg || outBatch != batch / *bg || out != kout)
     return std::nullopt;
   return 2 * res->elements * (rhs->elements / static_cast<double>(kout));
 }
 
 /// The product of a window attribute's sizes.
 std::optional<double> windowSize(Attribute a) {
-  std::optional<SmallVector<int64_t>> w = intsOf(a);
+  // Short lists only (a splat of 2^62 ones is no window).
+  std::optional<SmallVector<int64_t>> w = hlo::intsOf(a);
   if (!w)
     return std::nullopt;
   double n = 1;
@@ -331,9 +323,9 @@ ComputeCost mlir::comm::shlo::computeCost(Operation *op) {
     std::optional<double> all = allBytes(op);
     std::optional<double> flops;
     if (name != "top_k" && op->getNumResults() == 1)
-      if (auto t = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-          t && t.hasStaticShape())
-        flops = static_cast<double>(t.getNumElements());
+      if (std::optional<int64_t> n =
+              getStaticElementCount(op->getResult(0).getType()))
+        flops = static_cast<double>(*n); // none when the count overflows
     return {flops, all};
   }
   if (!isa_and_nonnull<hlo::StableHLODialect>(op->getDialect()) ||

@@ -61,7 +61,8 @@ constexpr int64_t kMaxProcesses = hccl::sched::kMaxRanks;
 
 /// The ids of an id-list attribute, after checking that it is a dense
 /// integer tensor of at most `2 * kMaxProcesses` elements (every id appears
-/// once per group list; a pair list names each source once).
+/// once per group list; a pair list names each source once). The spec's
+/// type is si64; any integer type is read by value.
 FailureOr<SmallVector<int64_t>> getIds(Operation *op, DenseIntElementsAttr attr,
                                        StringRef name) {
   std::optional<int64_t> n = getStaticElementCount(attr.getType());
@@ -69,14 +70,28 @@ FailureOr<SmallVector<int64_t>> getIds(Operation *op, DenseIntElementsAttr attr,
     return op->emitError() << "'" << name << "' of type " << attr.getType()
                            << " lists more than " << 2 * kMaxProcesses
                            << " replica ids";
-  return llvm::to_vector(attr.getValues<int64_t>());
+  bool isUnsigned = attr.getElementType().isUnsignedInteger();
+  SmallVector<int64_t> ids;
+  for (const APInt &v : attr.getValues<APInt>()) {
+    std::optional<int64_t> id = stablehlo::intValue(v, isUnsigned);
+    if (!id)
+      return op->emitError() << "'" << name << "' holds "
+                             << llvm::toString(v, 10, /*Signed=*/!isUnsigned)
+                             << ", which does not fit in 64 bits";
+    ids.push_back(*id);
+  }
+  return ids;
 }
 
 FailureOr<int64_t> getInt(Operation *op, StringRef name) {
-  auto a = dyn_cast_or_null<IntegerAttr>(getAttr(op, name));
-  if (!a)
+  Attribute a = getAttr(op, name);
+  if (!isa_and_nonnull<IntegerAttr>(a))
     return op->emitError() << "expected integer attribute '" << name << "'";
-  return a.getInt();
+  std::optional<int64_t> v = stablehlo::intValue(a);
+  if (!v)
+    return op->emitError() << "'" << name << "' = " << a
+                           << " does not fit in 64 bits";
+  return *v;
 }
 
 /// The attributes each collective has in the spec; anything else is an
@@ -167,12 +182,12 @@ private:
       Attribute a = module->getAttr(name);
       if (!a)
         return std::optional<int64_t>();
-      auto i = dyn_cast<IntegerAttr>(a);
-      if (!i || i.getInt() < 1 || i.getInt() > kMaxProcesses)
+      std::optional<int64_t> i = stablehlo::intValue(a);
+      if (!i || *i < 1 || *i > kMaxProcesses)
         return module.emitError()
                << "'" << name << "' must be an integer in 1.." << kMaxProcesses
                << ", found " << a;
-      return std::optional<int64_t>(i.getInt());
+      return i;
     };
     auto tooMany = [&](int64_t n, StringRef from) {
       return module.emitError()
@@ -517,6 +532,11 @@ private:
                              << " operands and " << op->getNumResults()
                              << " results; a collective maps each operand "
                                 "to one result";
+    if (op->getName().getStringRef() == "stablehlo.collective_permute" &&
+        op->getNumOperands() != 1)
+      return op->emitError()
+             << "has " << op->getNumOperands()
+             << " operands; the spec's collective_permute permutes one";
     return success();
   }
 
@@ -562,9 +582,23 @@ private:
       FailureOr<Groups> g = processGroups(op, *mode);
       if (failed(g))
         return failure();
+      // Zero replicas (none given, no id listed anywhere) expand any list
+      // to no group.
+      if (g->empty() || g->front().empty())
+        return op->emitError()
+               << "has no process group: " << grid.replicas << " replicas "
+               << grid.replicasFrom << " x " << grid.partitions
+               << " partitions " << grid.partitionsFrom
+               << "; give the number of replicas with --num-replicas";
       if (failed(convertGrouped(op, name, *g, results)))
         return failure();
     }
+    // replaceAllUsesWith pairs results up to the shorter list: any result
+    // left over would keep uses of the erased op.
+    if (results.size() != op->getNumResults())
+      return op->emitError()
+             << "maps to " << results.size() << " comm results for its "
+             << op->getNumResults() << " results";
     for (Value v : results)
       if (*channel > 0)
         v.getDefiningOp()->setAttr("comm.channel",
@@ -696,9 +730,7 @@ private:
     if (!e || !t || t.getElementType() == e)
       return v;
     auto to = RankedTensorType::get(t.getShape(), e);
-    std::optional<int64_t> n = t.hasStaticShape()
-                                   ? std::optional<int64_t>(t.getNumElements())
-                                   : std::nullopt;
+    std::optional<int64_t> n = getStaticElementCount(t); // none on overflow
     auto figure = [&](std::optional<double> x) {
       return x ? b.getF64FloatAttr(*x) : FloatAttr();
     };
@@ -721,6 +753,10 @@ private:
       op->erase();
       return success();
     }
+    // comm.compute does not check this itself, and a count past int64 is
+    // nothing the cost model or the runtime can size.
+    if (failed(verifySizesFit(op)))
+      return failure();
     shlo::ComputeCost cost = shlo::computeCost(op);
     auto figure = [&](std::optional<double> v) {
       return v ? b.getF64FloatAttr(*v) : FloatAttr();

@@ -3,6 +3,9 @@
 
 #include "StableHLORegions.h"
 
+#include "hccl-mlir/Dialect/Comm/CommOps.h"
+#include "hccl-mlir/Dialect/StableHLO/StableHLO.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -29,10 +32,12 @@ std::optional<int64_t> constantInt(Value v) {
             dyn_cast_or_null<DictionaryAttr>(def->getPropertiesAsAttribute()))
       a = props.get("value");
   auto dense = dyn_cast_or_null<DenseIntElementsAttr>(a);
-  if (!dense || dense.getNumElements() != 1)
+  // getNumElements() overflows on a huge shape; getSExtValue() on an i0.
+  if (!dense || comm::getStaticElementCount(dense.getType()) != 1)
     return std::nullopt;
   // An i128 constant past int64 is not a trip count we could unroll.
-  return dense.getValues<APInt>()[0].trySExtValue();
+  return stablehlo::intValue(dense.getValues<APInt>()[0],
+                             dense.getElementType().isUnsignedInteger());
 }
 
 /// The comparison direction of a stablehlo.compare (GT, LT, ...).

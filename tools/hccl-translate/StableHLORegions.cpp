@@ -84,29 +84,33 @@ public:
   }
 
 private:
-  /// Functions that communicate, directly or through func.call.
+  /// Functions that communicate, directly or through func.call: those that
+  /// reach a communicating one backwards along the calls (a fixed point
+  /// over every function would be quadratic in a chain of calls).
   void findHolders() {
     holders.clear();
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      module.walk([&](func::FuncOp f) {
-        if (holders.count(f))
-          return;
-        WalkResult r = f.walk([&](Operation *o) {
-          if (mlir::comm::shlo::isCommunication(o))
-            return WalkResult::interrupt();
-          if (auto call = dyn_cast<func::CallOp>(o))
-            if (func::FuncOp callee = calleeOf(call);
-                callee && holders.count(callee))
-              return WalkResult::interrupt();
-          return WalkResult::advance();
-        });
-        if (r.wasInterrupted()) {
-          holders.insert(f);
-          changed = true;
-        }
+    llvm::DenseMap<Operation *, SmallVector<Operation *>> callers;
+    SmallVector<Operation *> work;
+    module.walk([&](func::FuncOp f) {
+      bool communicates = false;
+      f.walk([&](Operation *o) {
+        if (mlir::comm::shlo::isCommunication(o))
+          communicates = true;
+        else if (auto call = dyn_cast<func::CallOp>(o))
+          if (func::FuncOp callee = calleeOf(call))
+            callers[callee].push_back(f);
       });
+      if (communicates && holders.insert(f).second)
+        work.push_back(f);
+    });
+    while (!work.empty()) {
+      Operation *f = work.pop_back_val();
+      auto it = callers.find(f);
+      if (it == callers.end())
+        continue;
+      for (Operation *caller : it->second)
+        if (holders.insert(caller).second)
+          work.push_back(caller);
     }
   }
 
@@ -114,33 +118,54 @@ private:
     return symbols.lookup<func::FuncOp>(call.getCallee());
   }
 
+  /// The calls in `f` to communicating functions.
+  SmallVector<func::CallOp> holderCalls(func::FuncOp f) {
+    SmallVector<func::CallOp> calls;
+    f.walk([&](func::CallOp call) {
+      if (func::FuncOp callee = calleeOf(call); callee && holders.count(callee))
+        calls.push_back(call);
+    });
+    return calls;
+  }
+
   /// A cycle of calls through communicating functions cannot be inlined.
+  /// Depth-first with an explicit stack: a chain of 10^4 calls must not
+  /// overflow the native one.
   LogicalResult refuseRecursion() {
     llvm::DenseMap<Operation *, int> state; // 1 visiting, 2 done
-    std::function<LogicalResult(func::FuncOp)> visit =
-        [&](func::FuncOp f) -> LogicalResult {
-      state[f] = 1;
-      WalkResult r = f.walk([&](func::CallOp call) {
-        func::FuncOp callee = calleeOf(call);
-        if (!callee || !holders.count(callee))
-          return WalkResult::advance();
-        if (state[callee] == 1) {
-          call.emitError() << "'func.call' to @" << callee.getSymName()
-                           << " is recursive and reaches collectives; the "
-                              "importer inlines calls into communicating "
-                              "functions, which recursion makes endless";
-          return WalkResult::interrupt();
-        }
-        if (state[callee] == 0 && failed(visit(callee)))
-          return WalkResult::interrupt();
-        return WalkResult::advance();
-      });
-      state[f] = 2;
-      return failure(r.wasInterrupted());
+    struct Frame {
+      func::FuncOp f;
+      SmallVector<func::CallOp> calls;
+      size_t next = 0;
     };
-    for (Operation *f : holders)
-      if (state[f] == 0 && failed(visit(cast<func::FuncOp>(f))))
-        return failure();
+    for (Operation *root : holders) {
+      if (state[root] != 0)
+        continue;
+      SmallVector<Frame> stack;
+      auto push = [&](func::FuncOp f) {
+        state[f] = 1;
+        stack.push_back({f, holderCalls(f)});
+      };
+      push(cast<func::FuncOp>(root));
+      while (!stack.empty()) {
+        Frame &top = stack.back();
+        if (top.next == top.calls.size()) {
+          state[top.f] = 2;
+          stack.pop_back();
+          continue;
+        }
+        func::CallOp call = top.calls[top.next++];
+        func::FuncOp callee = calleeOf(call);
+        if (state[callee] == 1)
+          return call.emitError()
+                 << "'func.call' to @" << callee.getSymName()
+                 << " is recursive and reaches collectives; the importer "
+                    "inlines calls into communicating functions, which "
+                    "recursion makes endless";
+        if (state[callee] == 0)
+          push(callee); // invalidates `top`
+      }
+    }
     return success();
   }
 
@@ -155,6 +180,9 @@ private:
     };
     collect(module);
     SmallVector<func::FuncOp> inlined;
+    // Calls nest: f0 calling f1 twice, f1 calling f2 twice, ... make 2^N
+    // copies of the last body from a file of N functions.
+    int64_t clonedOps = 0;
     while (!work.empty()) {
       func::CallOp call = work.pop_back_val();
       func::FuncOp callee = calleeOf(call);
@@ -172,6 +200,16 @@ private:
         return call.emitError() << "'func.call' to @" << callee.getSymName()
                                 << " does not match the callee's arguments "
                                    "and func.return";
+      for (Operation &o : b.without_terminator())
+        o.walk([&](Operation *) { ++clonedOps; });
+      if (clonedOps > mlir::comm::shlo::kMaxUnrolledOps)
+        return call.emitError()
+               << "'func.call' to @" << callee.getSymName()
+               << ": inlining the calls into communicating functions would "
+                  "clone more than "
+               << mlir::comm::shlo::kMaxUnrolledOps
+               << " ops (the importer's limit); calls that nest this deep "
+                  "or wide expand exponentially";
       IRMapping map;
       map.map(b.getArguments(), call.getOperands());
       OpBuilder ob(call);

@@ -2,6 +2,8 @@
 #include "StableHLOSharding.h"
 
 #include "hccl-mlir/Dialect/StableHLO/Sdy.h"
+#include "hccl-mlir/Dialect/StableHLO/StableHLO.h"
+#include "hccl-mlir/schedule/Generate.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -112,6 +114,14 @@ LogicalResult comm::shlo::unwrapShardMap(ModuleOp module) {
                            << m->getParentOp()->getName()
                            << "': the importer reads shard_map as a "
                               "function's whole body";
+    // Not in the entry block (after a return, say), its body would be
+    // spliced into a block it is not in.
+    if (!fn.getBody().hasOneBlock() || m->getBlock() != &fn.getBody().front())
+      return m.emitError() << "'sdy.manual_computation' in @" << fn.getSymName()
+                           << ", whose body has "
+                           << fn.getBody().getBlocks().size()
+                           << " blocks: the importer reads shard_map as the "
+                              "whole body of a single-block function";
     // Its mesh, and that every axis of it (of size > 1) is manual.
     StringRef meshName;
     for (ArrayAttr list : {m.getInShardings(), m.getOutShardings()})
@@ -139,10 +149,20 @@ LogicalResult comm::shlo::unwrapShardMap(ModuleOp module) {
              << " to the partitioner, whose communication is not in the "
                 "program yet; partition it first (XLA's Shardy partitioner), "
                 "or make every axis manual";
-    if (devices && devices != mesh.getNumDevices())
+    // The devices become the partitions, a rank each.
+    std::optional<int64_t> n = mesh.getNumDevices();
+    if (!n || *n > hccl::sched::kMaxRanks) {
+      InFlightDiagnostic d = mesh.emitError() << "mesh @" << mesh.getSymName();
+      if (n)
+        d << " has " << *n << " devices";
+      else
+        d << " has more devices than a 64-bit count holds";
+      return d << "; the importer accepts at most " << hccl::sched::kMaxRanks;
+    }
+    if (devices && devices != *n)
       return m.emitError() << "shard_maps over meshes of " << devices << " and "
-                           << mesh.getNumDevices() << " devices";
-    devices = mesh.getNumDevices();
+                           << *n << " devices";
+    devices = *n;
     // The function must be the manual computation and the return of its
     // results: anything else runs on the global arrays, partitioned.
     Block &fb = fn.getBody().front();
@@ -163,6 +183,14 @@ LogicalResult comm::shlo::unwrapShardMap(ModuleOp module) {
     // The body becomes the function: the per-device program.
     Block &body = m.getBody().front();
     Operation *bodyRet = body.getTerminator();
+    // The op's verifier checks these; the rewiring below needs them.
+    if (body.getNumArguments() != fb.getNumArguments() ||
+        bodyRet->getNumOperands() != m->getNumResults())
+      return m.emitError() << "'sdy.manual_computation' body takes "
+                           << body.getNumArguments() << " arguments for "
+                           << fb.getNumArguments() << " operands and returns "
+                           << bodyRet->getNumOperands() << " values for "
+                           << m->getNumResults() << " results";
     auto type = FunctionType::get(ctx, body.getArgumentTypes(),
                                   bodyRet->getOperandTypes());
     SmallVector<Value> results(bodyRet->getOperands());
@@ -185,13 +213,19 @@ LogicalResult comm::shlo::unwrapShardMap(ModuleOp module) {
        llvm::make_early_inc_range(module.getOps<sdy::MeshOp>()))
     mesh.erase();
   // The mesh's devices are the partitions the replica groups number.
-  auto parts = module->getAttrOfType<IntegerAttr>("mhlo.num_partitions");
+  Attribute parts = module->getAttr("mhlo.num_partitions");
+  // As JAX writes it, an i32: devices <= kMaxRanks fits.
   if (!parts)
     module->setAttr("mhlo.num_partitions",
                     IntegerAttr::get(IntegerType::get(ctx, 32), devices));
-  else if (parts.getInt() != devices)
-    return module.emitError()
-           << "mhlo.num_partitions = " << parts.getInt()
-           << " but the shard_map's mesh has " << devices << " devices";
+  else if (std::optional<int64_t> p = stablehlo::intValue(parts);
+           p != devices) {
+    InFlightDiagnostic d = module.emitError() << "mhlo.num_partitions = ";
+    if (p)
+      d << *p;
+    else
+      d << parts;
+    return d << " but the shard_map's mesh has " << devices << " devices";
+  }
   return success();
 }

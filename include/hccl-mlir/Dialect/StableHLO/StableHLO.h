@@ -26,4 +26,22 @@
 #define GET_OP_CLASSES
 #include "hccl-mlir/Dialect/StableHLO/StableHLOOps.h.inc"
 
+namespace mlir::stablehlo {
+
+/// An integer as int64_t, by its type: i1 (the spec's boolean) and unsigned
+/// types zero-extended, others sign-extended; nullopt when it does not fit
+/// (an i128 past int64, a ui64 past INT64_MAX). Never getInt(), which is
+/// undefined for those and for i0.
+std::optional<int64_t> intValue(const APInt &v, bool isUnsigned);
+/// An IntegerAttr's value as above; nullopt for anything else.
+std::optional<int64_t> intValue(Attribute a);
+
+/// The integers of a dimension-list attribute in any of its spellings
+/// (array<i64: ...>, dense<...> : tensor<Nxi64> of any integer type,
+/// [1, 2], array<i1: ...>); nullopt for another attribute, a value that
+/// does not fit in int64_t, or a tensor of more than 2^20 elements.
+std::optional<SmallVector<int64_t>> intsOf(Attribute a);
+
+} // namespace mlir::stablehlo
+
 #endif

@@ -1,0 +1,4 @@
+func.func @main(%u: tensor<4294967296x4294967297xf32>) -> tensor<4294967296x4294967297xf32> {
+  %0 = chlo.erf_inv %u : tensor<4294967296x4294967297xf32> -> tensor<4294967296x4294967297xf32>
+  return %0 : tensor<4294967296x4294967297xf32>
+}
