@@ -498,6 +498,15 @@ def main(argv=None):
                     help="run a failed hccl-run again up to N times; each failure "
                          "is counted in the report (default 0: the first fails "
                          "the bench)")
+    ap.add_argument("--spin-us", type=int, metavar="N",
+                    help="hccl-run --spin-us N: sleep until N us before each "
+                         "start, then yield (default: hccl-run's 100). On a VM a "
+                         "long sleep sometimes ends 10-23 ms late, and a start "
+                         "issued that late is exposed, which an NPU's host, "
+                         "running ahead of its device, never is; 20000 issues "
+                         "on time at 2 ranks (docs/performance.md). Each "
+                         "waiting host thread then yields a core's time away: "
+                         "keep it small when ranks outnumber cores")
     ap.add_argument("--nice", type=int, default=5,
                     help="run hccl-run and the calibration under nice -n N (0: no)")
     ap.add_argument("--timeout", type=float, default=1800,
@@ -534,6 +543,8 @@ def main(argv=None):
         ap.error("--rounds and --iters must be >= 1, --warmup >= 0")
     if args.retries < 0:
         ap.error("--retries must be >= 0")
+    if args.spin_us is not None and not 0 <= args.spin_us <= 10_000_000:
+        ap.error("--spin-us must be in 0..10000000")
     if args.compute_scale is not None and args.compute_scale <= 0:
         ap.error("--compute-scale must be > 0")
     if args.horovod_cycle_ms < 0:
@@ -618,6 +629,8 @@ def bench(args, graphs, policies, in_flight, work):
         for c in order:
             cmd = [c["plan"], "-p", str(args.ranks), "-n", str(args.iters),
                    "-w", str(args.warmup), "-c", "1" if args.check else "0"]
+            if args.spin_us is not None:
+                cmd += ["--spin-us", str(args.spin_us)]
             what = f"{c['graph']} {c['policy']} in-flight {c['in_flight'] or 'unlimited'}"
             for attempt in range(args.retries + 1):
                 try:
@@ -670,7 +683,8 @@ def bench(args, graphs, policies, in_flight, work):
             "load_start": [round(x, 2) for x in load0],
             "load_end": [round(x, 2) for x in load1],
             "ranks": args.ranks, "rounds": args.rounds, "iters": args.iters,
-            "warmup": args.warmup, "calibration": calib, "calibration_file": calib_src,
+            "warmup": args.warmup, "spin_us": args.spin_us,
+            "calibration": calib, "calibration_file": calib_src,
             "command": " ".join(sys.argv)}
     print_report(rows, summary, meta, policies)
     if args.csv:
