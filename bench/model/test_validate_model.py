@@ -85,6 +85,22 @@ class Statistics(unittest.TestCase):
         with self.assertRaises(Exception):
             vm.parse_size("64MB")
 
+    def test_parse_run_late_starts(self):
+        rows = ("plan       | iteration_ms | compute_ms | comm_ms    | "
+                "exposed_comm_ms | collectives | check_result\n"
+                "scheduled  | 309.384      | 302.436    | 31.501     | "
+                "6.947           | 2           | NULL\n")
+        late = ("late starts (scheduled): 5 of 16 issued over 1 ms after the "
+                "device clock reached them (worst 14.408 ms)\n")
+        m = vm.parse_run(rows + late, "t")
+        self.assertEqual((m["iter_ms"], m["collectives"]), (309.384, 2))
+        self.assertEqual((m["late_starts"], m["worst_late_ms"]), (5, 14.408))
+        # the baseline's line is not the plan's
+        m = vm.parse_run(rows + late.replace("scheduled", "baseline"), "t")
+        self.assertIsNone(m["late_starts"])
+        # an older hccl-run prints none
+        self.assertIsNone(vm.parse_run(rows, "t")["late_starts"])
+
 
 def graph(times, grad_elems):
     """compute c_i (time_us) -> g_i (fp32), then all_reduce g_i."""

@@ -365,6 +365,9 @@ class Tools:
 
 TIMELINE = re.compile(r"timeline @\S+ compute_us=([\d.]+) comm_us=([\d.]+) "
                       r"exposed_comm_us=([\d.]+) iteration_us=([\d.]+)")
+LATE = re.compile(r"^late starts \(scheduled\): (\d+) of (\d+) issued over "
+                  r"[\d.]+ ms after the device clock reached them \(worst "
+                  r"([\d.]+) ms\)", re.M)
 RUN_ROW = re.compile(r"^scheduled\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)"
                      r"\s*\|\s*([\d.]+)\s*\|\s*(\d+)\s*\|\s*(\S+)", re.M)
 
@@ -386,9 +389,13 @@ def parse_run(text, what):
     it, compute, comm, exposed, colls, check = m[0]
     if check == "failed":
         raise ToolError(f"hccl-run: results wrong for {what}:\n{text.strip()}")
+    late = LATE.findall(text)
     return {"iter_ms": float(it), "compute_ms": float(compute),
             "comm_ms": float(comm), "exposed_ms": float(exposed),
-            "collectives": int(colls)}
+            "collectives": int(colls),
+            # hccl-run before 2026-12-04 did not count them
+            "late_starts": int(late[0][0]) if late else None,
+            "worst_late_ms": float(late[0][2]) if late else None}
 
 
 # ---------------------------------------------------------------- the bench
@@ -507,6 +514,12 @@ def main(argv=None):
                          "on time at 2 ranks (docs/performance.md). Each "
                          "waiting host thread then yields a core's time away: "
                          "keep it small when ranks outnumber cores")
+    ap.add_argument("--host-slice-us", type=int, metavar="N",
+                    help="hccl-run --host-slice-us N: the host thread asks the "
+                         "kernel (Linux 6.12+) for an N us scheduler slice, so "
+                         "that it preempts the busy runtime threads when it "
+                         "wakes to issue a start (default: hccl-run's 0, the "
+                         "kernel's slice)")
     ap.add_argument("--nice", type=int, default=5,
                     help="run hccl-run and the calibration under nice -n N (0: no)")
     ap.add_argument("--timeout", type=float, default=1800,
@@ -545,6 +558,9 @@ def main(argv=None):
         ap.error("--retries must be >= 0")
     if args.spin_us is not None and not 0 <= args.spin_us <= 10_000_000:
         ap.error("--spin-us must be in 0..10000000")
+    if args.host_slice_us is not None and not (
+            args.host_slice_us == 0 or 100 <= args.host_slice_us <= 100_000):
+        ap.error("--host-slice-us must be 0 or in 100..100000")
     if args.compute_scale is not None and args.compute_scale <= 0:
         ap.error("--compute-scale must be > 0")
     if args.horovod_cycle_ms < 0:
@@ -631,6 +647,8 @@ def bench(args, graphs, policies, in_flight, work):
                    "-w", str(args.warmup), "-c", "1" if args.check else "0"]
             if args.spin_us is not None:
                 cmd += ["--spin-us", str(args.spin_us)]
+            if args.host_slice_us is not None:
+                cmd += ["--host-slice-us", str(args.host_slice_us)]
             what = f"{c['graph']} {c['policy']} in-flight {c['in_flight'] or 'unlimited'}"
             for attempt in range(args.retries + 1):
                 try:
@@ -674,6 +692,9 @@ def bench(args, graphs, policies, in_flight, work):
             "pred_compute_ms": p["compute_ms"], "meas_compute_ms": meas_cmp,
             "meas_spread": spread(its), "meas_range_ms": max(its) - min(its),
             "rounds": len(its), "failed_runs": len(c["failures"]),
+            "late_starts": sum(m["late_starts"] or 0 for m in c["runs"]),
+            "worst_late_ms": max((m["worst_late_ms"] or 0 for m in c["runs"]),
+                                 default=0),
             "pipeline": c["pipeline"], "round_iter_ms": its,
         })
     summary = summarize(rows, policies, in_flight)
@@ -684,6 +705,7 @@ def bench(args, graphs, policies, in_flight, work):
             "load_end": [round(x, 2) for x in load1],
             "ranks": args.ranks, "rounds": args.rounds, "iters": args.iters,
             "warmup": args.warmup, "spin_us": args.spin_us,
+            "host_slice_us": args.host_slice_us,
             "calibration": calib, "calibration_file": calib_src,
             "command": " ".join(sys.argv)}
     print_report(rows, summary, meta, policies)
@@ -713,6 +735,8 @@ def report_again(args):
         rows, meta = data["rows"], data["meta"]
         for r in rows:
             r.setdefault("failed_runs", 0)
+            r.setdefault("late_starts", 0)
+            r.setdefault("worst_late_ms", 0)
             r["iter_err_meas_compute"] = rel_error(
                 r["pred_iter_ms"] - r["pred_compute_ms"] + r["meas_compute_ms"],
                 r["meas_iter_ms"])
@@ -841,6 +865,13 @@ def print_report(rows, summary, meta, policies):
         print(f"hccl-run failed and was run again {sum(r['failed_runs'] for r in failed)} "
               f"times, in: " + ", ".join(f"{r['graph']} {r['policy']} k={r['in_flight'] or 'inf'}"
                                         f" ({r['failed_runs']})" for r in failed))
+    late = [r for r in rows if r["late_starts"]]
+    print(f"late starts (hccl-run's host issued a start over 1 ms after its "
+          f"device clock): {sum(r['late_starts'] for r in late)} in "
+          f"{len(late)} of {len(rows)} configurations"
+          + (", worst " + f"{max(r['worst_late_ms'] for r in late):.1f} ms: "
+             + ", ".join(f"{r['graph']} {r['policy']} k={r['in_flight'] or 'inf'} "
+                         f"({r['late_starts']})" for r in late) if late else ""))
     for name, met in o["targets"].items():
         print(f"target {name}: {'met' if met else 'NOT met'}")
 

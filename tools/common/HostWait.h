@@ -19,6 +19,15 @@ using HostClock = std::chrono::steady_clock;
 /// adds to every sleep's overshoot). Harmless where unsupported.
 void tightenTimerSlack();
 
+/// Asks the scheduler for a time slice of `slice` for the calling thread
+/// (Linux 6.12+ EEVDF: sched_attr.sched_runtime of a SCHED_OTHER thread).
+/// A thread with a short slice gets an early deadline, so when it wakes on
+/// a host whose cores are all busy it preempts at once instead of waiting
+/// for a running thread's slice (about 3 ms) to end. For threads that wake
+/// often and run briefly, like a host thread issuing work. Returns false
+/// where the kernel refused it; older kernels accept it and ignore it.
+bool requestSchedulerSlice(std::chrono::microseconds slice);
+
 /// Returns at `t` or just after: sleeps until `t - spin`, then yields.
 void waitUntil(HostClock::time_point t, std::chrono::microseconds spin);
 

@@ -40,6 +40,7 @@ std::string usage() {
          "                [--time-scale X] [--compare BASELINE.json]\n"
          "                [--trace OUT.json] [-c 0|1] [--streams N|group]\n"
          "                [--max-buffer-mib M] [--spin-us N]\n"
+         "                [--host-slice-us N]\n"
          "Runs a plan exported by `hccl-translate --comm-to-plan` on the\n"
          "bundled runtime: collectives on real buffers (checked against a\n"
          "reference with -c 1), compute items as a device clock advanced by\n"
@@ -71,6 +72,11 @@ std::string usage() {
          "  --spin-us N       wait for the device clock by sleeping, then\n"
          "                    yielding for the last N us, since a sleep\n"
          "                    wakes late (default 100; 0: sleep only)\n"
+         "  --host-slice-us N ask the kernel for an N us time slice for the\n"
+         "                    host thread while timing (Linux 6.12+), so\n"
+         "                    that it preempts the busy runtime threads when\n"
+         "                    it wakes to issue a start (100..100000;\n"
+         "                    default 0: the kernel's slice)\n"
          "exit status: 0 ok, 1 a run failed or a check failed, 2 bad input\n";
 }
 
@@ -113,6 +119,13 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       if (!v || !parseInt(v, 0, 100000, o.spinUs))
         return err(std::string("--spin-us needs an integer in 0..100000, "
                                "found '") +
+                   (v ? v : "") + "'");
+    } else if (a == "--host-slice-us") {
+      const char *v = value("--host-slice-us");
+      if (!v || !parseInt(v, 0, 100000, o.hostSliceUs) ||
+          (o.hostSliceUs && o.hostSliceUs < 100))
+        return err(std::string("--host-slice-us needs 0 or an integer in "
+                               "100..100000 (the kernel's bounds), found '") +
                    (v ? v : "") + "'");
     } else if (a == "--max-buffer-mib") {
       const char *v = value("--max-buffer-mib");
