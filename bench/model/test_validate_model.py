@@ -90,7 +90,7 @@ class Statistics(unittest.TestCase):
                 "exposed_comm_ms | collectives | check_result\n"
                 "scheduled  | 309.384      | 302.436    | 31.501     | "
                 "6.947           | 2           | NULL\n")
-        late = ("late starts (scheduled): 5 of 16 issued over 1 ms after the "
+        late = ("late starts (scheduled): 5 of 16 starts issued over 1 ms after the "
                 "device clock reached them (worst 14.408 ms)\n")
         m = vm.parse_run(rows + late, "t")
         self.assertEqual((m["iter_ms"], m["collectives"]), (309.384, 2))

@@ -333,6 +333,7 @@ class Tools:
     def __init__(self, bindir, nice):
         self.bindir = bindir
         self.nice = nice
+        self.last_stderr = ""  # the last successful run's (warnings)
         self.env = dict(os.environ)
         libdir = os.path.join(os.path.dirname(bindir), "lib")
         if os.path.isdir(libdir):
@@ -360,12 +361,13 @@ class Tools:
         if res.returncode != 0:
             raise ToolError(f"{tool} failed (exit {res.returncode}): "
                             f"{' '.join(cmd)}\n{res.stderr.strip()}")
+        self.last_stderr = res.stderr
         return res.stdout
 
 
 TIMELINE = re.compile(r"timeline @\S+ compute_us=([\d.]+) comm_us=([\d.]+) "
                       r"exposed_comm_us=([\d.]+) iteration_us=([\d.]+)")
-LATE = re.compile(r"^late starts \(scheduled\): (\d+) of (\d+) issued over "
+LATE = re.compile(r"^late starts \(scheduled\): (\d+) of (\d+) starts issued over "
                   r"[\d.]+ ms after the device clock reached them \(worst "
                   r"([\d.]+) ms\)", re.M)
 RUN_ROW = re.compile(r"^scheduled\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)"
@@ -640,6 +642,7 @@ def bench(args, graphs, policies, in_flight, work):
                   f"{p['compute_ms']:9.3f}")
         return 0
     done = 0
+    slice_refused = 0
     for r in range(args.rounds):
         order = configs[r % len(configs):] + configs[:r % len(configs)]
         for c in order:
@@ -663,6 +666,8 @@ def bench(args, graphs, policies, in_flight, work):
                     log(f"hccl-run failed on {what} (retrying, --retries "
                         f"{args.retries}): {first}")
             m = parse_run(out, what)
+            if "refused --host-slice-us" in tools.last_stderr:
+                slice_refused += 1
             c["runs"].append(m)
             done += 1
             log(f"[{done}/{total}] round {r + 1}: {what}: {m['iter_ms']:.2f} ms "
@@ -692,9 +697,11 @@ def bench(args, graphs, policies, in_flight, work):
             "pred_compute_ms": p["compute_ms"], "meas_compute_ms": meas_cmp,
             "meas_spread": spread(its), "meas_range_ms": max(its) - min(its),
             "rounds": len(its), "failed_runs": len(c["failures"]),
-            "late_starts": sum(m["late_starts"] or 0 for m in c["runs"]),
-            "worst_late_ms": max((m["worst_late_ms"] or 0 for m in c["runs"]),
-                                 default=0),
+            # None: hccl-run did not count them (before 2026-12-04)
+            "late_starts": None if any(m["late_starts"] is None for m in c["runs"])
+            else sum(m["late_starts"] for m in c["runs"]),
+            "worst_late_ms": None if any(m["late_starts"] is None for m in c["runs"])
+            else max(m["worst_late_ms"] for m in c["runs"]),
             "pipeline": c["pipeline"], "round_iter_ms": its,
         })
     summary = summarize(rows, policies, in_flight)
@@ -706,6 +713,7 @@ def bench(args, graphs, policies, in_flight, work):
             "ranks": args.ranks, "rounds": args.rounds, "iters": args.iters,
             "warmup": args.warmup, "spin_us": args.spin_us,
             "host_slice_us": args.host_slice_us,
+            "host_slice_refused_runs": slice_refused,
             "calibration": calib, "calibration_file": calib_src,
             "command": " ".join(sys.argv)}
     print_report(rows, summary, meta, policies)
@@ -735,8 +743,8 @@ def report_again(args):
         rows, meta = data["rows"], data["meta"]
         for r in rows:
             r.setdefault("failed_runs", 0)
-            r.setdefault("late_starts", 0)
-            r.setdefault("worst_late_ms", 0)
+            r.setdefault("late_starts", None)
+            r.setdefault("worst_late_ms", None)
             r["iter_err_meas_compute"] = rel_error(
                 r["pred_iter_ms"] - r["pred_compute_ms"] + r["meas_compute_ms"],
                 r["meas_iter_ms"])
@@ -865,13 +873,20 @@ def print_report(rows, summary, meta, policies):
         print(f"hccl-run failed and was run again {sum(r['failed_runs'] for r in failed)} "
               f"times, in: " + ", ".join(f"{r['graph']} {r['policy']} k={r['in_flight'] or 'inf'}"
                                         f" ({r['failed_runs']})" for r in failed))
-    late = [r for r in rows if r["late_starts"]]
-    print(f"late starts (hccl-run's host issued a start over 1 ms after its "
-          f"device clock): {sum(r['late_starts'] for r in late)} in "
-          f"{len(late)} of {len(rows)} configurations"
-          + (", worst " + f"{max(r['worst_late_ms'] for r in late):.1f} ms: "
-             + ", ".join(f"{r['graph']} {r['policy']} k={r['in_flight'] or 'inf'} "
-                         f"({r['late_starts']})" for r in late) if late else ""))
+    counted = [r for r in rows if r["late_starts"] is not None]
+    late = [r for r in counted if r["late_starts"]]
+    if not counted:
+        print("late starts: not counted (hccl-run before 2026-12-04)")
+    else:
+        print(f"late starts (hccl-run's host issued a start over 1 ms after its "
+              f"device clock): {sum(r['late_starts'] for r in late)} in "
+              f"{len(late)} of {len(counted)} configurations"
+              + (", worst " + f"{max(r['worst_late_ms'] for r in late):.1f} ms: "
+                 + ", ".join(f"{r['graph']} {r['policy']} k={r['in_flight'] or 'inf'} "
+                             f"({r['late_starts']})" for r in late) if late else ""))
+    if meta.get("host_slice_refused_runs"):
+        print(f"the kernel refused --host-slice-us in {meta['host_slice_refused_runs']} "
+              f"runs (they timed with the thread's own slice)")
     for name, met in o["targets"].items():
         print(f"target {name}: {'met' if met else 'NOT met'}")
 

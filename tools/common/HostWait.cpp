@@ -1,6 +1,7 @@
 //===- HostWait.cpp - Waiting for a point in time, on time ----------------===//
 #include "HostWait.h"
 
+#include <cerrno>
 #include <thread>
 
 #if defined(__linux__)
@@ -20,9 +21,10 @@ void tightenTimerSlack() {
 }
 
 bool requestSchedulerSlice(std::chrono::microseconds slice) {
-#if defined(__linux__) && defined(SYS_sched_setattr)
-  // glibc 2.36 has no sched_setattr wrapper; the layout is the kernel's
-  // struct sched_attr up to sched_period (SCHED_ATTR_SIZE_VER0, 48 bytes).
+#if defined(__linux__) && defined(SYS_sched_setattr) &&                        \
+    defined(SYS_sched_getattr)
+  // glibc 2.36 wraps neither call; the layout is the kernel's struct
+  // sched_attr up to sched_period (SCHED_ATTR_SIZE_VER0, 48 bytes).
   struct {
     uint32_t size, policy;
     uint64_t flags;
@@ -30,15 +32,23 @@ bool requestSchedulerSlice(std::chrono::microseconds slice) {
     uint32_t priority;
     uint64_t runtime, deadline, period;
   } attr{};
+  // Change the slice alone: the policy, nice value and reset-on-fork flag
+  // stay as they are (sched_getattr reports them for the calling thread).
+  if (syscall(SYS_sched_getattr, 0, &attr, sizeof(attr), 0) != 0)
+    return false;
+  constexpr uint32_t kOther = 0, kBatch = 3;
+  constexpr uint64_t kResetOnFork = 0x01;
+  if (attr.policy != kOther && attr.policy != kBatch) {
+    errno = EINVAL; // a real-time or idle thread has no fair slice
+    return false;
+  }
   attr.size = sizeof(attr);
-  attr.policy = 0; // SCHED_OTHER
-  // Keep the thread's nice value (a 0 here would reset it; on Linux
-  // PRIO_PROCESS 0 is the calling thread). 0 us: the kernel's own slice.
-  attr.nice = getpriority(PRIO_PROCESS, 0);
+  attr.flags &= kResetOnFork;
   attr.runtime = static_cast<uint64_t>(slice.count()) * 1000;
   return syscall(SYS_sched_setattr, 0, &attr, 0) == 0;
 #else
   (void)slice;
+  errno = ENOSYS;
   return false;
 #endif
 }

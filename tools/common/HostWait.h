@@ -20,12 +20,16 @@ using HostClock = std::chrono::steady_clock;
 void tightenTimerSlack();
 
 /// Asks the scheduler for a time slice of `slice` for the calling thread
-/// (Linux 6.12+ EEVDF: sched_attr.sched_runtime of a SCHED_OTHER thread).
-/// A thread with a short slice gets an early deadline, so when it wakes on
-/// a host whose cores are all busy it preempts at once instead of waiting
-/// for a running thread's slice (about 3 ms) to end. For threads that wake
-/// often and run briefly, like a host thread issuing work. Returns false
-/// where the kernel refused it; older kernels accept it and ignore it.
+/// (Linux 6.12+ EEVDF: sched_attr.sched_runtime of a SCHED_OTHER or
+/// SCHED_BATCH thread; 0 gives the kernel's default back, which is
+/// 0.75 ms x (1 + log2 of the CPUs, at most 8): 1.5 ms on 2 cores). A thread
+/// with a short slice gets an early deadline, so when it wakes on a host
+/// whose cores are all busy it can preempt a running thread sooner instead
+/// of waiting for that thread's slice to end. For threads that wake often
+/// and run briefly, like a host thread issuing work. Keeps the policy, nice
+/// value and reset-on-fork flag. Returns false (errno set) where the call
+/// failed or the thread is real-time or idle; kernels before 6.12 accept
+/// the slice and ignore it. Threads the caller creates inherit it.
 bool requestSchedulerSlice(std::chrono::microseconds slice);
 
 /// Returns at `t` or just after: sleeps until `t - spin`, then yields.

@@ -74,9 +74,9 @@ std::string usage() {
          "                    wakes late (default 100; 0: sleep only)\n"
          "  --host-slice-us N ask the kernel for an N us time slice for the\n"
          "                    host thread while timing (Linux 6.12+), so\n"
-         "                    that it preempts the busy runtime threads when\n"
-         "                    it wakes to issue a start (100..100000;\n"
-         "                    default 0: the kernel's slice)\n"
+         "                    that it can preempt busy runtime threads\n"
+         "                    sooner when it wakes to issue a start\n"
+         "                    (100..100000; default 0: the kernel's slice)\n"
          "exit status: 0 ok, 1 a run failed or a check failed, 2 bad input\n";
 }
 

@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -138,18 +139,19 @@ using hccl::tools::TraceEvent;
 
 struct Figures {
   double iterationUs = 0, computeUs = 0, commUs = 0, exposedUs = 0;
-  /// Starts the host issued more than kLateUs after the device clock
-  /// reached them, and the latest one's delay: the harness's own error (an
-  /// NPU's host enqueues ahead of its device and is never late).
-  double lateStarts = 0, worstLateUs = 0;
+  /// Starts the host issued, those it issued more than kLateUs after the
+  /// device clock reached them, and the largest delay: the harness's own
+  /// error (an NPU's host enqueues ahead of its device and is never late).
+  double starts = 0, lateStarts = 0, worstLateUs = 0;
 };
 
 /// A start this late is counted: well past a futex wake-up's usual
 /// 15-130 us on a VM, and near a scheduler slice.
 constexpr double kLateUs = 1000;
 
-/// The host thread's scheduler slice while timing, restored after (threads
-/// created meanwhile inherit it, and the runtime's must not).
+/// The host thread's scheduler slice while timing, the kernel's again
+/// after. Threads created meanwhile would keep it; none is (streams and
+/// transports start their threads in setup, before timing).
 class SliceScope {
 public:
   explicit SliceScope(int us) : set_(us > 0) {
@@ -157,8 +159,8 @@ public:
         !hccl::tools::requestSchedulerSlice(std::chrono::microseconds(us)))
       std::fprintf(stderr,
                    "hccl-run: warning: the kernel refused --host-slice-us "
-                   "%d; timing with its own slice\n",
-                   us);
+                   "%d (%s); timing with the thread's own slice\n",
+                   us, std::strerror(errno));
   }
   ~SliceScope() {
     if (set_)
@@ -266,11 +268,11 @@ public:
       }
     }
     // The slowest rank decides an iteration.
-    constexpr size_t kFields = 6;
+    constexpr size_t kFields = 7;
     std::vector<double> v;
     for (const Figures &f : figures)
       v.insert(v.end(), {f.iterationUs, f.computeUs, f.commUs, f.exposedUs,
-                         f.lateStarts, f.worstLateUs});
+                         f.starts, f.lateStarts, f.worstLateUs});
     if (!v.empty() &&
         HcclAllReduce(v.data(), v.data(), v.size(), HCCL_DATA_TYPE_FP64,
                       HCCL_REDUCE_MAX, comm_, nullptr) != HCCL_SUCCESS)
@@ -278,7 +280,7 @@ public:
                          HcclGetLastErrorMessage());
     for (size_t i = 0; i < figures.size(); ++i) {
       const double *x = &v[kFields * i];
-      figures[i] = {x[0], x[1], x[2], x[3], x[4], x[5]};
+      figures[i] = {x[0], x[1], x[2], x[3], x[4], x[5], x[6]};
     }
     return 0;
   }
@@ -536,6 +538,7 @@ private:
         waitUntil(device);
         inst.finished = false;
         inst.issued = Clock::now();
+        f.starts += 1;
         if (double late = usSince(device, inst.issued); late > kLateUs) {
           f.lateStarts += 1;
           f.worstLateUs = std::max(f.worstLateUs, late);
@@ -639,9 +642,9 @@ double median(std::vector<double> v) {
 struct Summary {
   Figures f;
   size_t collectives = 0;
-  /// Over the timed iterations: late starts (per iteration, the rank with
-  /// the most), and the worst delay.
-  double lateStarts = 0, worstLateUs = 0;
+  /// Over the timed iterations: starts and late starts (per iteration, the
+  /// rank with the most), and the worst delay.
+  double starts = 0, lateStarts = 0, worstLateUs = 0;
   uint64_t mismatches = 0;
   bool checked = false;
 };
@@ -658,6 +661,7 @@ Summary summarize(const std::vector<Figures> &figs, size_t collectives) {
   s.f = {median(it), median(c), median(m), median(e)};
   s.collectives = collectives;
   for (const Figures &f : figs) {
+    s.starts += f.starts;
     s.lateStarts += f.lateStarts;
     s.worstLateUs = std::max(s.worstLateUs, f.worstLateUs);
   }
@@ -811,11 +815,10 @@ int runRank(const Options &opts) {
     for (auto &[label, s] : rows)
       printRow(label.c_str(), s);
     for (auto &[label, s] : rows)
-      std::printf("late starts (%s): %.0f of %zu issued over %.0f ms after "
-                  "the device clock reached them (worst %.3f ms)\n",
-                  label.c_str(), s.lateStarts,
-                  s.collectives * static_cast<size_t>(opts.iters),
-                  kLateUs / 1e3, s.worstLateUs / 1e3);
+      std::printf("late starts (%s): %.0f of %.0f starts issued over %.0f ms "
+                  "after the device clock reached them (worst %.3f ms)\n",
+                  label.c_str(), s.lateStarts, s.starts, kLateUs / 1e3,
+                  s.worstLateUs / 1e3);
     if (rows.size() == 2 && rows[1].second.f.iterationUs > 0)
       std::printf("speedup (baseline / scheduled iteration): %.3fx\n",
                   rows[0].second.f.iterationUs / rows[1].second.f.iterationUs);
