@@ -496,6 +496,10 @@ def main(argv=None):
                          "for host-priced graphs, 16 for NPU-priced ones)")
     ap.add_argument("--pipeline", default="", metavar="OPTS",
                     help="extra --hccl-pipeline options for every configuration")
+    ap.add_argument("--optimal-pipeline", default="", metavar="OPTS",
+                    help="extra --hccl-pipeline options for the optimal policy "
+                         "alone, e.g. 'slack-margin=1' (which the pipeline "
+                         "refuses under the other policies)")
     ap.add_argument("--horovod-cycle-ms", type=float, default=5.0)
     ap.add_argument("--horovod-fusion-bytes", type=parse_size, default=64 << 20)
     ap.add_argument("--predict-only", action="store_true",
@@ -618,8 +622,10 @@ def bench(args, graphs, policies, in_flight, work):
         extra = " ".join(x for x in (GRAPH_PIPELINE.get(gname, ""), args.pipeline) if x)
         for k in in_flight:
             for pol in policies:
+                ext = " ".join(x for x in (extra, args.optimal_pipeline
+                                           if pol == "optimal" else "") if x)
                 pred, plan, nb, opts = compile_config(tools, work, gname, mlir, variants,
-                                                      pol, k, extra)
+                                                      pol, k, ext)
                 configs.append({"graph": gname, "policy": pol, "in_flight": k,
                                 "scale": scale, "pipeline": opts, "buckets": nb,
                                 "pred": pred, "plan": plan, "runs": [],
