@@ -516,15 +516,16 @@ def main(argv=None):
                          "start, then yield (default: hccl-run's 100). On a VM a "
                          "long sleep sometimes ends 10-23 ms late, and a start "
                          "issued that late is exposed, which an NPU's host, "
-                         "running ahead of its device, never is; 20000 issues "
-                         "on time at 2 ranks (docs/performance.md). Each "
+                         "running ahead of its device, never is; 20000 made "
+                         "late starts rarer at 2 ranks, not absent "
+                         "(docs/performance.md). Each "
                          "waiting host thread then yields a core's time away: "
                          "keep it small when ranks outnumber cores")
     ap.add_argument("--host-slice-us", type=int, metavar="N",
                     help="hccl-run --host-slice-us N: the host thread asks the "
                          "kernel (Linux 6.12+) for an N us scheduler slice, so "
-                         "that it preempts the busy runtime threads when it "
-                         "wakes to issue a start (default: hccl-run's 0, the "
+                         "that it can preempt busy runtime threads sooner when "
+                         "it wakes to issue a start (default: hccl-run's 0, the "
                          "kernel's slice)")
     ap.add_argument("--nice", type=int, default=5,
                     help="run hccl-run and the calibration under nice -n N (0: no)")
@@ -682,6 +683,8 @@ def bench(args, graphs, policies, in_flight, work):
     rows = []
     for c in configs:
         its = [m["iter_ms"] for m in c["runs"]]
+        # None: hccl-run did not count them (before 2026-12-04)
+        counted = all(m["late_starts"] is not None for m in c["runs"])
         p = c["pred"]
         meas_it = statistics.median(its)
         meas_exp = statistics.median(m["exposed_ms"] for m in c["runs"])
@@ -703,11 +706,8 @@ def bench(args, graphs, policies, in_flight, work):
             "pred_compute_ms": p["compute_ms"], "meas_compute_ms": meas_cmp,
             "meas_spread": spread(its), "meas_range_ms": max(its) - min(its),
             "rounds": len(its), "failed_runs": len(c["failures"]),
-            # None: hccl-run did not count them (before 2026-12-04)
-            "late_starts": None if any(m["late_starts"] is None for m in c["runs"])
-            else sum(m["late_starts"] for m in c["runs"]),
-            "worst_late_ms": None if any(m["late_starts"] is None for m in c["runs"])
-            else max(m["worst_late_ms"] for m in c["runs"]),
+            "late_starts": sum(m["late_starts"] for m in c["runs"]) if counted else None,
+            "worst_late_ms": max(m["worst_late_ms"] for m in c["runs"]) if counted else None,
             "pipeline": c["pipeline"], "round_iter_ms": its,
         })
     summary = summarize(rows, policies, in_flight)
