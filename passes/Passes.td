@@ -63,7 +63,7 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
     size). Exact dynamic programming over the boundaries, O(n * A) for n
     all-reduces and A candidate algorithms (see docs/passes.md); among
     partitions that finish at the same time it prefers fewer, larger
-    buckets; with `slack-margin=M` (default 0, off) it first prefers the
+    buckets; with `slack-margin=M` (default 1; 0 turns it off) it first prefers the
     plan that is also optimal when every cost grows by M (then M/2, M/4),
     so that a bucket the model fits exactly into idle time is not exposed
     when it runs slower than priced. Every bucket's price includes the topology's per-collective
@@ -127,10 +127,10 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
     Option<"memoryCap", "memory-cap", "std::string", /*default=*/"\"0\"",
            "optimal: comm-overlap-schedule's memory cap to size under "
            "(default 0 = no cap)">,
-    Option<"slackMargin", "slack-margin", "double", /*default=*/"0.0",
+    Option<"slackMargin", "slack-margin", "double", /*default=*/"1.0",
            "optimal: among plans with the optimal predicted finish, prefer "
            "one still optimal with every cost times 1 + this (then half, a "
-           "quarter of it); default 0 = off">,
+           "quarter of it); default 1, 0 = off">,
     Option<"peakTflops", "peak-tflops", "double", /*default=*/"320.0",
            "Compute estimate: device peak in TFLOPS for linalg ops; default "
            "320">,

@@ -2,6 +2,7 @@
 // -> verification, with options forwarded to the passes.
 // RUN: hccl-opt %s --hccl-pipeline | FileCheck %s --check-prefix=FULL
 // RUN: hccl-opt %s "--hccl-pipeline=policy=threshold threshold-bytes=64M lower=false" | FileCheck %s --check-prefix=THRESH
+// RUN: hccl-opt %s "--hccl-pipeline=slack-margin=0" | FileCheck %s --check-prefix=NOSLACK
 // RUN: hccl-opt %s "--hccl-pipeline=slack-margin=0.25 lower=false" | FileCheck %s --check-prefix=SLACK
 // RUN: hccl-opt %s "--hccl-pipeline=compress=bf16 lower=false" | FileCheck %s --check-prefix=BF16
 // RUN: hccl-opt %s "--hccl-pipeline=algo=level0:ring lower=false" | FileCheck %s --check-prefix=ALGO
@@ -11,22 +12,44 @@
 
 // Eight 1 MiB gradients ready 100 us apart on a 910B server: each all-reduce
 // (~17 us) hides behind the next layer's backward, so every partition that
-// keeps the last gradient alone finishes at the same time; the optimal
-// sizing breaks the tie toward fewer, larger buckets: the first seven in
-// one (it ends before l0's gradient is ready), the last alone.
-// FULL-COUNT-1: comm.program @allreduce_mesh_p8_n1835008_fp32_sum
+// keeps the last gradient alone finishes at the same time.
+//
+// By default (slack-margin=1) the sizing first keeps the plans that still
+// finish as early with every cost doubled, then among those prefers fewer,
+// larger buckets: five, then l1 and l0 together, then l0 alone.
+// FULL-COUNT-1: comm.program @allreduce_mesh_p8_n1310720_fp32_sum
+// FULL-COUNT-1: comm.program @allreduce_mesh_p8_n524288_fp32_sum
 // FULL-COUNT-1: comm.program @allreduce_mesh_p8_n262144_fp32_sum
 // FULL-NOT: comm.program
 // FULL-LABEL: func.func @backward
 // FULL-NOT: comm.all_reduce
+// FULL: comm.compute "l3.backward"
+// FULL-NEXT: comm.start {
+// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n1310720_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 0 : i64}
 // FULL: comm.compute "l1.backward"
 // FULL-NEXT: comm.start {
-// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n1835008_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 0 : i64}
+// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n524288_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 1 : i64}
 // FULL: comm.compute "l0.backward"
 // FULL-NEXT: comm.start {
-// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n262144_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 1 : i64}
-// FULL-COUNT-2: comm.wait
+// FULL-NEXT: comm.schedule @allreduce_mesh_p8_n262144_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 2 : i64}
+// FULL-COUNT-3: comm.wait
 // FULL: return
+
+// With slack-margin=0 only the fewest-buckets rule breaks the tie: the
+// first seven in one bucket (it ends just before l0's gradient is ready),
+// the last alone.
+// NOSLACK-COUNT-1: comm.program @allreduce_mesh_p8_n1835008_fp32_sum
+// NOSLACK-COUNT-1: comm.program @allreduce_mesh_p8_n262144_fp32_sum
+// NOSLACK-NOT: comm.program
+// NOSLACK-LABEL: func.func @backward
+// NOSLACK: comm.compute "l1.backward"
+// NOSLACK-NEXT: comm.start {
+// NOSLACK-NEXT: comm.schedule @allreduce_mesh_p8_n1835008_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 0 : i64}
+// NOSLACK: comm.compute "l0.backward"
+// NOSLACK-NEXT: comm.start {
+// NOSLACK-NEXT: comm.schedule @allreduce_mesh_p8_n262144_fp32_sum all_reduce sum (%{{.*}}) on @dp algo <mesh> {comm.bucket = 1 : i64}
+// NOSLACK-COUNT-2: comm.wait
+// NOSLACK: return
 
 // With slack-margin=0.25 the seven-gradient bucket, which ends less than
 // a quarter of its cost before l0's gradient is ready, gives way to the

@@ -69,9 +69,9 @@ struct HcclPipelineOptions : public PassPipelineOptions<HcclPipelineOptions> {
       llvm::cl::init("")};
   Option<double> slackMargin{
       *this, "slack-margin",
-      llvm::cl::desc("comm-bucket-sizing slack-margin (optimal only; 0 = "
-                     "off)"),
-      llvm::cl::init(0.0)};
+      llvm::cl::desc("comm-bucket-sizing slack-margin (optimal only; "
+                     "default 1, 0 = off)"),
+      llvm::cl::init(1.0)};
   Option<int64_t> slices{*this, "slices",
                          llvm::cl::desc("comm-select-algorithm slices per op"),
                          llvm::cl::init(1)};
