@@ -34,6 +34,22 @@ import train_ddp  # noqa: E402
 CPU = {"peak_tflops": 0.02, "memory_gbps": 10.0}
 
 
+# glibc malloc settings under --allocator retain: never mmap a block of its
+# own and never trim the heap, so the pages of freed tensors (fresh
+# gradients every step under zero_grad(set_to_none=True), activations) are
+# reused, not unmapped and faulted in again next step, as a caching
+# allocator (the CUDA one, or the jemalloc / tcmalloc torch's CPU launcher
+# torch.backends.xeon.run_cpu preloads) keeps them. A tunable rather than a
+# preloaded allocator: glibc has it, nothing to install.
+RETAIN_TUNABLES = "glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=18446744073709551615"
+
+
+def retain_freed_memory(env):
+    """Adds RETAIN_TUNABLES to env's GLIBC_TUNABLES (the user's stay)."""
+    old = env.get("GLIBC_TUNABLES", "")
+    env["GLIBC_TUNABLES"] = f"{old}:{RETAIN_TUNABLES}" if old else RETAIN_TUNABLES
+
+
 def sh(cmd, **kw):
     r = subprocess.run(cmd, capture_output=True, text=True, **kw)
     if r.returncode != 0:
@@ -153,6 +169,13 @@ def main(argv):
     p.add_argument("--zero-grad-in-place", action="store_true",
                    help="train with zero_grad(set_to_none=False) in every mode "
                         "(train_ddp.py --zero-grad-in-place)")
+    p.add_argument("--allocator", choices=["glibc", "retain"], default="glibc",
+                   help="'retain': every process (the exporter's compute measurement and "
+                        "every mode's ranks alike) runs with glibc malloc keeping freed "
+                        "memory (GLIBC_TUNABLES " + RETAIN_TUNABLES + "), as a caching "
+                        "allocator would; on this VM a page fault is so dear that the mlp's "
+                        "backward took 283 ms with fresh gradient pages and 18 ms with "
+                        "reused ones (docs/performance.md). Default 'glibc': its defaults")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--work", help="folder for graphs, plans, logs, reports (default: a temporary one)")
     p.add_argument("--port", type=int, default=29700)
@@ -167,6 +190,9 @@ def main(argv):
         p.error("--link-params takes one --ranks value and excludes --calibrate")
     if args.link_params and not os.path.isfile(args.link_params):
         p.error(f"--link-params {args.link_params}: no such file")
+    if args.allocator == "retain":
+        retain_freed_memory(os.environ)
+        print(f"allocator: GLIBC_TUNABLES={os.environ['GLIBC_TUNABLES']}")
     work = args.work or tempfile.mkdtemp(prefix="hccl-train-")
     os.makedirs(work, exist_ok=True)
     print(f"work folder: {work}")
@@ -211,6 +237,7 @@ def main(argv):
                        f"| {r0['losses'][0]:.3f}, {r0['losses'][-1]:.3f} | {diff:.1e} |")
                 print(row, flush=True)
                 rows.append(dict(model=model, batch=batch, ranks=ranks, mode=mode,
+                                 allocator=args.allocator,
                                  step_ms=step, compute_only_ms=base, exposed_comm_ms=exposed,
                                  vs_gloo=median(ratios), vs_gloo_rounds=ratios,
                                  loss_diff_vs_gloo=diff, runs=rs))

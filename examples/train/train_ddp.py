@@ -256,6 +256,7 @@ def main(argv):
         "model": args.model, "mode": mode, "ranks": size, "steps": args.steps,
         "batch": args.batch, "bucket_view": args.bucket_view,
         "zero_grad_in_place": args.zero_grad_in_place,
+        "glibc_tunables": os.environ.get("GLIBC_TUNABLES"),
         "step_ms": step * 1e3, "compute_only_ms": base_step * 1e3,
         "exposed_comm_ms": max(0.0, step - base_step) * 1e3,
         "steps_per_s": 1.0 / step,
