@@ -73,3 +73,50 @@ def test_compare_refuses_bad_pricing_options(args, message):
     r = subprocess.run([sys.executable, COMPARE, *args], capture_output=True, text=True)
     assert r.returncode == 2, r.stderr
     assert message in r.stderr
+
+
+def _compare():
+    spec = importlib.util.spec_from_file_location("compare", COMPARE)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_allocator_retain_keeps_the_users_tunables():
+    c = _compare()
+    env = {}
+    c.retain_freed_memory(env)
+    assert env["GLIBC_TUNABLES"] == c.RETAIN_TUNABLES
+    env = {"GLIBC_TUNABLES": "glibc.malloc.perturb=1"}
+    c.retain_freed_memory(env)
+    assert env["GLIBC_TUNABLES"] == "glibc.malloc.perturb=1:" + c.RETAIN_TUNABLES
+
+
+_WHERE_MALLOC_PUTS_64M = """
+import ctypes
+libc = ctypes.CDLL(None)
+libc.malloc.restype = ctypes.c_void_p
+p = libc.malloc(64 << 20)
+for line in open("/proc/self/maps"):
+    lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+    if lo <= p < hi:
+        print("heap" if line.rstrip().endswith("[heap]") else "mmap")
+"""
+
+
+def test_allocator_retain_reaches_glibc():
+    # glibc ignores a tunable it does not know or whose value is out of
+    # range without a word: check what malloc does under them. By default
+    # a 64 MiB block is a mapping of its own (unmapped on free, faulted in
+    # again when allocated next); under `retain` it comes from the heap.
+    import subprocess
+    import sys
+    c = _compare()
+    env = dict(os.environ)
+    env.pop("GLIBC_TUNABLES", None)
+    where = lambda e: subprocess.run([sys.executable, "-c", _WHERE_MALLOC_PUTS_64M], env=e,
+                                     capture_output=True, text=True, check=True).stdout.strip()
+    if where(env) != "mmap":
+        pytest.skip("this C library does not map large blocks on its own (not glibc?)")
+    c.retain_freed_memory(env)
+    assert where(env) == "heap"
