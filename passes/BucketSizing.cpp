@@ -130,7 +130,11 @@ struct BucketSizingPass
       return emitError(root->getLoc())
              << kPass << ": option slack-margin=" << slackText
              << " is not valid: expected a fraction from 0 (off) to 10";
-    if (kind != Policy::Optimal && slackMargin != defaults.slackMargin)
+    // The default (1) and 0 (off) both leave the other policies unchanged;
+    // a pass option cannot tell a given value from its default, so those
+    // two pass and any other value is refused.
+    if (kind != Policy::Optimal && slackMargin != 0 &&
+        slackMargin != defaults.slackMargin)
       return emitError(root->getLoc())
              << kPass << ": option slack-margin=" << slackText
              << " has no effect with policy=" << policy

@@ -498,8 +498,8 @@ def main(argv=None):
                     help="extra --hccl-pipeline options for every configuration")
     ap.add_argument("--optimal-pipeline", default="", metavar="OPTS",
                     help="extra --hccl-pipeline options for the optimal policy "
-                         "alone, e.g. 'slack-margin=1' (which the pipeline "
-                         "refuses under the other policies)")
+                         "alone, e.g. 'slack-margin=0' (the default is 1), which the "
+                         "pipeline refuses under the other policies")
     ap.add_argument("--horovod-cycle-ms", type=float, default=5.0)
     ap.add_argument("--horovod-fusion-bytes", type=parse_size, default=64 << 20)
     ap.add_argument("--predict-only", action="store_true",

@@ -173,9 +173,8 @@ def main(argv):
                    help="'retain': every process (the exporter's compute measurement and "
                         "every mode's ranks alike) runs with glibc malloc keeping freed "
                         "memory (GLIBC_TUNABLES " + RETAIN_TUNABLES + "), as a caching "
-                        "allocator would; on this VM a page fault is so dear that the mlp's "
-                        "backward took 283 ms with fresh gradient pages and 18 ms with "
-                        "reused ones (docs/performance.md). Default 'glibc': its defaults")
+                        "allocator would (where page faults are dear, docs/performance.md, "
+                        "'Freed memory kept'); default 'glibc': glibc's own settings")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--work", help="folder for graphs, plans, logs, reports (default: a temporary one)")
     p.add_argument("--port", type=int, default=29700)

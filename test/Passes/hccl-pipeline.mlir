@@ -16,7 +16,7 @@
 //
 // By default (slack-margin=1) the sizing first keeps the plans that still
 // finish as early with every cost doubled, then among those prefers fewer,
-// larger buckets: five, then l1 and l0 together, then l0 alone.
+// larger buckets: five, then l2 and l1 together, then l0 alone.
 // FULL-COUNT-1: comm.program @allreduce_mesh_p8_n1310720_fp32_sum
 // FULL-COUNT-1: comm.program @allreduce_mesh_p8_n524288_fp32_sum
 // FULL-COUNT-1: comm.program @allreduce_mesh_p8_n262144_fp32_sum

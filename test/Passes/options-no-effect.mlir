@@ -41,6 +41,9 @@
 // PIPE-SLACK: error: hccl-pipeline: option slack-margin has no effect with policy=ddp (only the cost model of policy=optimal keeps slack)
 // RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=threshold slack-margin=0.5})" 2>&1 | FileCheck %s --check-prefix=PASS-SLACK
 // PASS-SLACK: error: comm-bucket-sizing: option slack-margin=0.50 has no effect with policy=threshold (only the cost model of policy=optimal keeps slack)
+// 0 (off) and the default 1 leave threshold's buckets as they are: accepted.
+// RUN: hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=threshold slack-margin=0})" | FileCheck %s --check-prefix=PASS-SLACK-OFF
+// PASS-SLACK-OFF: func.func @f
 // RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=optimal slack-margin=-1})" 2>&1 | FileCheck %s --check-prefix=PASS-SLACK-NEG
 // PASS-SLACK-NEG: error: comm-bucket-sizing: option slack-margin=-1.00 is not valid: expected a fraction from 0 (off) to 10
 // RUN: not hccl-opt %s --pass-pipeline="builtin.module(comm-bucket-sizing{policy=optimal slack-margin=nan})" 2>&1 | FileCheck %s --check-prefix=PASS-SLACK-NAN

@@ -92,15 +92,28 @@ def test_allocator_retain_keeps_the_users_tunables():
     assert env["GLIBC_TUNABLES"] == "glibc.malloc.perturb=1:" + c.RETAIN_TUNABLES
 
 
+# Run on the main thread, whose malloc arena grows by brk into [heap]
+# (other threads' arenas are anonymous mappings).
 _WHERE_MALLOC_PUTS_64M = """
 import ctypes
 libc = ctypes.CDLL(None)
 libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+def heap_end():
+    for line in open("/proc/self/maps"):
+        if line.rstrip().endswith("[heap]"):
+            return int(line.split()[0].split("-")[1], 16)
 p = libc.malloc(64 << 20)
+if not p:
+    raise SystemExit("malloc of 64 MiB failed")
+where = "mmap"
 for line in open("/proc/self/maps"):
     lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
-    if lo <= p < hi:
-        print("heap" if line.rstrip().endswith("[heap]") else "mmap")
+    if lo <= p < hi and line.rstrip().endswith("[heap]"):
+        where = "heap"
+end = heap_end()
+libc.free(p)
+print(where, "kept" if heap_end() == end else "trimmed")
 """
 
 
@@ -108,15 +121,16 @@ def test_allocator_retain_reaches_glibc():
     # glibc ignores a tunable it does not know or whose value is out of
     # range without a word: check what malloc does under them. By default
     # a 64 MiB block is a mapping of its own (unmapped on free, faulted in
-    # again when allocated next); under `retain` it comes from the heap.
+    # again when allocated next); under `retain` it comes from the heap,
+    # and freeing it does not shrink the heap.
     import subprocess
     import sys
     c = _compare()
-    env = dict(os.environ)
-    env.pop("GLIBC_TUNABLES", None)
+    env = {k: v for k, v in os.environ.items()
+           if k != "GLIBC_TUNABLES" and not k.startswith("MALLOC_")}
     where = lambda e: subprocess.run([sys.executable, "-c", _WHERE_MALLOC_PUTS_64M], env=e,
-                                     capture_output=True, text=True, check=True).stdout.strip()
-    if where(env) != "mmap":
+                                     capture_output=True, text=True, check=True).stdout.split()
+    if where(env)[0] != "mmap":
         pytest.skip("this C library does not map large blocks on its own (not glibc?)")
     c.retain_freed_memory(env)
-    assert where(env) == "heap"
+    assert where(env) == ["heap", "kept"]
