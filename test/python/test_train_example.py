@@ -14,11 +14,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TRAIN = os.path.join(HERE, "..", "..", "examples", "train", "train_ddp.py")
 
 
-def _train_ddp():
-    spec = importlib.util.spec_from_file_location("train_ddp", TRAIN)
+def _load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _train_ddp():
+    return _load("train_ddp", TRAIN)
 
 
 @pytest.mark.parametrize("model", ["cnn", "gpt", "lm", "mlp"])
@@ -76,10 +80,7 @@ def test_compare_refuses_bad_pricing_options(args, message):
 
 
 def _compare():
-    spec = importlib.util.spec_from_file_location("compare", COMPARE)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return _load("compare", COMPARE)
 
 
 def test_allocator_retain_keeps_the_users_tunables():
@@ -99,21 +100,17 @@ import ctypes
 libc = ctypes.CDLL(None)
 libc.malloc.restype = ctypes.c_void_p
 libc.free.argtypes = [ctypes.c_void_p]
-def heap_end():
+def heap():
     for line in open("/proc/self/maps"):
         if line.rstrip().endswith("[heap]"):
-            return int(line.split()[0].split("-")[1], 16)
+            return tuple(int(x, 16) for x in line.split()[0].split("-"))
+    return (0, 0)
 p = libc.malloc(64 << 20)
 if not p:
     raise SystemExit("malloc of 64 MiB failed")
-where = "mmap"
-for line in open("/proc/self/maps"):
-    lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
-    if lo <= p < hi and line.rstrip().endswith("[heap]"):
-        where = "heap"
-end = heap_end()
+lo, hi = heap()
 libc.free(p)
-print(where, "kept" if heap_end() == end else "trimmed")
+print("heap" if lo <= p < hi else "mmap", "kept" if heap()[1] == hi else "trimmed")
 """
 
 
@@ -128,8 +125,10 @@ def test_allocator_retain_reaches_glibc():
     c = _compare()
     env = {k: v for k, v in os.environ.items()
            if k != "GLIBC_TUNABLES" and not k.startswith("MALLOC_")}
-    where = lambda e: subprocess.run([sys.executable, "-c", _WHERE_MALLOC_PUTS_64M], env=e,
-                                     capture_output=True, text=True, check=True).stdout.split()
+
+    def where(e):
+        return subprocess.run([sys.executable, "-c", _WHERE_MALLOC_PUTS_64M], env=e,
+                              capture_output=True, text=True, check=True).stdout.split()
     if where(env)[0] != "mmap":
         pytest.skip("this C library does not map large blocks on its own (not glibc?)")
     c.retain_freed_memory(env)
