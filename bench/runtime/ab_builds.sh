@@ -24,7 +24,10 @@ for r in $(seq 1 "$rounds"); do
   for v in A B; do
     d=$a
     [ "$v" = B ] && d=$b
-    "$d/bin/hccl-test" "$@" | awk -v v="$v" '/^[0-9]/{print v, $1, $3}'
+    # The build's own libhccl, also for a build copied aside (RUNPATH names
+    # the directory it was built in).
+    LD_LIBRARY_PATH="$d/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+      "$d/bin/hccl-test" "$@" | awk -v v="$v" '/^[0-9]/{print v, $1, $3}'
   done
 done | /usr/bin/python3 -c '
 import collections, statistics as st, sys

@@ -4,6 +4,10 @@
 // speed means the kernel keeps up with memory. Sizes: in L1/L2 (what the
 // executor's pipelined slices see) and far beyond the caches.
 //
+// BM_ReduceInto writes a third buffer, as a reduce-scatter's step does
+// (output = own input op the peer's), with plain or streaming stores
+// (reduceManyStreamedWith: what a result another core reads next takes).
+//
 //===----------------------------------------------------------------------===//
 #include "reduce/KernelIsa.h"
 #include "reduce/Reduce.h"
@@ -73,6 +77,31 @@ void BM_Reduce(benchmark::State &state, DataType t, ReduceOp op,
                           static_cast<int64_t>(bytes));
 }
 
+void BM_ReduceInto(benchmark::State &state, KernelIsa isa, bool streamed) {
+  if (!hccl::rt::kernelIsaAvailable(isa)) {
+    state.SkipWithError("kernel path not available on this CPU");
+    return;
+  }
+  size_t bytes = static_cast<size_t>(state.range(0));
+  size_t n = bytes / sizeof(float);
+  std::vector<unsigned char> a(bytes), b(bytes), out(bytes);
+  fillOnes(a, DataType::Fp32);
+  fillOnes(b, DataType::Fp32);
+  fillOnes(out, DataType::Fp32);
+  const void *srcs[2] = {a.data(), b.data()};
+  for (auto _ : state) {
+    if (streamed)
+      hccl::rt::reduceManyStreamedWith(isa, out.data(), srcs, 2, n,
+                                       DataType::Fp32, ReduceOp::Sum);
+    else
+      hccl::rt::reduceManyWith(isa, out.data(), srcs, 2, n, DataType::Fp32,
+                               ReduceOp::Sum);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(bytes));
+}
+
 void BM_Memcpy(benchmark::State &state) {
   size_t bytes = static_cast<size_t>(state.range(0));
   std::vector<unsigned char> a(bytes, 1), b(bytes, 2);
@@ -105,5 +134,12 @@ REDUCE_BENCH(Int8, Prod, Avx2);
 REDUCE_BENCH(Int64, Prod, Avx2);
 REDUCE_BENCH(Fp64, Max, Avx2);
 REDUCE_BENCH(Int32, Min, Generic);
+BENCHMARK_CAPTURE(BM_ReduceInto, Fp32_Sum_Avx2_plain, KernelIsa::Avx2, false)
+    ->Apply(sizes);
+BENCHMARK_CAPTURE(BM_ReduceInto, Fp32_Sum_Avx2_streamed, KernelIsa::Avx2, true)
+    ->Apply(sizes);
+BENCHMARK_CAPTURE(BM_ReduceInto, Fp32_Sum_Generic_streamed, KernelIsa::Generic,
+                  true)
+    ->Apply(sizes);
 
 BENCHMARK_MAIN();

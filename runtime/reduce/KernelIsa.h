@@ -30,6 +30,18 @@ KernelIsa activeKernelIsa();
 bool reduceManyWith(KernelIsa isa, void *dst, const void *const *srcs, int k,
                     size_t count, sched::DataType type, sched::ReduceOp op);
 
+/// The most sources a streamed reduction takes (a block's source pointers
+/// live on the stack).
+inline constexpr int kMaxStreamedSources = 64;
+
+/// reduceManyWith() with dst written by non-temporal stores where the code
+/// path has them, bit-identical to it. No store fence: the caller fences
+/// once after its last call (reduceManyNontemporal does). False also for k
+/// outside 2..kMaxStreamedSources.
+bool reduceManyStreamedWith(KernelIsa isa, void *dst, const void *const *srcs,
+                            int k, size_t count, sched::DataType type,
+                            sched::ReduceOp op);
+
 namespace detail {
 /// One kernel: dst = srcs[0] op ... op srcs[k-1] (k >= 2, count >= 1).
 using ReduceFn = void (*)(void *dst, const void *const *srcs, int k,
@@ -37,6 +49,9 @@ using ReduceFn = void (*)(void *dst, const void *const *srcs, int k,
 /// Kernels of one code path, indexed [DataType][ReduceOp].
 struct KernelTable {
   ReduceFn fn[sched::kNumDataTypes][4];
+  /// The same kernels with dst streamed past the cache (no fence;
+  /// k <= kMaxStreamedSources).
+  ReduceFn streamed[sched::kNumDataTypes][4];
 };
 const KernelTable &genericKernels();
 /// nullptr when the build has no AVX2 path (non-x86 targets).

@@ -16,6 +16,12 @@
 // The ISA file supplies the conversion policy (portable bit manipulation, or
 // F16C instructions); both produce identical bits.
 //
+// Streamed entries (dst written past the cache, for data another core reads
+// next) run the same kernels on blocks of kStreamBlockBytes, each reduced in
+// full into an L1 buffer before the ISA's streaming store writes it out, so
+// dst may alias any source here too. An ISA may instead stream two-source
+// fp32/fp64 kernels straight from registers (Stream::fusedPair).
+//
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_REDUCE_KERNELTEMPLATES_H
 #define HCCL_RUNTIME_REDUCE_KERNELTEMPLATES_H
@@ -287,10 +293,46 @@ void reduce16(void *dstv, const void *const *srcsv, int k, size_t n) {
 }
 
 //===----------------------------------------------------------------------===//
+// Streamed: block by block through L1.
+//===----------------------------------------------------------------------===//
+
+// 1 KiB: an 8 MB fp32 sum through 1 KiB blocks took 0.84-0.92x the time of
+// the earlier 4 KiB blocks stored 16 bytes at a time; 512 bytes and 2 KiB
+// were no better (docs/performance.md, "Streamed reductions").
+constexpr size_t kStreamBlockBytes = 1024;
+
+template <size_t ES, detail::ReduceFn Kernel, typename Stream>
+void reduceStreamed(void *dstv, const void *const *srcsv, int k, size_t n) {
+  constexpr size_t B = kStreamBlockBytes / ES;
+  alignas(64) char block[kStreamBlockBytes];
+  const void *at[kMaxStreamedSources];
+  char *dst = static_cast<char *>(dstv);
+  for (size_t base = 0; base < n; base += B) {
+    size_t m = std::min(B, n - base);
+    for (int j = 0; j < k; ++j)
+      at[j] = static_cast<const char *>(srcsv[j]) + base * ES;
+    Kernel(block, at, k, m);
+    Stream::store(dst + base * ES, block, m * ES);
+  }
+}
+
+// Native types: two sources may stream straight from registers where the ISA
+// does that for T (it returns false where it does not).
+template <typename T, typename Op, typename Stream>
+void reduceNativeStreamed(void *dst, const void *const *srcs, int k, size_t n) {
+  if (k == 2 && Stream::template fusedPair<T, Op>(
+                    static_cast<T *>(dst), static_cast<const T *>(srcs[0]),
+                    static_cast<const T *>(srcs[1]), n))
+    return;
+  reduceStreamed<sizeof(T), &reduceNative<T, Op>, Stream>(dst, srcs, k, n);
+}
+
+//===----------------------------------------------------------------------===//
 // The table of one code path.
 //===----------------------------------------------------------------------===//
 
-template <typename HalfConv> detail::KernelTable makeKernelTable() {
+template <typename HalfConv, typename Stream>
+detail::KernelTable makeKernelTable() {
   using sched::DataType;
   detail::KernelTable t{};
   auto setNative = [&](DataType dt, auto tag) {
@@ -300,6 +342,10 @@ template <typename HalfConv> detail::KernelTable makeKernelTable() {
     t.fn[i][1] = &reduceNative<T, OpProd>;
     t.fn[i][2] = &reduceNative<T, OpMax>;
     t.fn[i][3] = &reduceNative<T, OpMin>;
+    t.streamed[i][0] = &reduceNativeStreamed<T, OpSum, Stream>;
+    t.streamed[i][1] = &reduceNativeStreamed<T, OpProd, Stream>;
+    t.streamed[i][2] = &reduceNativeStreamed<T, OpMax, Stream>;
+    t.streamed[i][3] = &reduceNativeStreamed<T, OpMin, Stream>;
   };
   setNative(DataType::Int8, int8_t{});
   setNative(DataType::Int16, int16_t{});
@@ -318,6 +364,10 @@ template <typename HalfConv> detail::KernelTable makeKernelTable() {
     t.fn[i][1] = &reduce16<C, OpProd>;
     t.fn[i][2] = &reduce16<C, OpMax>;
     t.fn[i][3] = &reduce16<C, OpMin>;
+    t.streamed[i][0] = &reduceStreamed<2, &reduce16<C, OpSum>, Stream>;
+    t.streamed[i][1] = &reduceStreamed<2, &reduce16<C, OpProd>, Stream>;
+    t.streamed[i][2] = &reduceStreamed<2, &reduce16<C, OpMax>, Stream>;
+    t.streamed[i][3] = &reduceStreamed<2, &reduce16<C, OpMin>, Stream>;
   };
   set16(DataType::Fp16, HalfConv{});
   set16(DataType::Bf16, Bf16Conv{});

@@ -39,7 +39,8 @@ const detail::KernelTable &activeTable() {
 }
 
 bool run(const detail::KernelTable &table, void *dst, const void *const *srcs,
-         int k, size_t count, sched::DataType type, sched::ReduceOp op) {
+         int k, size_t count, sched::DataType type, sched::ReduceOp op,
+         bool streamed = false) {
   if (k < 1 || !inRange(type, op))
     return false;
   if (count == 0)
@@ -49,7 +50,8 @@ bool run(const detail::KernelTable &table, void *dst, const void *const *srcs,
       moveBytes(dst, srcs[0], count * sched::dataTypeSize(type));
     return true;
   }
-  table.fn[static_cast<int>(type)][static_cast<int>(op)](dst, srcs, k, count);
+  auto &fns = streamed ? table.streamed : table.fn;
+  fns[static_cast<int>(type)][static_cast<int>(op)](dst, srcs, k, count);
   return true;
 }
 
@@ -78,6 +80,14 @@ bool reduceManyWith(KernelIsa isa, void *dst, const void *const *srcs, int k,
                     size_t count, sched::DataType type, sched::ReduceOp op) {
   const detail::KernelTable *t = tableFor(isa);
   return t && run(*t, dst, srcs, k, count, type, op);
+}
+
+bool reduceManyStreamedWith(KernelIsa isa, void *dst, const void *const *srcs,
+                            int k, size_t count, sched::DataType type,
+                            sched::ReduceOp op) {
+  const detail::KernelTable *t = tableFor(isa);
+  return t && k >= 2 && k <= kMaxStreamedSources &&
+         run(*t, dst, srcs, k, count, type, op, /*streamed=*/true);
 }
 
 bool isValidReduction(sched::DataType type, sched::ReduceOp op) {

@@ -1,18 +1,26 @@
 //===- VectorCopy.h - The 64-byte SSE2 copy loop (internal) -----*- C++ -*-===//
 //
-// One loop for reduce/'s two hand-written copies: copyBytes (plain stores,
-// Copy.cpp) and copyNontemporal (streaming stores, Nontemporal.cpp). x86-64
-// only; SSE2 is in every x86-64 CPU.
+// One loop for reduce/'s hand-written copies: copyBytes (plain stores,
+// Copy.cpp), copyNontemporal (streaming stores, Nontemporal.cpp) and the
+// baseline kernels' streamed reductions (KernelsGeneric.cpp). SSE2 is in
+// every x86-64 CPU; elsewhere streamBytes is memcpy.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_REDUCE_VECTORCOPY_H
 #define HCCL_RUNTIME_REDUCE_VECTORCOPY_H
 
-#if defined(__x86_64__)
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__x86_64__)
 #include <emmintrin.h>
+#endif
 
 namespace hccl::rt::detail {
+
+#if defined(__x86_64__)
 
 /// Copies the whole 64-byte units at the front of [src, src + bytes) to dst
 /// with four 16-byte moves each; returns how many bytes it copied. With
@@ -34,8 +42,27 @@ inline size_t copy64(char *dst, const char *src, size_t bytes) {
   }
   return i;
 }
+#endif // __x86_64__
+
+/// memcpy(dst, src, bytes) with non-temporal stores for the 16-byte units of
+/// dst (no fence: the caller fences once after its last one). The unaligned
+/// head and the tail take plain stores: a partial line gains nothing, and
+/// movntdq needs alignment. No overlap.
+inline void streamBytes(char *dst, const char *src, size_t bytes) {
+#if defined(__x86_64__)
+  size_t head = (16 - (reinterpret_cast<uintptr_t>(dst) & 15)) & 15;
+  head = std::min(head, bytes);
+  std::memcpy(dst, src, head);
+  size_t i = head + copy64<true>(dst + head, src + head, bytes - head);
+  for (; i + 16 <= bytes; i += 16)
+    _mm_stream_si128(
+        reinterpret_cast<__m128i *>(dst + i),
+        _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i)));
+  std::memcpy(dst + i, src + i, bytes - i);
+#else
+  std::memcpy(dst, src, bytes);
+#endif
+}
 
 } // namespace hccl::rt::detail
-
-#endif // __x86_64__
 #endif // HCCL_RUNTIME_REDUCE_VECTORCOPY_H

@@ -3,9 +3,11 @@
 // copyNontemporal / reduceManyNontemporal must give exactly what memcpy and
 // reduceMany give, for every type and operator, at every alignment of dst
 // (the streamed middle, the plain head and tail) and when dst aliases a
-// source.
+// source; so must every code path's streamed kernels (the 32-byte stores of
+// the AVX2 path included) against that path's plain ones.
 //
 //===----------------------------------------------------------------------===//
+#include "reduce/KernelIsa.h"
 #include "reduce/Nontemporal.h"
 #include "reduce/Reduce.h"
 #include "reduce_reference.h"
@@ -72,6 +74,71 @@ TEST_P(NontemporalReduce, MatchesReduceManyBitForBit) {
               reftest::firstMismatch(t, alias[0].data(), expect.data(), n), n)
               << "dst == srcs[0], k=" << k << " n=" << n;
         }
+}
+
+TEST_P(NontemporalReduce, EveryCodePathStreamsWhatItReduces) {
+  DataType t = GetParam();
+  size_t es = hccl::sched::dataTypeSize(t);
+  std::mt19937_64 rng(4242 + static_cast<int>(t));
+  int paths = 0;
+  for (int i = 0; i < hccl::rt::kNumKernelIsas; ++i) {
+    auto isa = static_cast<hccl::rt::KernelIsa>(i);
+    if (!hccl::rt::kernelIsaAvailable(isa))
+      continue;
+    ++paths;
+    for (int op = 0; op < 4; ++op)
+      for (int k : {2, 3, hccl::rt::kMaxStreamedSources})
+        // Sizes across the 1 KiB blocks: one element, a block and one more,
+        // several blocks and a partial one.
+        for (size_t n : {size_t(1), 1024 / es + 1, size_t(5000)})
+          for (size_t elemOff : {size_t(0), size_t(1), size_t(5)}) {
+            auto [srcs, ptrs] = reftest::randomSources(t, k, n, rng);
+            auto rop = static_cast<ReduceOp>(op);
+            std::vector<unsigned char> expect(n * es), out((n + 8) * es, 0x5A);
+            ASSERT_TRUE(hccl::rt::reduceManyWith(isa, expect.data(),
+                                                 ptrs.data(), k, n, t, rop));
+            ASSERT_TRUE(hccl::rt::reduceManyStreamedWith(
+                isa, out.data() + elemOff * es, ptrs.data(), k, n, t, rop));
+            std::string where = std::string(hccl::rt::kernelIsaName(isa)) +
+                                " " + hccl::sched::dataTypeName(t) + " op " +
+                                std::to_string(op) + " k=" + std::to_string(k) +
+                                " n=" + std::to_string(n) + " offset " +
+                                std::to_string(elemOff);
+            ASSERT_EQ(reftest::firstMismatch(t, out.data() + elemOff * es,
+                                             expect.data(), n),
+                      n)
+                << where;
+            for (size_t b = 0; b < elemOff * es; ++b)
+              ASSERT_EQ(out[b], 0x5A) << where;
+            for (size_t b = (elemOff + n) * es; b < out.size(); ++b)
+              ASSERT_EQ(out[b], 0x5A) << where;
+            // Into the last source, as a reduction in place does.
+            ASSERT_TRUE(hccl::rt::reduceManyStreamedWith(
+                isa, srcs[k - 1].data(), ptrs.data(), k, n, t, rop));
+            ASSERT_EQ(
+                reftest::firstMismatch(t, srcs[k - 1].data(), expect.data(), n),
+                n)
+                << where << ", dst == srcs[k-1]";
+          }
+  }
+  EXPECT_GE(paths, 1);
+}
+
+TEST(Nontemporal, StreamedKernelsRefuseSourceCountsOutsideTheirRange) {
+  float a[4] = {1, 2, 3, 4}, out[4] = {};
+  std::vector<const void *> srcs(hccl::rt::kMaxStreamedSources + 1, a);
+  auto isa = hccl::rt::activeKernelIsa();
+  EXPECT_FALSE(hccl::rt::reduceManyStreamedWith(isa, out, srcs.data(), 1, 4,
+                                                DataType::Fp32, ReduceOp::Sum));
+  EXPECT_FALSE(hccl::rt::reduceManyStreamedWith(
+      isa, out, srcs.data(), hccl::rt::kMaxStreamedSources + 1, 4,
+      DataType::Fp32, ReduceOp::Sum));
+  EXPECT_EQ(out[0], 0.0f);
+  // reduceManyNontemporal takes more sources, with plain stores.
+  ASSERT_TRUE(hccl::rt::reduceManyNontemporal(
+      out, srcs.data(), hccl::rt::kMaxStreamedSources + 1, 4, DataType::Fp32,
+      ReduceOp::Sum));
+  EXPECT_EQ(out[3], 4.0f * (hccl::rt::kMaxStreamedSources + 1));
 }
 
 TEST(Nontemporal, RefusesWhatReduceManyRefuses) {
