@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -42,6 +43,22 @@ SharedMapping::create(size_t bytes, const char *name) {
 
 StatusOr<std::unique_ptr<SharedMapping>>
 SharedMapping::map(int fd, size_t bytes, bool writable) {
+  // The size may come from a peer: pages past the file's end would fault
+  // with SIGBUS on first touch, so a mapping longer than the file is an
+  // error here, not a crash later.
+  struct stat st{};
+  if (::fstat(fd, &st) != 0) {
+    int e = errno;
+    ::close(fd);
+    return Status(HCCL_E_MEMORY, "cannot map shared memory: " +
+                                     errSyscall("fstat", e).message());
+  }
+  if (st.st_size < 0 || static_cast<uint64_t>(st.st_size) < bytes) {
+    ::close(fd);
+    return Status(HCCL_E_MEMORY, "cannot map " + std::to_string(bytes) +
+                                     " bytes of shared memory: it has " +
+                                     std::to_string(st.st_size));
+  }
   int prot = PROT_READ | (writable ? PROT_WRITE : 0);
   void *p = ::mmap(nullptr, bytes, prot, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) {

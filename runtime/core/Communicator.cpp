@@ -350,6 +350,16 @@ size_t Communicator::mappedPeerRegions() const {
   return n;
 }
 
+std::pair<uint64_t, uint64_t> Communicator::teeCounts() const {
+  std::pair<uint64_t, uint64_t> n{0, 0};
+  for (const auto &p : pairs_)
+    if (auto *s = dynamic_cast<const ShmPair *>(p.get())) {
+      n.first += s->teesWritten();
+      n.second += s->teesReceived();
+    }
+  return n;
+}
+
 const char *Communicator::linkKind(int peer) const {
   if (peer == rank_)
     return "self";

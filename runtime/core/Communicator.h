@@ -25,6 +25,7 @@
 #include "core/IssueOrder.h"
 #include "core/ProgramCache.h"
 #include "core/RankInfo.h"
+#include "core/TeePlan.h"
 #include "hccl-mlir/schedule/Program.h"
 #include "hccl-mlir/schedule/Topology.h"
 #include "transport/Transport.h"
@@ -179,6 +180,9 @@ public:
 
   /// Peer regions mapped for zero-copy reads, over all shm pairs (tests).
   size_t mappedPeerRegions() const;
+  /// Messages written into peers' buffers through their tee offers, and
+  /// messages peers wrote into this rank's, over all shm pairs (tests).
+  std::pair<uint64_t, uint64_t> teeCounts() const;
   /// Algorithm of the last collective run (tests, diagnostics).
   sched::Algorithm lastAlgorithm() const { return lastAlgo_; }
   /// Expanded programs held (collective shapes and plan programs; tests).
@@ -258,6 +262,10 @@ private:
   std::unique_ptr<SendOp[]> sendPool_;
   std::unique_ptr<RecvOp[]> recvPool_;
   size_t sendCap_ = 0, recvCap_ = 0;
+  /// The current step's tee plan and the ops it marked (core/TeePlan.h).
+  TeePlan teePlan_;
+  std::vector<SendOp *> teeSends_;
+  std::vector<RecvOp *> teeRecvs_;
   std::vector<uint32_t> sendOrd_, recvOrd_;
   std::map<uint64_t, uint64_t> planSeq_; ///< per group of a plan program
   uint64_t splitCount_ = 0;

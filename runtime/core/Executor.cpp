@@ -22,6 +22,7 @@
 #include "common/Log.h"
 #include "core/Communicator.h"
 #include "core/LocalWork.h"
+#include "core/TeePlan.h"
 #include "core/WaitPolicy.h"
 #include "reduce/Reduce.h"
 #include "transport/shm/Regions.h"
@@ -148,6 +149,15 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
     sends.clear();
     recvs.clear();
     local.clear();
+    // The shm tee (transport/shm/ShmPair.h): with a core per rank only,
+    // like the streamed writes it replaces.
+    TeePlan &tees = teePlan_;
+    tees.offer.clear();
+    tees.take.clear();
+    if (!oversubscribed_)
+      planTees(rp, si, bufs, es, tees);
+    teeSends_.clear();
+    teeRecvs_.clear();
     for (uint32_t i = 0; i < step.numOps; ++i) {
       const sched::ConcreteOp &op = rp.ops[step.firstOp + i];
       size_t bytes = static_cast<size_t>(op.count) * es;
@@ -165,6 +175,15 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         s.hdr.call = call;
         s.hdr.bytes = bytes;
         s.hdr.ordinal = sendOrd_[static_cast<size_t>(peer)]++;
+        s.teeDst = nullptr;
+        if (!tees.offer.empty() && tees.offer[i] >= 0 &&
+            pairs_[static_cast<size_t>(peer)]->zeroCopyCapable()) {
+          const sched::ConcreteOp &r =
+              rp.ops[static_cast<size_t>(tees.offer[i])];
+          s.teeDst = bufs[static_cast<int>(r.dstBuf)] +
+                     static_cast<size_t>(r.dstOff) * es;
+          teeSends_.push_back(&s);
+        }
         sends.push_back(&s);
         Status st = pairs_[static_cast<size_t>(peer)]->postSend(s);
         if (!st.isOk())
@@ -188,6 +207,10 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         r.dtype = b.dtype;
         r.op = b.op;
         r.nontemporal = streams(step.firstOp + i);
+        r.teeable = !tees.take.empty() && tees.take[i] && r.acc != nullptr &&
+                    pairs_[static_cast<size_t>(peer)]->zeroCopyCapable();
+        if (r.teeable)
+          teeRecvs_.push_back(&r);
         r.expect = WireHeader();
         r.expect.call = call;
         r.expect.bytes = bytes;
@@ -221,6 +244,13 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
       }
       }
     }
+    // Ordinals of the next messages with each tee's peer, now that the
+    // step's own are counted: an offer names our next receive from the
+    // peer, a take our next send to it.
+    for (SendOp *s : teeSends_)
+      s->teeOrdinal = recvOrd_[static_cast<size_t>(s->peer)];
+    for (RecvOp *r : teeRecvs_)
+      r->teeOrdinal = sendOrd_[static_cast<size_t>(r->peer)];
     Status st =
         waitFor(call, sends, recvs, local, b, dl, static_cast<int64_t>(si));
     if (!st.isOk())

@@ -59,4 +59,20 @@ bool reduceManyNontemporal(void *dst, const void *const *srcs, int k,
   return true;
 }
 
+bool reduceManyTee(void *dst, void *peerDst, const void *const *srcs, int k,
+                   size_t count, sched::DataType type, sched::ReduceOp op) {
+  if (k < 2 || k > kMaxStreamedSources) {
+    // One source or very many: reduce (or copy), then stream the copy.
+    if (!reduceMany(dst, srcs, k, count, type, op))
+      return false;
+    copyNontemporal(peerDst, dst, count * sched::dataTypeSize(type));
+    return true;
+  }
+  if (!reduceManyStreamedWith(activeKernelIsa(), peerDst, srcs, k, count, type,
+                              op, dst))
+    return false;
+  fence();
+  return true;
+}
+
 } // namespace hccl::rt

@@ -31,6 +31,13 @@ bool reduceManyNontemporal(void *dst, const void *const *srcs, int k,
                            size_t count, sched::DataType type,
                            sched::ReduceOp op);
 
+/// The tee (transport/shm/ShmPair.h): the same reduction into this rank's
+/// dst with plain stores (this rank's caller reads it next) and into
+/// `peerDst` with streaming stores (another core's), in one pass over the
+/// sources. Either may be the same pointer as a source, not as the other.
+bool reduceManyTee(void *dst, void *peerDst, const void *const *srcs, int k,
+                   size_t count, sched::DataType type, sched::ReduceOp op);
+
 /// True when this build streams (x86-64); elsewhere the calls above are
 /// ordinary copies and reductions.
 bool nontemporalStoresAvailable();

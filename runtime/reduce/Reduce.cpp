@@ -39,8 +39,7 @@ const detail::KernelTable &activeTable() {
 }
 
 bool run(const detail::KernelTable &table, void *dst, const void *const *srcs,
-         int k, size_t count, sched::DataType type, sched::ReduceOp op,
-         bool streamed = false) {
+         int k, size_t count, sched::DataType type, sched::ReduceOp op) {
   if (k < 1 || !inRange(type, op))
     return false;
   if (count == 0)
@@ -50,8 +49,7 @@ bool run(const detail::KernelTable &table, void *dst, const void *const *srcs,
       moveBytes(dst, srcs[0], count * sched::dataTypeSize(type));
     return true;
   }
-  auto &fns = streamed ? table.streamed : table.fn;
-  fns[static_cast<int>(type)][static_cast<int>(op)](dst, srcs, k, count);
+  table.fn[static_cast<int>(type)][static_cast<int>(op)](dst, srcs, k, count);
   return true;
 }
 
@@ -84,10 +82,14 @@ bool reduceManyWith(KernelIsa isa, void *dst, const void *const *srcs, int k,
 
 bool reduceManyStreamedWith(KernelIsa isa, void *dst, const void *const *srcs,
                             int k, size_t count, sched::DataType type,
-                            sched::ReduceOp op) {
+                            sched::ReduceOp op, void *plainCopy) {
   const detail::KernelTable *t = tableFor(isa);
-  return t && k >= 2 && k <= kMaxStreamedSources &&
-         run(*t, dst, srcs, k, count, type, op, /*streamed=*/true);
+  if (!t || k < 2 || k > kMaxStreamedSources || !inRange(type, op))
+    return false;
+  if (count > 0)
+    t->streamed[static_cast<int>(type)][static_cast<int>(op)](dst, plainCopy,
+                                                              srcs, k, count);
+  return true;
 }
 
 bool isValidReduction(sched::DataType type, sched::ReduceOp op) {

@@ -95,6 +95,12 @@ struct SendOp {
   const void *src = nullptr;
   size_t bytes = 0;
   WireHeader hdr;
+  /// Set by the executor where it may help (shm, docs/runtime.md "The
+  /// tee"): the destination of this rank's receive with ordinal teeOrdinal
+  /// from the same peer, offered to the peer to write its reduction of this
+  /// message into, in the pass that writes its own copy. Null: no offer.
+  void *teeDst = nullptr;
+  uint32_t teeOrdinal = 0;
   std::atomic<bool> done{false};
   // Transport-private progress state.
   size_t sent = 0;
@@ -114,11 +120,18 @@ struct RecvOp {
   /// Write dst with non-temporal stores (reduce/Nontemporal.h): set by the
   /// executor when another rank's core reads dst next.
   bool nontemporal = false;
+  /// Set by the executor: this rank's message with ordinal teeOrdinal to the
+  /// same peer is dst, whole and unchanged, so a peer's offer (SendOp's
+  /// teeDst) for that ordinal may be taken.
+  bool teeable = false;
+  uint32_t teeOrdinal = 0;
   WireHeader expect;
   std::atomic<bool> done{false};
   // Transport-private progress state.
   size_t received = 0;
   int mode = 0;
+  /// A second destination of the reduction (a peer's offered buffer).
+  char *also = nullptr;
 };
 
 /// Applies incoming bytes [off, off+len) of a receive to its destination.

@@ -100,15 +100,20 @@ void PeerRegionCache::sweepFreed() {
   }
 }
 
-StatusOr<const char *> PeerRegionCache::resolve(const PeerProcess &peer,
-                                                const RegionRef &ref) {
+StatusOr<char *> PeerRegionCache::resolve(const PeerProcess &peer,
+                                          const RegionRef &ref, size_t bytes) {
   auto it = maps_.find(ref.id);
   if (it == maps_.end() || it->second->size() < ref.mapBytes) {
     sweepFreed();
+    if (ref.mapBytes < sizeof(RegionHeader))
+      return Status(HCCL_E_INTERNAL,
+                    "peer pid " + std::to_string(peer.pid()) +
+                        ": shared region " + std::to_string(ref.id) +
+                        " claims " + std::to_string(ref.mapBytes) + " bytes");
     auto fd = peer.importFd(ref.fd);
     if (!fd)
       return fd.status();
-    auto m = SharedMapping::map(*fd, ref.mapBytes, /*writable=*/false);
+    auto m = SharedMapping::map(*fd, ref.mapBytes, writable_);
     if (!m)
       return m.status();
     auto *h = static_cast<const RegionHeader *>(m->get()->base());
@@ -120,9 +125,14 @@ StatusOr<const char *> PeerRegionCache::resolve(const PeerProcess &peer,
                                          " is gone (freed while in use?)");
     it = maps_.insert_or_assign(ref.id, m.take()).first;
   }
-  if (ref.offset > it->second->size())
-    return Status(HCCL_E_INTERNAL, "peer region offset out of range");
-  return static_cast<const char *>(it->second->base()) + ref.offset;
+  size_t size = it->second->size();
+  if (ref.offset < pageSize() || ref.offset > size || bytes > size - ref.offset)
+    return Status(HCCL_E_INTERNAL,
+                  "peer region " + std::to_string(ref.id) + ": bytes [" +
+                      std::to_string(ref.offset) + ", +" +
+                      std::to_string(bytes) + ") are outside its " +
+                      std::to_string(size) + "-byte mapping");
+  return static_cast<char *>(it->second->base()) + ref.offset;
 }
 
 } // namespace hccl::rt

@@ -84,17 +84,23 @@ private:
   std::atomic<uint64_t> nextId_{1};
 };
 
-/// A peer's regions as this process maps them (one cache per peer process).
+/// A peer's regions as this process maps them (one cache per peer process):
+/// read-only for the zero-copy reads, writable for the destinations a peer
+/// offers (ShmPair's tee).
 class PeerRegionCache {
 public:
+  explicit PeerRegionCache(bool writable = false) : writable_(writable) {}
   /// Maps (or reuses) the peer region; returns the address of `ref.offset`.
-  StatusOr<const char *> resolve(const class PeerProcess &peer,
-                                 const RegionRef &ref);
+  /// `ref` comes from the peer: [offset, offset + bytes) must lie in the
+  /// region's data (after its header page) or this is an error.
+  StatusOr<char *> resolve(const class PeerProcess &peer, const RegionRef &ref,
+                           size_t bytes);
   void clear() { maps_.clear(); }
   size_t size() const { return maps_.size(); }
 
 private:
   void sweepFreed();
+  bool writable_;
   std::map<uint64_t, std::unique_ptr<SharedMapping>> maps_;
 };
 

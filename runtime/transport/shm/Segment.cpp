@@ -34,7 +34,7 @@ Segment::create(int rank, uint32_t nRings, uint64_t commTag, RingGeometry g) {
   std::memset(m->get()->base(), 0, m->get()->size());
   auto *h = new (m->get()->base()) SegmentHeader();
   h->magic = SegmentHeader::kMagic;
-  h->version = 1;
+  h->version = SegmentHeader::kVersion;
   h->nRings = nRings;
   h->nSlots = g.nSlots;
   h->slotBytes = g.slotBytes;
@@ -55,7 +55,8 @@ Segment::import(const PeerProcess &peer, int remoteFd, int expectRank,
   if (!m)
     return m.status();
   auto *h = static_cast<SegmentHeader *>(m->get()->base());
-  if (h->magic != SegmentHeader::kMagic || h->rank != expectRank ||
+  if (h->magic != SegmentHeader::kMagic ||
+      h->version != SegmentHeader::kVersion || h->rank != expectRank ||
       h->commTag != commTag || h->nRings != nRings || h->nSlots != g.nSlots ||
       h->slotBytes != g.slotBytes || h->pid != peer.pid())
     return Status(HCCL_E_INTERNAL, "shared segment of rank " +

@@ -46,20 +46,28 @@ struct SegmentHeader {
   /// instead of spinning (core/WaitPolicy.h).
   alignas(64) std::atomic<int32_t> runCpu;
   static constexpr uint64_t kMagic = 0x4843434c53454731ull; // "HCCLSEG1"
+  /// The slot layout's version: 2 added the tee fields.
+  static constexpr uint32_t kVersion = 2;
 };
 
-/// Slot kinds.
-enum : uint32_t { kSlotData = 1, kSlotRts = 2 };
+/// Slot kinds. kSlotDelivered: the message is already in the receiver's
+/// buffer, written there through the receiver's tee offer.
+enum : uint32_t { kSlotData = 1, kSlotRts = 2, kSlotDelivered = 3 };
 
-/// Header of one slot (two cache lines).
+/// Header of one slot (three cache lines).
 struct alignas(64) SlotHeader {
   WireHeader w;
   uint32_t kind;
   uint32_t chunkBytes;
   uint64_t chunkOffset;
   RegionRef region; ///< kSlotRts: where the receiver reads the message
+  /// kSlotRts with teeOffered: the sender's buffer for its receive with
+  /// ordinal teeOrdinal from this receiver (ShmPair.h, "tee").
+  RegionRef tee;
+  uint32_t teeOrdinal;
+  uint32_t teeOffered;
 };
-static_assert(sizeof(SlotHeader) <= 128, "slot header size");
+static_assert(sizeof(SlotHeader) <= 192, "slot header size");
 
 struct RingCtl {
   alignas(64) std::atomic<uint64_t> head; ///< messages published (sender)

@@ -8,7 +8,12 @@
 namespace hccl::rt {
 
 namespace {
-enum SendMode : int { kUndecided = 0, kFifo = 1, kZeroCopy = 2 };
+enum SendMode : int {
+  kUndecided = 0,
+  kFifo = 1,
+  kZeroCopy = 2,
+  kDelivered = 3 ///< written through the peer's tee: one header slot
+};
 } // namespace
 
 ShmPair::ShmPair(int myRank, int peer, Segment *own,
@@ -53,6 +58,30 @@ Status ShmPair::progressSends(bool &moved) {
   // Post as much as the ring takes, in order.
   while (firstUnposted_ < sends_.size()) {
     SendOp &op = *sends_[firstUnposted_];
+    // A tee write is announced by the very next message; a send past it
+    // means the executor's plan changed, and the flag must not outlive it.
+    if (op.mode == kUndecided && delivered_ &&
+        op.hdr.ordinal > deliveredOrdinal_)
+      delivered_ = false;
+    if (op.mode == kUndecided && delivered_ &&
+        op.hdr.ordinal == deliveredOrdinal_) {
+      // Already in the peer's buffer (this rank's tee write): say so.
+      if (outHead_ - tail >= g.nSlots)
+        break;
+      SlotHeader *sh = peerSeg_->slotHeader(me_, outHead_);
+      sh->w = op.hdr;
+      sh->kind = kSlotDelivered;
+      sh->chunkBytes = 0;
+      sh->chunkOffset = 0;
+      sh->teeOffered = 0;
+      delivered_ = false;
+      op.mode = kDelivered;
+      op.ticket = ++outHead_;
+      op.sent = op.bytes;
+      published = true;
+      ++firstUnposted_;
+      continue;
+    }
     if (op.mode == kUndecided) {
       RegionRef ref;
       if (opts_.zeroCopy &&
@@ -65,6 +94,15 @@ Status ShmPair::progressSends(bool &moved) {
         sh->chunkBytes = 0;
         sh->chunkOffset = 0;
         sh->region = ref;
+        sh->teeOffered = 0;
+        RegionRef teeRef;
+        if (op.teeDst && !offer_.active &&
+            RegionRegistry::instance().find(op.teeDst, op.bytes, teeRef)) {
+          sh->tee = teeRef;
+          sh->teeOrdinal = op.teeOrdinal;
+          sh->teeOffered = 1;
+          offer_ = {true, op.teeOrdinal, op.teeDst, op.bytes};
+        }
         op.mode = kZeroCopy;
         op.ticket = ++outHead_;
         op.sent = op.bytes;
@@ -110,7 +148,8 @@ Status ShmPair::progressSends(bool &moved) {
     peerSeg_->header()->bell.ring();
     moved = true;
   }
-  // Completions, in order: FIFO ops once copied, RTS ops once released.
+  // Completions, in order: FIFO and delivered ops once published, RTS ops
+  // once released.
   while (!sends_.empty() && firstUnposted_ > 0) {
     SendOp &op = *sends_.front();
     if (op.mode == kZeroCopy && tail < op.ticket)
@@ -138,7 +177,31 @@ Status ShmPair::progressRecvs(bool &moved) {
       st = Status(HCCL_E_PARA, describeMismatch(peer(), op.expect, sh->w));
       break;
     }
-    if (sh->kind == kSlotData) {
+    // An offered receive that the peer answers with data: the offer was
+    // declined.
+    bool offered = offer_.active && sh->w.ordinal == offer_.ordinal;
+    if (offered && sh->kind != kSlotDelivered)
+      offer_.active = false;
+    if (sh->kind == kSlotDelivered) {
+      // Only for the ordinal and buffer this rank offered: anything else
+      // would claim data that never arrived.
+      if (!offered || offer_.dst != op.dst || offer_.bytes != op.bytes ||
+          op.acc != nullptr || op.received != 0) {
+        st = Status(HCCL_E_REMOTE,
+                    "rank " + std::to_string(peer()) +
+                        " says it wrote message " +
+                        std::to_string(sh->w.ordinal) +
+                        " into this rank's buffer, which this rank never "
+                        "offered");
+        break;
+      }
+      offer_.active = false;
+      op.received = op.bytes;
+      ++teesReceived_;
+      ++inTail_;
+      in_->tail.store(inTail_, std::memory_order_seq_cst);
+      released = true;
+    } else if (sh->kind == kSlotData) {
       if (sh->chunkOffset != op.received ||
           sh->chunkOffset + sh->chunkBytes > op.bytes) {
         st = errInternal("shm ring from rank " + std::to_string(peer()) +
@@ -156,7 +219,7 @@ Status ShmPair::progressRecvs(bool &moved) {
       in_->tail.store(inTail_, std::memory_order_seq_cst);
       released = true;
     } else if (sh->kind == kSlotRts) {
-      auto src = cache_.resolve(*proc_, sh->region);
+      auto src = cache_.resolve(*proc_, sh->region, op.bytes);
       if (!src) {
         // The peer published this region and waits for us to read it; if
         // it is gone, the peer tore down (aborted or died).
@@ -167,6 +230,17 @@ Status ShmPair::progressRecvs(bool &moved) {
                                        src.status().message());
         break;
       }
+      if (op.received == 0) {
+        // Take the peer's offer when this reduction is our next message to
+        // it; a region that does not resolve is declined, not an error.
+        op.also = nullptr;
+        if (op.teeable && op.acc && sh->teeOffered == 1 &&
+            sh->teeOrdinal == op.teeOrdinal) {
+          auto t = teeCache_.resolve(*proc_, sh->tee, op.bytes);
+          if (t)
+            op.also = *t;
+        }
+      }
       size_t len = std::min(opts_.pieceBytes, op.bytes - op.received);
       if (!applyIncoming(op, op.received, *src + op.received, len)) {
         st = errInternal("reduction failed (unsupported type/op)");
@@ -176,6 +250,12 @@ Status ShmPair::progressRecvs(bool &moved) {
       moved = true;
       if (op.received < op.bytes)
         break; // one piece per call: let other pairs progress too
+      if (op.also) {
+        delivered_ = true;
+        deliveredOrdinal_ = op.teeOrdinal;
+        ++teesWritten_;
+        op.also = nullptr;
+      }
       ++inTail_;
       in_->tail.store(inTail_, std::memory_order_seq_cst);
       released = true;
@@ -272,6 +352,8 @@ void ShmPair::cancelAll() {
   sends_.clear();
   recvs_.clear();
   firstUnposted_ = 0;
+  offer_ = Offer();
+  delivered_ = false;
 }
 
 void ShmPair::notifyAbort(const Status &why) {

@@ -12,6 +12,17 @@
 // All progress happens on the executor threads of the two ranks; nothing
 // spins here: the executor sleeps on its doorbell, which the peer rings.
 //
+// The tee. In a 2-rank two-shot all-reduce each rank reduces one half and
+// then sends that half to the other, who copies it: the reduced half is
+// written once, read back once and written again. Instead, a rank whose
+// next receive from the peer is such a half offers its destination in the
+// RTS of the message the peer reduces (SendOp::teeDst); the peer, if that
+// reduction's result is its next message to this rank (RecvOp::teeable),
+// writes the result into both buffers in one pass and later sends a
+// kSlotDelivered slot in place of the data. Either side may decline: an
+// untaken offer is just a normal message later. The receiver accepts a
+// kSlotDelivered only for the ordinal and buffer it offered.
+//
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_TRANSPORT_SHM_SHMPAIR_H
 #define HCCL_RUNTIME_TRANSPORT_SHM_SHMPAIR_H
@@ -52,7 +63,11 @@ public:
   void closeGraceful() override { peerSeg_->header()->bell.ringAlways(); }
 
   /// For tests: how many peer regions are mapped.
-  size_t mappedRegions() const { return cache_.size(); }
+  size_t mappedRegions() const { return cache_.size() + teeCache_.size(); }
+  /// For tests: messages this rank wrote into the peer's buffer through a
+  /// tee, and messages the peer wrote into this rank's.
+  uint64_t teesWritten() const { return teesWritten_; }
+  uint64_t teesReceived() const { return teesReceived_; }
 
 private:
   Status progressSends(bool &moved);
@@ -66,7 +81,20 @@ private:
   std::unique_ptr<Segment> peerSeg_;
   std::unique_ptr<PeerProcess> proc_;
   ShmPairOptions opts_;
-  PeerRegionCache cache_;
+  PeerRegionCache cache_;                       ///< read-only: zero-copy reads
+  PeerRegionCache teeCache_{/*writable=*/true}; ///< the peer's offered buffers
+  /// This rank's one outstanding offer (its next receive from the peer).
+  struct Offer {
+    bool active = false;
+    uint32_t ordinal = 0;
+    const void *dst = nullptr;
+    size_t bytes = 0;
+  } offer_;
+  /// A message this rank wrote through the peer's offer and has not yet
+  /// announced (its send with that ordinal posts kSlotDelivered).
+  bool delivered_ = false;
+  uint32_t deliveredOrdinal_ = 0;
+  uint64_t teesWritten_ = 0, teesReceived_ = 0;
   RingCtl *out_;         ///< ring me -> peer, in the peer's segment
   RingCtl *in_;          ///< ring peer -> me, in our segment
   uint64_t outHead_ = 0; ///< our copy of out_->head (we are its only writer)

@@ -112,6 +112,45 @@ TEST_P(NontemporalReduce, EveryCodePathStreamsWhatItReduces) {
               ASSERT_EQ(out[b], 0x5A) << where;
             for (size_t b = (elemOff + n) * es; b < out.size(); ++b)
               ASSERT_EQ(out[b], 0x5A) << where;
+            // A plain copy in the same pass, at the same and at a different
+            // alignment, and as the first source (in place).
+            for (size_t plainOff : {elemOff, elemOff + 1}) {
+              std::vector<unsigned char> again((n + 8) * es, 0x5A),
+                  plain((n + 8) * es, 0x3C);
+              ASSERT_TRUE(hccl::rt::reduceManyStreamedWith(
+                  isa, again.data() + elemOff * es, ptrs.data(), k, n, t, rop,
+                  plain.data() + plainOff * es));
+              ASSERT_EQ(reftest::firstMismatch(t, again.data() + elemOff * es,
+                                               expect.data(), n),
+                        n)
+                  << where << ", with a plain copy";
+              ASSERT_EQ(reftest::firstMismatch(t, plain.data() + plainOff * es,
+                                               expect.data(), n),
+                        n)
+                  << where << ", the plain copy at " << plainOff;
+              for (size_t b = 0; b < plainOff * es; ++b)
+                ASSERT_EQ(plain[b], 0x3C) << where;
+              for (size_t b = (plainOff + n) * es; b < plain.size(); ++b)
+                ASSERT_EQ(plain[b], 0x3C) << where;
+            }
+            {
+              // The tee: both destinations sources, as in place on both
+              // ranks (dst is this rank's input, peerDst the peer's).
+              auto copy = srcs;
+              std::vector<const void *> cp;
+              for (auto &c : copy)
+                cp.push_back(c.data());
+              ASSERT_TRUE(hccl::rt::reduceManyTee(
+                  copy[0].data(), copy[1].data(), cp.data(), k, n, t, rop));
+              ASSERT_EQ(
+                  reftest::firstMismatch(t, copy[0].data(), expect.data(), n),
+                  n)
+                  << where << ", tee into srcs[0]";
+              ASSERT_EQ(
+                  reftest::firstMismatch(t, copy[1].data(), expect.data(), n),
+                  n)
+                  << where << ", tee into srcs[1]";
+            }
             // Into the last source, as a reduction in place does.
             ASSERT_TRUE(hccl::rt::reduceManyStreamedWith(
                 isa, srcs[k - 1].data(), ptrs.data(), k, n, t, rop));
@@ -134,11 +173,25 @@ TEST(Nontemporal, StreamedKernelsRefuseSourceCountsOutsideTheirRange) {
       isa, out, srcs.data(), hccl::rt::kMaxStreamedSources + 1, 4,
       DataType::Fp32, ReduceOp::Sum));
   EXPECT_EQ(out[0], 0.0f);
-  // reduceManyNontemporal takes more sources, with plain stores.
+  // reduceManyNontemporal and reduceManyTee take more sources, with plain
+  // stores, and the tee takes one.
   ASSERT_TRUE(hccl::rt::reduceManyNontemporal(
       out, srcs.data(), hccl::rt::kMaxStreamedSources + 1, 4, DataType::Fp32,
       ReduceOp::Sum));
   EXPECT_EQ(out[3], 4.0f * (hccl::rt::kMaxStreamedSources + 1));
+  float peer[4] = {};
+  std::fill(out, out + 4, 0.0f);
+  ASSERT_TRUE(hccl::rt::reduceManyTee(out, peer, srcs.data(),
+                                      hccl::rt::kMaxStreamedSources + 1, 4,
+                                      DataType::Fp32, ReduceOp::Sum));
+  EXPECT_EQ(out[3], 4.0f * (hccl::rt::kMaxStreamedSources + 1));
+  EXPECT_EQ(peer[3], out[3]);
+  ASSERT_TRUE(hccl::rt::reduceManyTee(out, peer, srcs.data(), 1, 4,
+                                      DataType::Fp32, ReduceOp::Sum));
+  EXPECT_EQ(out[2], 3.0f);
+  EXPECT_EQ(peer[2], 3.0f);
+  EXPECT_FALSE(hccl::rt::reduceManyTee(out, peer, srcs.data(), 0, 4,
+                                       DataType::Fp32, ReduceOp::Sum));
 }
 
 TEST(Nontemporal, RefusesWhatReduceManyRefuses) {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "core/Communicator.h"
+#include "core/WaitPolicy.h"
 #include "rt_harness.h"
 
 #include <dirent.h>
@@ -739,6 +740,72 @@ TEST(ZeroCopy, SharedBuffersAreReadInPlaceByPeers) {
   RunOptions o = opts();
   o.env.push_back({"HCCL_ALGO", "level0:ring;level1:ring"});
   EXPECT_EQ(runRanks(3, body, o), "");
+}
+
+TEST(ZeroCopy, TwoRankAllReduceWritesThePeersHalfThroughItsTee) {
+  // 2 ranks on shared buffers: each reduces its half into its own output and
+  // the peer's in one pass (transport/shm/ShmPair.h, "The tee"). Results
+  // must be exact out of place, in place and with an odd count (unequal
+  // halves); plain malloc'd buffers take no tee.
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    auto *cc = static_cast<hccl::rt::Communicator *>(comm);
+    bool expectTee = !hccl::rt::WaitPolicy::oversubscribed(c.size);
+    auto input = [](int r, size_t n) {
+      std::vector<float> v(n);
+      std::mt19937 rng(static_cast<unsigned>(r) * 7919u + 3);
+      std::uniform_real_distribution<float> d(-1e4f, 1e4f);
+      for (auto &x : v)
+        x = d(rng);
+      return v;
+    };
+    for (size_t n : {size_t(1) << 20, (size_t(1) << 18) + 3})
+      for (bool inPlace : {false, true}) {
+        std::vector<float> want(n, 0.0f);
+        for (int r = 0; r < c.size; ++r) {
+          std::vector<float> x = input(r, n);
+          for (size_t i = 0; i < n; ++i)
+            want[i] += x[i];
+        }
+        void *a, *b;
+        RT_OK(HcclMemAlloc(&a, n * 4));
+        RT_OK(HcclMemAlloc(&b, n * 4));
+        std::vector<float> in = input(c.rank, n);
+        std::memcpy(a, in.data(), n * 4);
+        std::memset(b, 0x7f, n * 4);
+        auto before = cc->teeCounts();
+        RT_OK(HcclAllReduce(a, inPlace ? a : b, n, HCCL_DATA_TYPE_FP32,
+                            HCCL_REDUCE_SUM, comm, nullptr));
+        auto after = cc->teeCounts();
+        std::string where = "n=" + std::to_string(n) +
+                            (inPlace ? " in place" : " out of place");
+        RT_CHECK(std::memcmp(inPlace ? a : b, want.data(), n * 4) == 0,
+                 "all-reduce " + where);
+        if (expectTee)
+          RT_CHECK(after.first == before.first + 1 &&
+                       after.second == before.second + 1,
+                   "tee writes " + std::to_string(after.first - before.first) +
+                       ", received " +
+                       std::to_string(after.second - before.second) +
+                       " (want 1 and 1), " + where);
+        RT_OK(HcclMemFree(a));
+        RT_OK(HcclMemFree(b));
+      }
+    // malloc'd memory cannot be offered: the same call, no tee.
+    const size_t n = 1 << 20;
+    std::vector<float> in = input(c.rank, n), out(n);
+    auto before = cc->teeCounts();
+    RT_OK(HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32,
+                        HCCL_REDUCE_SUM, comm, nullptr));
+    RT_CHECK(cc->teeCounts() == before, "a tee on malloc'd buffers");
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  EXPECT_EQ(runRanks(2, body, opts()), "");
+  if (hccl::rt::WaitPolicy::oversubscribed(2))
+    GTEST_SKIP() << "results checked; tee counts not: fewer than 2 cores, "
+                    "where the runtime takes no tee";
 }
 
 TEST(BufferSize, LargeCallsRunInPiecesWithinHcclBuffsize) {

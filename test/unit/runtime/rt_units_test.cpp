@@ -12,11 +12,13 @@
 #include "core/ProgramCache.h"
 #include "core/RankInfo.h"
 #include "core/Stream.h"
+#include "core/TeePlan.h"
 #include "core/WaitPolicy.h"
 #include "hccl-mlir/schedule/Generate.h"
 #include "transport/Transport.h"
 #include "transport/shm/Regions.h"
 #include "transport/shm/Segment.h"
+#include "transport/shm/ShmPair.h"
 
 #include <array>
 #include <atomic>
@@ -334,6 +336,151 @@ sched::Result<sched::RankProgram> ringRank1Of4(int64_t count) {
   return sched::expandRank(*prog, 1);
 }
 
+/// Rank `rank`'s part of a `p`-rank all-reduce of `count` fp32 elements.
+sched::Result<sched::RankProgram> allReduceRank(sched::Algorithm a, int64_t p,
+                                                int64_t rank, int64_t count) {
+  sched::GenerateRequest req;
+  req.collective = sched::Collective::AllReduce;
+  req.algorithm = a;
+  req.ranks = p;
+  req.count = count;
+  auto prog = sched::generate(req);
+  if (!prog)
+    return prog.status();
+  return sched::expandRank(*prog, rank);
+}
+
+/// The first step with ops.
+size_t firstBusyStep(const sched::RankProgram &rp) {
+  size_t s = 0;
+  while (s < rp.steps.size() && rp.steps[s].numOps == 0)
+    ++s;
+  return s;
+}
+
+TEST(TeePlan, TwoRankAllReduceOffersAndTakesInBothPlacements) {
+  // Ring and RHD of 2 ranks: step 0 sends half of the input and reduces
+  // the other half into the output; step 1 sends that half and receives the
+  // peer's. Both ranks offer their step-1 destination and take the peer's
+  // offer, out of place and in place. (The two-shot mesh receives into
+  // scratch and reduces locally, in rank order: nothing for the tee, below.)
+  std::vector<float> in(1000), out(1000);
+  for (auto algo : {sched::Algorithm::Ring, sched::Algorithm::RHD})
+    for (int64_t rank : {0, 1})
+      for (bool inPlace : {false, true}) {
+        auto rp = allReduceRank(algo, 2, rank, 1000);
+        ASSERT_TRUE(rp.isOk()) << rp.message();
+        const char *bufs[3] = {
+            reinterpret_cast<char *>(in.data()),
+            reinterpret_cast<char *>(inPlace ? in.data() : out.data()),
+            nullptr};
+        TeePlan plan;
+        size_t s0 = firstBusyStep(*rp);
+        planTees(*rp, s0, bufs, 4, plan);
+        const auto &st = rp->steps[s0];
+        ASSERT_EQ(plan.offer.size(), st.numOps);
+        int offers = 0, takes = 0;
+        for (uint32_t i = 0; i < st.numOps; ++i) {
+          const auto &op = rp->ops[st.firstOp + i];
+          if (plan.offer[i] >= 0) {
+            ++offers;
+            EXPECT_EQ(op.kind, sched::OpKind::Send);
+            const auto &r = rp->ops[static_cast<size_t>(plan.offer[i])];
+            EXPECT_EQ(r.kind, sched::OpKind::Recv);
+            EXPECT_EQ(r.peer, op.peer);
+          }
+          if (plan.take[i]) {
+            ++takes;
+            EXPECT_EQ(op.kind, sched::OpKind::RecvReduce);
+          }
+        }
+        std::string where = std::string(sched::algorithmName(algo)) + " rank " +
+                            std::to_string(rank) + (inPlace ? " in place" : "");
+        EXPECT_EQ(offers, 1) << where;
+        EXPECT_EQ(takes, 1) << where;
+        // The last step has no next step: nothing to tee.
+        planTees(*rp, rp->steps.size() - 1, bufs, 4, plan);
+        for (size_t i = 0; i < plan.offer.size(); ++i)
+          EXPECT_TRUE(plan.offer[i] < 0 && !plan.take[i]) << where;
+      }
+}
+
+TEST(TeePlan, MeshTwoShotAtTwoRanksHasNothingToTee) {
+  auto rp = allReduceRank(sched::Algorithm::MeshTwoShot, 2, 0, 1000);
+  ASSERT_TRUE(rp.isOk()) << rp.message();
+  std::vector<float> in(1000), out(1000), scratch(1000);
+  const char *bufs[3] = {reinterpret_cast<char *>(in.data()),
+                         reinterpret_cast<char *>(out.data()),
+                         reinterpret_cast<char *>(scratch.data())};
+  TeePlan plan;
+  int takes = 0;
+  for (size_t s = 0; s < rp->steps.size(); ++s) {
+    planTees(*rp, s, bufs, 4, plan);
+    for (size_t i = 0; i < plan.take.size(); ++i)
+      takes += plan.take[i];
+  }
+  EXPECT_EQ(takes, 0) << "its reduction is local, from scratch";
+}
+
+TEST(TeePlan, RefusesWhenTheStepTouchesTheOfferedDestination) {
+  // Hand-made rank program: step 0 sends input[0, 4) to 1 and reduces from
+  // 1 into output[0, 4); step 1 sends output[0, 4) and receives into
+  // output[4, 8). A copy in step 0 that writes output[6] makes the offer
+  // unsafe (the peer could write there before the copy does).
+  sched::RankProgram rp;
+  rp.rank = 0;
+  rp.bufferSize = {8, 8, 0};
+  auto op = [](sched::OpKind k, int64_t peer, sched::BufferId db, int64_t doff,
+               sched::BufferId sb, int64_t soff) {
+    sched::ConcreteOp o;
+    o.kind = k;
+    o.peer = peer;
+    o.dstBuf = db;
+    o.dstOff = doff;
+    o.srcBuf = sb;
+    o.srcOff = soff;
+    o.count = 4;
+    return o;
+  };
+  using B = sched::BufferId;
+  rp.ops = {op(sched::OpKind::Send, 1, B::Output, 0, B::Input, 4),
+            op(sched::OpKind::RecvReduce, 1, B::Output, 0, B::Input, 0),
+            op(sched::OpKind::Send, 1, B::Output, 0, B::Output, 0),
+            op(sched::OpKind::Recv, 1, B::Output, 4, B::Input, 0)};
+  rp.steps = {{0, 0, 0, 2}, {0, 1, 2, 2}};
+  std::vector<float> in(8), out(8);
+  const char *bufs[3] = {reinterpret_cast<char *>(in.data()),
+                         reinterpret_cast<char *>(out.data()), nullptr};
+  TeePlan plan;
+  planTees(rp, 0, bufs, 4, plan);
+  EXPECT_EQ(plan.offer[0], 3);
+  EXPECT_TRUE(plan.take[1]);
+
+  sched::ConcreteOp copy =
+      op(sched::OpKind::Copy, -1, B::Output, 6, B::Input, 0);
+  copy.count = 1;
+  rp.ops.insert(rp.ops.begin() + 2, copy);
+  rp.steps = {{0, 0, 0, 3}, {0, 1, 3, 2}};
+  planTees(rp, 0, bufs, 4, plan);
+  EXPECT_EQ(plan.offer[0], -1) << "a step-0 write into the offered range";
+  EXPECT_TRUE(plan.take[1]);
+
+  // The next send is not the reduced range: no take.
+  rp.ops.erase(rp.ops.begin() + 2);
+  rp.steps = {{0, 0, 0, 2}, {0, 1, 2, 2}};
+  rp.ops[2].srcOff = 1;
+  planTees(rp, 0, bufs, 4, plan);
+  EXPECT_FALSE(plan.take[1]);
+  // Two sends to the peer in step 0: ordinals would not line up.
+  rp.ops[2].srcOff = 0;
+  rp.ops.insert(rp.ops.begin() + 1,
+                op(sched::OpKind::Send, 1, B::Output, 0, B::Input, 0));
+  rp.steps = {{0, 0, 0, 3}, {0, 1, 3, 2}};
+  planTees(rp, 0, bufs, 4, plan);
+  for (size_t i = 0; i < plan.offer.size(); ++i)
+    EXPECT_TRUE(plan.offer[i] < 0 && !plan.take[i]) << "op " << i;
+}
+
 TEST(ProgramCache, ValidatesAndEvicts) {
   auto rp = ringRank1Of4(10);
   ASSERT_TRUE(rp.isOk()) << rp.message();
@@ -416,6 +563,85 @@ TEST(Regions, FindLocatesShareableMemory) {
   r->reset();
   EXPECT_FALSE(RegionRegistry::instance().find(base, 1, ref))
       << "region " << id;
+}
+
+// A peer's RegionRef is untrusted: a range outside the region, a header
+// page, or a mapping longer than the memory (whose pages past the end would
+// raise SIGBUS when touched) is an error, read-only or writable.
+TEST(Regions, ResolveRefusesRangesOutsideThePeersRegion) {
+  auto r = RegionRegistry::instance().create(3 * pageSize());
+  ASSERT_TRUE(r.isOk());
+  char *base = static_cast<char *>(r->get()->data());
+  RegionRef ref;
+  ASSERT_TRUE(RegionRegistry::instance().find(base + 8, 64, ref));
+  auto self = PeerProcess::open(::getpid());
+  ASSERT_TRUE(self.isOk()) << self.status().message();
+  for (bool writable : {false, true}) {
+    PeerRegionCache cache(writable);
+    auto p = cache.resolve(**self, ref, 64);
+    ASSERT_TRUE(p.isOk()) << p.status().message();
+    base[8] = 42;
+    EXPECT_EQ((*p)[0], 42) << "the same memory through the peer's mapping";
+    if (writable) {
+      (*p)[1] = 7;
+      EXPECT_EQ(base[9], 7);
+    }
+    size_t data = r->get()->bytes();
+    EXPECT_TRUE(cache.resolve(**self, ref, data - 8).isOk());
+    EXPECT_FALSE(cache.resolve(**self, ref, data - 7).isOk())
+        << "one byte past the region";
+    RegionRef bad = ref;
+    bad.offset = 0;
+    EXPECT_FALSE(cache.resolve(**self, bad, 8).isOk()) << "the header page";
+    bad.offset = ~uint64_t(0) - 4;
+    EXPECT_FALSE(cache.resolve(**self, bad, 8).isOk()) << "offset overflow";
+    PeerRegionCache fresh(writable);
+    bad = ref;
+    bad.mapBytes += 16 * pageSize();
+    auto longer = fresh.resolve(**self, bad, 64);
+    ASSERT_FALSE(longer.isOk()) << "a mapping longer than the memory";
+    EXPECT_NE(longer.status().message().find("shared memory"),
+              std::string::npos)
+        << longer.status().message();
+  }
+}
+
+// A peer that claims it wrote a message into this rank's buffer (the tee's
+// kSlotDelivered) without this rank's offer for that message is reporting
+// data that never arrived: an error naming the peer, and the receive is not
+// completed.
+TEST(ShmTee, ADeliveryNobodyOfferedIsAnError) {
+  RingGeometry g;
+  auto own = Segment::create(/*rank=*/0, /*nRings=*/2, /*commTag=*/7, g);
+  auto other = Segment::create(/*rank=*/1, 2, 7, g);
+  ASSERT_TRUE(own.isOk() && other.isOk());
+  auto self = PeerProcess::open(::getpid());
+  ASSERT_TRUE(self.isOk());
+  auto peerSeg = Segment::import(**self, (*other)->fd(), 1, 2, 7, g);
+  ASSERT_TRUE(peerSeg.isOk()) << peerSeg.status().message();
+  ShmPair pair(0, 1, own->get(), peerSeg.take(), self.take(), {});
+  std::vector<char> dst(64, 0x11);
+  RecvOp r;
+  r.peer = 1;
+  r.dst = dst.data();
+  r.bytes = dst.size();
+  r.expect.call.seq = 3;
+  r.expect.bytes = dst.size();
+  r.expect.ordinal = 1;
+  ASSERT_TRUE(pair.postRecv(r).isOk());
+  // Rank 1's forged slot, in the ring from rank 1 in our segment.
+  SlotHeader *sh = (*own)->slotHeader(1, 0);
+  sh->w = r.expect;
+  sh->kind = kSlotDelivered;
+  (*own)->ctl(1)->head.store(1);
+  bool moved = false;
+  Status st = pair.progress(moved);
+  EXPECT_EQ(st.code(), HCCL_E_REMOTE);
+  EXPECT_NE(st.message().find("never offered"), std::string::npos)
+      << st.message();
+  EXPECT_FALSE(r.done.load());
+  EXPECT_EQ(dst[0], 0x11);
+  EXPECT_EQ(pair.teesReceived(), 0u);
 }
 
 // A closure of a collective call's size is stored in the task; a larger
