@@ -72,8 +72,8 @@ int64_t firstWith(const sched::RankProgram &rp, const sched::ConcreteStep &st,
                   int64_t peer, bool sending) {
   for (uint32_t i = 0; i < st.numOps; ++i) {
     const ConcreteOp &op = rp.ops[st.firstOp + i];
-    if (op.peer == peer && (sending ? op.kind == OpKind::Send
-                                    : sched::opReceives(op.kind)))
+    if (op.peer == peer &&
+        (sending ? op.kind == OpKind::Send : sched::opReceives(op.kind)))
       return st.firstOp + i;
   }
   return -1;
@@ -123,10 +123,9 @@ void planTees(const sched::RankProgram &rp, size_t step,
         plan.offer[i] = r;
     } else {
       int64_t s = firstWith(rp, nst, op.peer, /*sending=*/true);
-      plan.take[i] =
-          s >= 0 && mem.at(rp.ops[s].srcBuf, rp.ops[s].srcOff,
-                           rp.ops[s].count) ==
-                        mem.at(op.dstBuf, op.dstOff, op.count);
+      plan.take[i] = s >= 0 && mem.at(rp.ops[s].srcBuf, rp.ops[s].srcOff,
+                                      rp.ops[s].count) ==
+                                   mem.at(op.dstBuf, op.dstOff, op.count);
     }
   }
 }

@@ -1,4 +1,5 @@
-//===- TeePlan.h - Which messages of a step may take the shm tee -*- C++ -*-===//
+//===- TeePlan.h - Which messages of a step may take the shm tee -*- C++
+//-*-===//
 //
 // The tee (transport/shm/ShmPair.h) writes a reduction's result into the
 // peer's buffer in the pass that writes this rank's own copy, and replaces
