@@ -2,6 +2,7 @@
 #include "common/SharedMem.h"
 
 #include <cerrno>
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -28,7 +29,8 @@ size_t pageSize() {
 StatusOr<std::unique_ptr<SharedMapping>>
 SharedMapping::create(size_t bytes, const char *name) {
   size_t size = roundUp(bytes == 0 ? 1 : bytes, pageSize());
-  int fd = static_cast<int>(::syscall(SYS_memfd_create, name, MFD_CLOEXEC));
+  int fd = static_cast<int>(
+      ::syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING));
   if (fd < 0)
     return errSyscall("memfd_create", errno);
   if (::ftruncate(fd, static_cast<off_t>(size)) != 0) {
@@ -38,14 +40,42 @@ SharedMapping::create(size_t bytes, const char *name) {
                   "cannot size shared memory of " + std::to_string(size) +
                       " bytes: " + errSyscall("ftruncate", e).message());
   }
+  // Its size is final: a peer that maps it may rely on every page existing
+  // (mapPeer requires this seal).
+  if (::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) !=
+      0) {
+    int e = errno;
+    ::close(fd);
+    return errSyscall("sealing shared memory (fcntl F_ADD_SEALS)", e);
+  }
   return map(fd, size, true);
 }
 
 StatusOr<std::unique_ptr<SharedMapping>>
+SharedMapping::mapPeer(int fd, size_t bytes, bool writable) {
+  // The size comes from a peer: pages past the memory's end would fault
+  // with SIGBUS when touched, so the memory must be sealed against
+  // shrinking (a later ftruncate by the peer fails) and at least as long as
+  // the mapping (map() checks).
+  int seals = ::fcntl(fd, F_GET_SEALS);
+  if (seals < 0 || !(seals & F_SEAL_SHRINK)) {
+    ::close(fd);
+    return Status(HCCL_E_MEMORY, "cannot map a peer's shared memory: it is "
+                                 "not sealed against shrinking");
+  }
+  auto m = map(fd, bytes, writable);
+  if (m) {
+    // The mapping holds the memory; the descriptor is not needed again.
+    ::close(m->get()->fd_);
+    m->get()->fd_ = -1;
+  }
+  return m;
+}
+
+StatusOr<std::unique_ptr<SharedMapping>>
 SharedMapping::map(int fd, size_t bytes, bool writable) {
-  // The size may come from a peer: pages past the file's end would fault
-  // with SIGBUS on first touch, so a mapping longer than the file is an
-  // error here, not a crash later.
+  // A mapping longer than the memory would fault with SIGBUS when its last
+  // pages are touched: an error here, not a crash later.
   struct stat st{};
   if (::fstat(fd, &st) != 0) {
     int e = errno;
@@ -73,7 +103,8 @@ SharedMapping::map(int fd, size_t bytes, bool writable) {
 
 SharedMapping::~SharedMapping() {
   ::munmap(base_, size_);
-  ::close(fd_);
+  if (fd_ >= 0)
+    ::close(fd_);
 }
 
 StatusOr<std::unique_ptr<PeerProcess>> PeerProcess::open(pid_t pid) {

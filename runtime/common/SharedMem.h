@@ -26,9 +26,15 @@ public:
   /// Creates a zero-filled memfd of `bytes` (rounded up to pages) and maps it.
   static StatusOr<std::unique_ptr<SharedMapping>> create(size_t bytes,
                                                          const char *name);
-  /// Maps `bytes` of an already open memfd (takes ownership of fd).
+  /// Maps `bytes` of an already open memfd (takes ownership of fd); an
+  /// error when the memory is shorter than `bytes`.
   static StatusOr<std::unique_ptr<SharedMapping>> map(int fd, size_t bytes,
                                                       bool writable);
+  /// map() for a memfd imported from a peer: it must also be sealed against
+  /// shrinking (create() seals), and the descriptor is closed once mapped
+  /// (fd() is then -1).
+  static StatusOr<std::unique_ptr<SharedMapping>> mapPeer(int fd, size_t bytes,
+                                                          bool writable);
   ~SharedMapping();
   SharedMapping(const SharedMapping &) = delete;
   SharedMapping &operator=(const SharedMapping &) = delete;

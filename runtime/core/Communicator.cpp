@@ -222,6 +222,7 @@ Status Communicator::connectPeers(const std::vector<RankInfo> &infos,
       ShmPairOptions o;
       pairs_[static_cast<size_t>(j)] = std::make_unique<ShmPair>(
           rank_, j, seg_.get(), seg.take(), proc.take(), o);
+      anyZeroCopyPair_ = anyZeroCopyPair_ || o.zeroCopy;
     } else {
       tcpPeers.push_back(j);
     }

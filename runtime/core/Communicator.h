@@ -245,7 +245,8 @@ private:
   std::unique_ptr<VerbsTransport> verbs_; ///< null: no RDMA device in use
   std::string noVerbs_;                   ///< why (for HCCL_TRANSPORT=verbs)
   AlgorithmPolicy policy_;
-  bool oversubscribed_ = false; ///< WaitPolicy::oversubscribed, at init
+  bool oversubscribed_ = false;  ///< WaitPolicy::oversubscribed, at init
+  bool anyZeroCopyPair_ = false; ///< some peer is a zero-copy shm pair
   /// Element-wise collectives run in kNetPieceBytes pieces (data crosses
   /// sockets or other hosts); the same on every rank, since it follows the
   /// agreed HCCL_TRANSPORT and the host layout.

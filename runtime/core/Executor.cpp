@@ -154,7 +154,7 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
     TeePlan &tees = teePlan_;
     tees.offer.clear();
     tees.take.clear();
-    if (!oversubscribed_)
+    if (!oversubscribed_ && anyZeroCopyPair_)
       planTees(rp, si, bufs, es, tees);
     teeSends_.clear();
     teeRecvs_.clear();

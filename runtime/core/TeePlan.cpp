@@ -92,6 +92,12 @@ void planTees(const sched::RankProgram &rp, size_t step,
   const sched::ConcreteStep &st = rp.steps[step];
   plan.offer.assign(st.numOps, -1);
   plan.take.assign(st.numOps, false);
+  // The checks below are quadratic in a step's ops. Every step that can
+  // qualify (2-rank ring, RHD's exchanges with one partner) has a few; a
+  // wide mesh step has one send and one receive per peer and is skipped
+  // without looking.
+  if (st.numOps > kMaxTeeStepOps)
+    return;
   size_t next = nextStepWithOps(rp, step);
   if (next >= rp.steps.size())
     return;

@@ -36,6 +36,9 @@
 
 namespace hccl::rt {
 
+/// Steps with more ops than this are not considered (see planTees).
+inline constexpr uint32_t kMaxTeeStepOps = 8;
+
 struct TeePlan {
   /// Per op of the step: for an offering Send, the index (into rp.ops) of
   /// the next step's Recv whose destination it offers; -1 otherwise.

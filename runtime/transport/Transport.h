@@ -99,6 +99,8 @@ struct SendOp {
   /// tee"): the destination of this rank's receive with ordinal teeOrdinal
   /// from the same peer, offered to the peer to write its reduction of this
   /// message into, in the pass that writes its own copy. Null: no offer.
+  /// (The executor sets both after posting the step's ops: transports read
+  /// them in progress(), never in postSend().)
   void *teeDst = nullptr;
   uint32_t teeOrdinal = 0;
   std::atomic<bool> done{false};

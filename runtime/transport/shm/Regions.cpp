@@ -113,7 +113,7 @@ StatusOr<char *> PeerRegionCache::resolve(const PeerProcess &peer,
     auto fd = peer.importFd(ref.fd);
     if (!fd)
       return fd.status();
-    auto m = SharedMapping::map(*fd, ref.mapBytes, writable_);
+    auto m = SharedMapping::mapPeer(*fd, ref.mapBytes, writable_);
     if (!m)
       return m.status();
     auto *h = static_cast<const RegionHeader *>(m->get()->base());

@@ -51,7 +51,7 @@ Segment::import(const PeerProcess &peer, int remoteFd, int expectRank,
   auto fd = peer.importFd(remoteFd);
   if (!fd)
     return fd.status();
-  auto m = SharedMapping::map(*fd, g.segmentBytes(nRings), true);
+  auto m = SharedMapping::mapPeer(*fd, g.segmentBytes(nRings), true);
   if (!m)
     return m.status();
   auto *h = static_cast<SegmentHeader *>(m->get()->base());

@@ -45,7 +45,9 @@ struct SegmentHeader {
   /// (-1 before that): a peer that finds it on its own CPU sleeps at once
   /// instead of spinning (core/WaitPolicy.h).
   alignas(64) std::atomic<int32_t> runCpu;
-  static constexpr uint64_t kMagic = 0x4843434c53454731ull; // "HCCLSEG1"
+  /// "HCCLSEG2": builds from before the tee's slot fields checked only the
+  /// magic, so the layout change is in the magic too.
+  static constexpr uint64_t kMagic = 0x4843434c53454732ull;
   /// The slot layout's version: 2 added the tee fields.
   static constexpr uint32_t kVersion = 2;
 };

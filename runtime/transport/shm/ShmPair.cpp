@@ -41,6 +41,7 @@ Status ShmPair::postSend(SendOp &op) {
 
 Status ShmPair::postRecv(RecvOp &op) {
   op.received = 0;
+  op.also = nullptr;
   op.done.store(false, std::memory_order_relaxed);
   recvs_.push_back(&op);
   return Status::ok();
@@ -61,7 +62,7 @@ Status ShmPair::progressSends(bool &moved) {
     // A tee write is announced by the very next message; a send past it
     // means the executor's plan changed, and the flag must not outlive it.
     if (op.mode == kUndecided && delivered_ &&
-        op.hdr.ordinal > deliveredOrdinal_)
+        (op.hdr.call != deliveredCall_ || op.hdr.ordinal > deliveredOrdinal_))
       delivered_ = false;
     if (op.mode == kUndecided && delivered_ &&
         op.hdr.ordinal == deliveredOrdinal_) {
@@ -101,7 +102,7 @@ Status ShmPair::progressSends(bool &moved) {
           sh->tee = teeRef;
           sh->teeOrdinal = op.teeOrdinal;
           sh->teeOffered = 1;
-          offer_ = {true, op.teeOrdinal, op.teeDst, op.bytes};
+          offer_ = {true, op.teeOrdinal, op.hdr.call, op.teeDst, op.bytes};
         }
         op.mode = kZeroCopy;
         op.ticket = ++outHead_;
@@ -179,7 +180,8 @@ Status ShmPair::progressRecvs(bool &moved) {
     }
     // An offered receive that the peer answers with data: the offer was
     // declined.
-    bool offered = offer_.active && sh->w.ordinal == offer_.ordinal;
+    bool offered = offer_.active && sh->w.ordinal == offer_.ordinal &&
+                   sh->w.call == offer_.call;
     if (offered && sh->kind != kSlotDelivered)
       offer_.active = false;
     if (sh->kind == kSlotDelivered) {
@@ -219,7 +221,11 @@ Status ShmPair::progressRecvs(bool &moved) {
       in_->tail.store(inTail_, std::memory_order_seq_cst);
       released = true;
     } else if (sh->kind == kSlotRts) {
-      auto src = cache_.resolve(*proc_, sh->region, op.bytes);
+      // The peer writes these fields: read each once, check and use that
+      // copy only.
+      const RegionRef region = sh->region, tee = sh->tee;
+      const uint32_t teeOffered = sh->teeOffered, teeOrdinal = sh->teeOrdinal;
+      auto src = cache_.resolve(*proc_, region, op.bytes);
       if (!src) {
         // The peer published this region and waits for us to read it; if
         // it is gone, the peer tore down (aborted or died).
@@ -234,13 +240,18 @@ Status ShmPair::progressRecvs(bool &moved) {
         // Take the peer's offer when this reduction is our next message to
         // it; a region that does not resolve is declined, not an error.
         op.also = nullptr;
-        if (op.teeable && op.acc && sh->teeOffered == 1 &&
-            sh->teeOrdinal == op.teeOrdinal) {
-          auto t = teeCache_.resolve(*proc_, sh->tee, op.bytes);
+        if (op.teeable && op.acc && teeOffered == 1 &&
+            teeOrdinal == op.teeOrdinal) {
+          auto t = teeCache_.resolve(*proc_, tee, op.bytes);
           if (t)
             op.also = *t;
         }
       }
+      // A rank that aborted returns from its call at once: stop writing
+      // into its buffer (at most this piece's worth lands after its
+      // return; docs/runtime.md, "The tee").
+      if (op.also && own_->header()->abortFlag.load(std::memory_order_acquire))
+        op.also = nullptr;
       size_t len = std::min(opts_.pieceBytes, op.bytes - op.received);
       if (!applyIncoming(op, op.received, *src + op.received, len)) {
         st = errInternal("reduction failed (unsupported type/op)");
@@ -253,6 +264,7 @@ Status ShmPair::progressRecvs(bool &moved) {
       if (op.also) {
         delivered_ = true;
         deliveredOrdinal_ = op.teeOrdinal;
+        deliveredCall_ = op.expect.call;
         ++teesWritten_;
         op.also = nullptr;
       }

@@ -87,13 +87,15 @@ private:
   struct Offer {
     bool active = false;
     uint32_t ordinal = 0;
+    CallId call;
     const void *dst = nullptr;
     size_t bytes = 0;
   } offer_;
   /// A message this rank wrote through the peer's offer and has not yet
-  /// announced (its send with that ordinal posts kSlotDelivered).
+  /// announced (its send with that call and ordinal posts kSlotDelivered).
   bool delivered_ = false;
   uint32_t deliveredOrdinal_ = 0;
+  CallId deliveredCall_;
   uint64_t teesWritten_ = 0, teesReceived_ = 0;
   RingCtl *out_;         ///< ring me -> peer, in the peer's segment
   RingCtl *in_;          ///< ring peer -> me, in our segment

@@ -742,59 +742,82 @@ TEST(ZeroCopy, SharedBuffersAreReadInPlaceByPeers) {
   EXPECT_EQ(runRanks(3, body, o), "");
 }
 
+/// Rank r's input of n elements of T: random, the same on every run.
+template <typename T> std::vector<T> teeInput(int r, size_t n) {
+  std::vector<T> v(n);
+  std::mt19937 rng(static_cast<unsigned>(r) * 7919u + 3);
+  std::uniform_real_distribution<double> d(-1e4, 1e4);
+  for (auto &x : v)
+    x = static_cast<T>(d(rng));
+  return v;
+}
+
+/// One 2-rank all-reduce of n elements of T on HcclMemAlloc buffers, in or
+/// out of place; checks the exact result and, when `teeCounted`, that one
+/// tee went each way. "" when all is well.
+template <typename T>
+std::string teeOnce(RankCtx &c, HcclComm comm, HcclDataType dt, size_t n,
+                    bool inPlace, bool teeCounted) {
+  auto *cc = static_cast<hccl::rt::Communicator *>(comm);
+  std::vector<T> want(n, T(0));
+  for (int r = 0; r < c.size; ++r) {
+    std::vector<T> x = teeInput<T>(r, n);
+    for (size_t i = 0; i < n; ++i)
+      want[i] = static_cast<T>(want[i] + x[i]);
+  }
+  void *a, *b;
+  RT_OK(HcclMemAlloc(&a, n * sizeof(T)));
+  RT_OK(HcclMemAlloc(&b, n * sizeof(T)));
+  std::vector<T> in = teeInput<T>(c.rank, n);
+  std::memcpy(a, in.data(), n * sizeof(T));
+  std::memset(b, 0x7f, n * sizeof(T));
+  auto before = cc->teeCounts();
+  RT_OK(
+      HcclAllReduce(a, inPlace ? a : b, n, dt, HCCL_REDUCE_SUM, comm, nullptr));
+  auto after = cc->teeCounts();
+  std::string where = std::to_string(sizeof(T)) +
+                      "-byte elements, n=" + std::to_string(n) +
+                      (inPlace ? " in place" : " out of place");
+  RT_CHECK(std::memcmp(inPlace ? a : b, want.data(), n * sizeof(T)) == 0,
+           "all-reduce " + where);
+  if (teeCounted)
+    RT_CHECK(after.first == before.first + 1 &&
+                 after.second == before.second + 1,
+             "tee writes " + std::to_string(after.first - before.first) +
+                 ", received " + std::to_string(after.second - before.second) +
+                 " (want 1 and 1), " + where);
+  RT_OK(HcclMemFree(a));
+  RT_OK(HcclMemFree(b));
+  return "";
+}
+
 TEST(ZeroCopy, TwoRankAllReduceWritesThePeersHalfThroughItsTee) {
   // 2 ranks on shared buffers: each reduces its half into its own output and
-  // the peer's in one pass (transport/shm/ShmPair.h, "The tee"). Results
-  // must be exact out of place, in place and with an odd count (unequal
-  // halves); plain malloc'd buffers take no tee.
+  // the peer's in one pass (transport/shm/ShmPair.h, "The tee"), over ring
+  // and RHD. Results must be exact out of place, in place and with an odd
+  // count (unequal halves), for the fused AVX2 kernels (fp32, fp64) and the
+  // blocks (int32); plain malloc'd buffers take no tee.
   auto body = [](RankCtx &c) -> std::string {
     HcclComm comm;
     RT_OK(c.initComm(&comm));
     auto *cc = static_cast<hccl::rt::Communicator *>(comm);
-    bool expectTee = !hccl::rt::WaitPolicy::oversubscribed(c.size);
-    auto input = [](int r, size_t n) {
-      std::vector<float> v(n);
-      std::mt19937 rng(static_cast<unsigned>(r) * 7919u + 3);
-      std::uniform_real_distribution<float> d(-1e4f, 1e4f);
-      for (auto &x : v)
-        x = d(rng);
-      return v;
-    };
+    bool counted = !hccl::rt::WaitPolicy::oversubscribed(c.size);
     for (size_t n : {size_t(1) << 20, (size_t(1) << 18) + 3})
       for (bool inPlace : {false, true}) {
-        std::vector<float> want(n, 0.0f);
-        for (int r = 0; r < c.size; ++r) {
-          std::vector<float> x = input(r, n);
-          for (size_t i = 0; i < n; ++i)
-            want[i] += x[i];
-        }
-        void *a, *b;
-        RT_OK(HcclMemAlloc(&a, n * 4));
-        RT_OK(HcclMemAlloc(&b, n * 4));
-        std::vector<float> in = input(c.rank, n);
-        std::memcpy(a, in.data(), n * 4);
-        std::memset(b, 0x7f, n * 4);
-        auto before = cc->teeCounts();
-        RT_OK(HcclAllReduce(a, inPlace ? a : b, n, HCCL_DATA_TYPE_FP32,
-                            HCCL_REDUCE_SUM, comm, nullptr));
-        auto after = cc->teeCounts();
-        std::string where = "n=" + std::to_string(n) +
-                            (inPlace ? " in place" : " out of place");
-        RT_CHECK(std::memcmp(inPlace ? a : b, want.data(), n * 4) == 0,
-                 "all-reduce " + where);
-        if (expectTee)
-          RT_CHECK(after.first == before.first + 1 &&
-                       after.second == before.second + 1,
-                   "tee writes " + std::to_string(after.first - before.first) +
-                       ", received " +
-                       std::to_string(after.second - before.second) +
-                       " (want 1 and 1), " + where);
-        RT_OK(HcclMemFree(a));
-        RT_OK(HcclMemFree(b));
+        std::string e =
+            teeOnce<float>(c, comm, HCCL_DATA_TYPE_FP32, n, inPlace, counted);
+        if (e.empty())
+          e = teeOnce<double>(c, comm, HCCL_DATA_TYPE_FP64, n, inPlace,
+                              counted);
+        if (e.empty())
+          e = teeOnce<int32_t>(c, comm, HCCL_DATA_TYPE_INT32, n, inPlace,
+                               counted);
+        if (!e.empty())
+          return e;
       }
     // malloc'd memory cannot be offered: the same call, no tee.
     const size_t n = 1 << 20;
-    std::vector<float> in = input(c.rank, n), out(n);
+    std::vector<float> in = teeInput<float>(c.rank, n), out(n);
     auto before = cc->teeCounts();
     RT_OK(HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32,
                         HCCL_REDUCE_SUM, comm, nullptr));
@@ -802,7 +825,11 @@ TEST(ZeroCopy, TwoRankAllReduceWritesThePeersHalfThroughItsTee) {
     RT_OK(HcclCommDestroy(comm));
     return "";
   };
-  EXPECT_EQ(runRanks(2, body, opts()), "");
+  for (const char *algo : {"level0:ring", "level0:rhd"}) {
+    RunOptions o = opts();
+    o.env.push_back({"HCCL_ALGO", algo});
+    EXPECT_EQ(runRanks(2, body, o), "") << algo;
+  }
   if (hccl::rt::WaitPolicy::oversubscribed(2))
     GTEST_SKIP() << "results checked; tee counts not: fewer than 2 cores, "
                     "where the runtime takes no tee";

@@ -30,6 +30,7 @@
 #include <memory>
 #include <mutex>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <thread>
 #include <unistd.h>
 
@@ -405,6 +406,40 @@ TEST(TeePlan, TwoRankAllReduceOffersAndTakesInBothPlacements) {
       }
 }
 
+TEST(TeePlan, RhdTeesItsLastHalvingIntoItsFirstDoubling) {
+  // RHD's last halving and first doubling have the same partner: the
+  // halving's Send reads exactly the range the doubling's Recv writes (the
+  // partner's reduction lands where it read from), and the doubling sends
+  // exactly what the halving reduced. One offer and one take per rank in
+  // the core of p' = 2^k ranks; ranks folded away (p = 3, 6) have none.
+  for (int64_t p : {3, 4, 6, 8}) {
+    int offers = 0, takes = 0;
+    for (int64_t rank = 0; rank < p; ++rank) {
+      auto rp = allReduceRank(sched::Algorithm::RHD, p, rank, 1000);
+      ASSERT_TRUE(rp.isOk()) << rp.message();
+      std::vector<float> in(1000), out(1000);
+      const char *bufs[3] = {reinterpret_cast<char *>(in.data()),
+                             reinterpret_cast<char *>(out.data()), nullptr};
+      TeePlan plan;
+      int mine = 0;
+      for (size_t s = 0; s < rp->steps.size(); ++s) {
+        planTees(*rp, s, bufs, 4, plan);
+        for (size_t i = 0; i < plan.offer.size(); ++i) {
+          mine += plan.offer[i] >= 0;
+          offers += plan.offer[i] >= 0;
+          takes += plan.take[i];
+        }
+      }
+      EXPECT_LE(mine, 1) << "p=" << p << " rank " << rank;
+    }
+    int core = 1;
+    while (core * 2 <= p)
+      core *= 2;
+    EXPECT_EQ(offers, core) << "p=" << p;
+    EXPECT_EQ(takes, core) << "p=" << p;
+  }
+}
+
 TEST(TeePlan, MeshTwoShotAtTwoRanksHasNothingToTee) {
   auto rp = allReduceRank(sched::Algorithm::MeshTwoShot, 2, 0, 1000);
   ASSERT_TRUE(rp.isOk()) << rp.message();
@@ -642,6 +677,90 @@ TEST(ShmTee, ADeliveryNobodyOfferedIsAnError) {
   EXPECT_FALSE(r.done.load());
   EXPECT_EQ(dst[0], 0x11);
   EXPECT_EQ(pair.teesReceived(), 0u);
+}
+
+// create() seals its memory's size; mapPeer() refuses memory that is not
+// sealed (a peer could shrink it under our mapping: SIGBUS on touch).
+TEST(SharedMapping, PeersMapOnlySealedMemory) {
+  auto own = SharedMapping::create(3 * pageSize(), "seal-test");
+  ASSERT_TRUE(own.isOk());
+  EXPECT_NE(::ftruncate((*own)->fd(), 0), 0) << "shrinking sealed memory";
+  auto self = PeerProcess::open(::getpid());
+  ASSERT_TRUE(self.isOk());
+  auto dup = (*self)->importFd((*own)->fd());
+  ASSERT_TRUE(dup.isOk());
+  auto peer = SharedMapping::mapPeer(*dup, 3 * pageSize(), false);
+  ASSERT_TRUE(peer.isOk()) << peer.status().message();
+  EXPECT_EQ((*peer)->fd(), -1) << "the imported descriptor is closed";
+
+  int raw = static_cast<int>(::syscall(SYS_memfd_create, "unsealed", 0));
+  ASSERT_GE(raw, 0);
+  ASSERT_EQ(::ftruncate(raw, static_cast<off_t>(pageSize())), 0);
+  auto bad = SharedMapping::mapPeer(raw, pageSize(), false);
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(bad.status().message().find("not sealed"), std::string::npos)
+      << bad.status().message();
+}
+
+// The tee's handshake on one pair, both sides in this process: rank 0
+// offers its next receive's buffer in a zero-copy send; a delivered slot is
+// accepted for exactly that call, ordinal, buffer and size, and refused for
+// any other buffer.
+TEST(ShmTee, ADeliveryIsAcceptedOnlyForTheOfferedBuffer) {
+  RingGeometry g;
+  auto region = RegionRegistry::instance().create(4096);
+  ASSERT_TRUE(region.isOk());
+  char *mem = static_cast<char *>(region->get()->data());
+  for (bool rightBuffer : {true, false}) {
+    auto own = Segment::create(0, 2, 9, g);
+    auto other = Segment::create(1, 2, 9, g);
+    ASSERT_TRUE(own.isOk() && other.isOk());
+    auto self = PeerProcess::open(::getpid());
+    ASSERT_TRUE(self.isOk());
+    auto peerSeg = Segment::import(**self, (*other)->fd(), 1, 2, 9, g);
+    ASSERT_TRUE(peerSeg.isOk()) << peerSeg.status().message();
+    ShmPair pair(0, 1, own->get(), peerSeg.take(), self.take(), {});
+    SendOp s;
+    s.peer = 1;
+    s.src = mem;
+    s.bytes = 64;
+    s.hdr.call.seq = 5;
+    s.hdr.bytes = 64;
+    s.hdr.ordinal = 0;
+    s.teeDst = mem + 1024;
+    s.teeOrdinal = 1;
+    ASSERT_TRUE(pair.postSend(s).isOk());
+    bool moved = false;
+    ASSERT_TRUE(pair.progress(moved).isOk());
+    const SlotHeader *rts = (*other)->slotHeader(0, 0);
+    ASSERT_EQ(rts->kind, kSlotRts);
+    ASSERT_EQ(rts->teeOffered, 1u) << "the send offers";
+    EXPECT_EQ(rts->teeOrdinal, 1u);
+    // Rank 1 "took" it: the data is there, and its delivered slot follows.
+    std::memset(mem + 1024, 0x5C, 64);
+    RecvOp r;
+    r.peer = 1;
+    r.dst = rightBuffer ? mem + 1024 : mem + 2048;
+    r.bytes = 64;
+    r.expect = s.hdr;
+    r.expect.ordinal = 1;
+    ASSERT_TRUE(pair.postRecv(r).isOk());
+    SlotHeader *sh = (*own)->slotHeader(1, 0);
+    sh->w = r.expect;
+    sh->kind = kSlotDelivered;
+    (*own)->ctl(1)->head.store(1);
+    Status st = pair.progress(moved);
+    if (rightBuffer) {
+      EXPECT_TRUE(st.isOk()) << st.message();
+      EXPECT_TRUE(r.done.load());
+      EXPECT_EQ(pair.teesReceived(), 1u);
+    } else {
+      EXPECT_EQ(st.code(), HCCL_E_REMOTE);
+      EXPECT_FALSE(r.done.load());
+      EXPECT_EQ(pair.teesReceived(), 0u);
+    }
+    pair.cancelAll();
+  }
 }
 
 // A closure of a collective call's size is stored in the task; a larger
