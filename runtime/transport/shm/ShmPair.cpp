@@ -52,6 +52,16 @@ Status ShmPair::progress(bool &moved) {
   return progressSends(moved);
 }
 
+SlotHeader *ShmPair::headerSlot(const WireHeader &w, uint32_t kind) {
+  SlotHeader *sh = peerSeg_->slotHeader(me_, outHead_);
+  sh->w = w;
+  sh->kind = kind;
+  sh->chunkBytes = 0;
+  sh->chunkOffset = 0;
+  sh->teeOffered = 0;
+  return sh;
+}
+
 Status ShmPair::progressSends(bool &moved) {
   const RingGeometry &g = peerSeg_->geometry();
   bool published = false;
@@ -69,12 +79,7 @@ Status ShmPair::progressSends(bool &moved) {
       // Already in the peer's buffer (this rank's tee write): say so.
       if (outHead_ - tail >= g.nSlots)
         break;
-      SlotHeader *sh = peerSeg_->slotHeader(me_, outHead_);
-      sh->w = op.hdr;
-      sh->kind = kSlotDelivered;
-      sh->chunkBytes = 0;
-      sh->chunkOffset = 0;
-      sh->teeOffered = 0;
+      headerSlot(op.hdr, kSlotDelivered);
       delivered_ = false;
       op.mode = kDelivered;
       op.ticket = ++outHead_;
@@ -89,13 +94,8 @@ Status ShmPair::progressSends(bool &moved) {
           RegionRegistry::instance().find(op.src, op.bytes, ref)) {
         if (outHead_ - tail >= g.nSlots)
           break;
-        SlotHeader *sh = peerSeg_->slotHeader(me_, outHead_);
-        sh->w = op.hdr;
-        sh->kind = kSlotRts;
-        sh->chunkBytes = 0;
-        sh->chunkOffset = 0;
+        SlotHeader *sh = headerSlot(op.hdr, kSlotRts);
         sh->region = ref;
-        sh->teeOffered = 0;
         RegionRef teeRef;
         if (op.teeDst && !offer_.active &&
             RegionRegistry::instance().find(op.teeDst, op.bytes, teeRef)) {

@@ -70,6 +70,9 @@ public:
   uint64_t teesReceived() const { return teesReceived_; }
 
 private:
+  /// The next free slot of our ring in the peer's segment, filled in as a
+  /// header-only message of `kind` (not yet published).
+  SlotHeader *headerSlot(const WireHeader &w, uint32_t kind);
   Status progressSends(bool &moved);
   Status progressRecvs(bool &moved);
   /// After the peer destroyed its communicator: whether what it left behind

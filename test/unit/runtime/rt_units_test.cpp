@@ -641,20 +641,42 @@ TEST(Regions, ResolveRefusesRangesOutsideThePeersRegion) {
   }
 }
 
+/// Rank 0's shm pair with rank 1, both segments in this process; `forge`
+/// publishes a header-only slot from rank 1 as if rank 1 had sent it.
+struct PairRig {
+  RingGeometry g;
+  std::unique_ptr<Segment> own, other;
+  std::unique_ptr<ShmPair> pair;
+  uint64_t forged = 0;
+  explicit PairRig(uint64_t tag) {
+    auto a = Segment::create(0, 2, tag, g);
+    auto b = Segment::create(1, 2, tag, g);
+    auto self = PeerProcess::open(::getpid());
+    if (!a.isOk() || !b.isOk() || !self.isOk())
+      return;
+    own = a.take();
+    other = b.take();
+    auto peerSeg = Segment::import(**self, other->fd(), 1, 2, tag, g);
+    if (!peerSeg.isOk())
+      return;
+    pair = std::make_unique<ShmPair>(0, 1, own.get(), peerSeg.take(),
+                                     self.take(), ShmPairOptions());
+  }
+  void forge(const WireHeader &w, uint32_t kind) {
+    SlotHeader *sh = own->slotHeader(1, forged);
+    sh->w = w;
+    sh->kind = kind;
+    own->ctl(1)->head.store(++forged);
+  }
+};
+
 // A peer that claims it wrote a message into this rank's buffer (the tee's
 // kSlotDelivered) without this rank's offer for that message is reporting
 // data that never arrived: an error naming the peer, and the receive is not
 // completed.
 TEST(ShmTee, ADeliveryNobodyOfferedIsAnError) {
-  RingGeometry g;
-  auto own = Segment::create(/*rank=*/0, /*nRings=*/2, /*commTag=*/7, g);
-  auto other = Segment::create(/*rank=*/1, 2, 7, g);
-  ASSERT_TRUE(own.isOk() && other.isOk());
-  auto self = PeerProcess::open(::getpid());
-  ASSERT_TRUE(self.isOk());
-  auto peerSeg = Segment::import(**self, (*other)->fd(), 1, 2, 7, g);
-  ASSERT_TRUE(peerSeg.isOk()) << peerSeg.status().message();
-  ShmPair pair(0, 1, own->get(), peerSeg.take(), self.take(), {});
+  PairRig rig(7);
+  ASSERT_TRUE(rig.pair);
   std::vector<char> dst(64, 0x11);
   RecvOp r;
   r.peer = 1;
@@ -663,20 +685,16 @@ TEST(ShmTee, ADeliveryNobodyOfferedIsAnError) {
   r.expect.call.seq = 3;
   r.expect.bytes = dst.size();
   r.expect.ordinal = 1;
-  ASSERT_TRUE(pair.postRecv(r).isOk());
-  // Rank 1's forged slot, in the ring from rank 1 in our segment.
-  SlotHeader *sh = (*own)->slotHeader(1, 0);
-  sh->w = r.expect;
-  sh->kind = kSlotDelivered;
-  (*own)->ctl(1)->head.store(1);
+  ASSERT_TRUE(rig.pair->postRecv(r).isOk());
+  rig.forge(r.expect, kSlotDelivered);
   bool moved = false;
-  Status st = pair.progress(moved);
+  Status st = rig.pair->progress(moved);
   EXPECT_EQ(st.code(), HCCL_E_REMOTE);
   EXPECT_NE(st.message().find("never offered"), std::string::npos)
       << st.message();
   EXPECT_FALSE(r.done.load());
   EXPECT_EQ(dst[0], 0x11);
-  EXPECT_EQ(pair.teesReceived(), 0u);
+  EXPECT_EQ(rig.pair->teesReceived(), 0u);
 }
 
 // create() seals its memory's size; mapPeer() refuses memory that is not
@@ -707,19 +725,12 @@ TEST(SharedMapping, PeersMapOnlySealedMemory) {
 // accepted for exactly that call, ordinal, buffer and size, and refused for
 // any other buffer.
 TEST(ShmTee, ADeliveryIsAcceptedOnlyForTheOfferedBuffer) {
-  RingGeometry g;
   auto region = RegionRegistry::instance().create(4096);
   ASSERT_TRUE(region.isOk());
   char *mem = static_cast<char *>(region->get()->data());
   for (bool rightBuffer : {true, false}) {
-    auto own = Segment::create(0, 2, 9, g);
-    auto other = Segment::create(1, 2, 9, g);
-    ASSERT_TRUE(own.isOk() && other.isOk());
-    auto self = PeerProcess::open(::getpid());
-    ASSERT_TRUE(self.isOk());
-    auto peerSeg = Segment::import(**self, (*other)->fd(), 1, 2, 9, g);
-    ASSERT_TRUE(peerSeg.isOk()) << peerSeg.status().message();
-    ShmPair pair(0, 1, own->get(), peerSeg.take(), self.take(), {});
+    PairRig rig(9);
+    ASSERT_TRUE(rig.pair);
     SendOp s;
     s.peer = 1;
     s.src = mem;
@@ -729,10 +740,10 @@ TEST(ShmTee, ADeliveryIsAcceptedOnlyForTheOfferedBuffer) {
     s.hdr.ordinal = 0;
     s.teeDst = mem + 1024;
     s.teeOrdinal = 1;
-    ASSERT_TRUE(pair.postSend(s).isOk());
+    ASSERT_TRUE(rig.pair->postSend(s).isOk());
     bool moved = false;
-    ASSERT_TRUE(pair.progress(moved).isOk());
-    const SlotHeader *rts = (*other)->slotHeader(0, 0);
+    ASSERT_TRUE(rig.pair->progress(moved).isOk());
+    const SlotHeader *rts = rig.other->slotHeader(0, 0);
     ASSERT_EQ(rts->kind, kSlotRts);
     ASSERT_EQ(rts->teeOffered, 1u) << "the send offers";
     EXPECT_EQ(rts->teeOrdinal, 1u);
@@ -744,22 +755,19 @@ TEST(ShmTee, ADeliveryIsAcceptedOnlyForTheOfferedBuffer) {
     r.bytes = 64;
     r.expect = s.hdr;
     r.expect.ordinal = 1;
-    ASSERT_TRUE(pair.postRecv(r).isOk());
-    SlotHeader *sh = (*own)->slotHeader(1, 0);
-    sh->w = r.expect;
-    sh->kind = kSlotDelivered;
-    (*own)->ctl(1)->head.store(1);
-    Status st = pair.progress(moved);
+    ASSERT_TRUE(rig.pair->postRecv(r).isOk());
+    rig.forge(r.expect, kSlotDelivered);
+    Status st = rig.pair->progress(moved);
     if (rightBuffer) {
       EXPECT_TRUE(st.isOk()) << st.message();
       EXPECT_TRUE(r.done.load());
-      EXPECT_EQ(pair.teesReceived(), 1u);
+      EXPECT_EQ(rig.pair->teesReceived(), 1u);
     } else {
       EXPECT_EQ(st.code(), HCCL_E_REMOTE);
       EXPECT_FALSE(r.done.load());
-      EXPECT_EQ(pair.teesReceived(), 0u);
+      EXPECT_EQ(rig.pair->teesReceived(), 0u);
     }
-    pair.cancelAll();
+    rig.pair->cancelAll();
   }
 }
 
