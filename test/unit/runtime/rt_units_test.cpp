@@ -324,19 +324,6 @@ TEST(LocalWork, PiecesGiveTheSameResultAsOneShot) {
   }
 }
 
-/// Rank 1's part of a 4-rank ring all-reduce of `count` elements.
-sched::Result<sched::RankProgram> ringRank1Of4(int64_t count) {
-  sched::GenerateRequest req;
-  req.collective = sched::Collective::AllReduce;
-  req.algorithm = sched::Algorithm::Ring;
-  req.ranks = 4;
-  req.count = count;
-  auto prog = sched::generate(req);
-  if (!prog)
-    return prog.status();
-  return sched::expandRank(*prog, 1);
-}
-
 /// Rank `rank`'s part of a `p`-rank all-reduce of `count` fp32 elements.
 sched::Result<sched::RankProgram> allReduceRank(sched::Algorithm a, int64_t p,
                                                 int64_t rank, int64_t count) {
@@ -517,7 +504,7 @@ TEST(TeePlan, RefusesWhenTheStepTouchesTheOfferedDestination) {
 }
 
 TEST(ProgramCache, ValidatesAndEvicts) {
-  auto rp = ringRank1Of4(10);
+  auto rp = allReduceRank(sched::Algorithm::Ring, 4, 1, 10);
   ASSERT_TRUE(rp.isOk()) << rp.message();
   EXPECT_TRUE(validateRankProgram(*rp, 4).isOk());
   sched::RankProgram bad = *rp;
@@ -550,7 +537,7 @@ TEST(ProgramCache, ValidatesAndEvicts) {
 // rank sends what it wrote: the ring all-reduce's reduce-scatter results
 // travel on (to the next rank), its all-gather's last copies do not.
 TEST(ProgramCache, ReadersAreLaterSendsOfWhatAnOpWrote) {
-  auto rp = ringRank1Of4(40);
+  auto rp = allReduceRank(sched::Algorithm::Ring, 4, 1, 40);
   ASSERT_TRUE(rp.isOk()) << rp.message();
   std::vector<int32_t> reader = findReaders(*rp);
   ASSERT_EQ(reader.size(), rp->ops.size());
