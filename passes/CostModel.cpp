@@ -430,7 +430,7 @@ FailureOr<CollectivePrice> CommCostModel::priceUncached(
            << "): " << all.message();
   const Choice *best = &all->front();
   for (const Choice &ch : *all)
-    if (ch.seconds < best->seconds)
+    if (sched::cheaperBeyondRounding(ch.seconds, best->seconds))
       best = &ch;
   out.algorithm = best->algorithm;
   out.level0 = best->level0;

@@ -196,7 +196,11 @@ def SelectAlgorithm : Pass<"comm-select-algorithm"> {
     reduce_scatter, broadcast, reduce and all_to_all to the algorithm
     lib/schedule's selectAlgorithm prices cheapest for its size, group and
     the module topology; on multi-server topologies that includes the
-    hierarchical algorithms with their per-level choices. An `algo`
+    hierarchical algorithms with their per-level choices. Prices equal
+    to rounding (within a relative 1e-9) are a tie, which goes to the
+    first candidate in the order ring, mesh, mesh_oneshot, rhd, rd (tree,
+    star for broadcast and reduce), so that the choice does not flip with
+    the last bits from one size to the next. An `algo`
     attribute already present is kept (and checked) unless `algo=` is
     given. `algo=` takes HCCL_ALGO syntax (`level0:NA;level1:H-D_R`, or per
     collective `allreduce=level0:NA;level1:ring/allgather=...`) and

@@ -280,7 +280,7 @@ Result<Selection> selectAlgorithm(const SelectRequest &req,
                         : "no algorithm is allowed");
   const Candidate *best = &sel.candidates.front();
   for (const Candidate &cand : sel.candidates)
-    if (cand.seconds < best->seconds)
+    if (cheaperBeyondRounding(cand.seconds, best->seconds))
       best = &cand;
   sel.algorithm = best->algorithm;
   sel.level0 = best->level0;

@@ -95,6 +95,19 @@ struct Selection {
   std::vector<Candidate> candidates; ///< every priced option
 };
 
+/// Whether a price of `a` seconds beats `b` by more than rounding. Prices
+/// within a relative 1e-9 are a tie, and a tie goes to the candidate found
+/// first (algorithmsFor's order: ring first). A strict `<` let the last
+/// bits decide: at 2 ranks ring, the two-shot mesh and RHD have the same
+/// closed form, and the pick flipped between them from size to size (the
+/// mesh for a 16 KB all-reduce, ring for 8 and 32 KB), though the runtime
+/// runs them differently (the mesh receives into scratch and reduces in a
+/// second pass: 1.4-1.9x the ring's time there). Every choice among priced
+/// candidates (here, and the compiler's) compares through this.
+inline bool cheaperBeyondRounding(double a, double b) {
+  return a < b * (1.0 - 1e-9);
+}
+
 /// Picks the algorithm; errors if an override names an algorithm that
 /// cannot serve the collective. On a group with one rank per server a
 /// hierarchical candidate is its inter-server level, run flat.

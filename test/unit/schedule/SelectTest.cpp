@@ -146,6 +146,43 @@ TEST(Select, PicksTheCheapestCandidate) {
   }
 }
 
+// At 2 ranks ring, the two-shot mesh and RHD are one exchange each way
+// twice, priced alike up to rounding. The choice must not follow the
+// rounding from size to size (it picked the mesh for a 16 KB all-reduce
+// and ring for 8 and 32 KB): a tie goes to the first candidate.
+TEST(Select, RoundingDoesNotBreakTies) {
+  Topology t = *Topology::preset("host-2");
+  for (Collective c : {Collective::AllReduce, Collective::ReduceScatter,
+                       Collective::AllGather}) {
+    for (double bytes = 1024; bytes <= 64.0 * 1048576; bytes *= 2) {
+      SelectRequest r;
+      r.collective = c;
+      r.bytes = bytes;
+      r.p = 2;
+      auto s = selectAlgorithm(r, t);
+      ASSERT_TRUE(s.isOk()) << s.message();
+      double ring = NAN, mesh = NAN;
+      for (const Candidate &cand : s->candidates) {
+        if (cand.algorithm == Algorithm::Ring)
+          ring = cand.seconds;
+        if (cand.algorithm == Algorithm::MeshTwoShot)
+          mesh = cand.seconds;
+      }
+      ASSERT_FALSE(std::isnan(ring) || std::isnan(mesh));
+      // The premise: the two are priced alike (to rounding) here.
+      ASSERT_NEAR(ring, mesh, 1e-12 * ring) << collectiveName(c) << bytes;
+      EXPECT_NE(s->algorithm, Algorithm::MeshTwoShot)
+          << collectiveName(c) << " of " << bytes << " bytes";
+      if (s->algorithm != Algorithm::Ring) {
+        EXPECT_LT(s->seconds, ring * (1 - 1e-9))
+            << collectiveName(c) << " of " << bytes
+            << " bytes: a tie with ring went to "
+            << algorithmName(s->algorithm);
+      }
+    }
+  }
+}
+
 TEST(Select, MultiServerConsidersHierarchical) {
   Topology t = *Topology::preset("910b-8x4");
   SelectRequest r;
