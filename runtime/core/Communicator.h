@@ -267,6 +267,11 @@ private:
   TeePlan teePlan_;
   std::vector<SendOp *> teeSends_;
   std::vector<RecvOp *> teeRecvs_;
+  /// Per op of the current step (when the tee plan looked at it): its
+  /// SendOp or RecvOp, and its LocalWork item (-1: none). For the push.
+  std::vector<SendOp *> stepSend_;
+  std::vector<RecvOp *> stepRecv_;
+  std::vector<int32_t> stepItem_;
   std::vector<uint32_t> sendOrd_, recvOrd_;
   std::map<uint64_t, uint64_t> planSeq_; ///< per group of a plan program
   uint64_t splitCount_ = 0;

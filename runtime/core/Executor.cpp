@@ -158,6 +158,13 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
       planTees(rp, si, bufs, es, tees);
     teeSends_.clear();
     teeRecvs_.clear();
+    bool planned = !tees.offer.empty();
+    if (planned) {
+      stepSend_.assign(step.numOps, nullptr);
+      stepRecv_.assign(step.numOps, nullptr);
+      stepItem_.assign(step.numOps, -1);
+    }
+    local.abortFlag = &seg_->header()->abortFlag;
     for (uint32_t i = 0; i < step.numOps; ++i) {
       const sched::ConcreteOp &op = rp.ops[step.firstOp + i];
       size_t bytes = static_cast<size_t>(op.count) * es;
@@ -176,7 +183,8 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         s.hdr.bytes = bytes;
         s.hdr.ordinal = sendOrd_[static_cast<size_t>(peer)]++;
         s.teeDst = nullptr;
-        if (!tees.offer.empty() && tees.offer[i] >= 0 &&
+        s.pushCapable = false;
+        if (planned && tees.offer[i] >= 0 &&
             pairs_[static_cast<size_t>(peer)]->zeroCopyCapable()) {
           const sched::ConcreteOp &r =
               rp.ops[static_cast<size_t>(tees.offer[i])];
@@ -184,6 +192,8 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
                      static_cast<size_t>(r.dstOff) * es;
           teeSends_.push_back(&s);
         }
+        if (planned)
+          stepSend_[i] = &s;
         sends.push_back(&s);
         Status st = pairs_[static_cast<size_t>(peer)]->postSend(s);
         if (!st.isOk())
@@ -211,6 +221,8 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
                     pairs_[static_cast<size_t>(peer)]->zeroCopyCapable();
         if (r.teeable)
           teeRecvs_.push_back(&r);
+        if (planned)
+          stepRecv_[i] = &r;
         r.expect = WireHeader();
         r.expect.call = call;
         r.expect.bytes = bytes;
@@ -226,9 +238,12 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
                     static_cast<size_t>(op.dstOff) * es;
         const char *src = bufs[static_cast<int>(op.srcBuf)] +
                           static_cast<size_t>(op.srcOff) * es;
-        if (bytes > 0 && dst != src)
+        if (bytes > 0 && dst != src) {
+          if (planned)
+            stepItem_[i] = static_cast<int32_t>(local.items.size());
           local.items.push_back(
               {op.kind, dst, src, bytes, 0, 1, 0, streams(step.firstOp + i)});
+        }
         break;
       }
       case sched::OpKind::Reduce: {
@@ -247,8 +262,38 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
     // Ordinals of the next messages with each tee's peer, now that the
     // step's own are counted: an offer names our next receive from the
     // peer, a take our next send to it.
+    // An offer of this step's own receive (for a push) names that
+    // receive's ordinal instead.
     for (SendOp *s : teeSends_)
       s->teeOrdinal = recvOrd_[static_cast<size_t>(s->peer)];
+    // The push (core/TeePlan.h): a Copy that reads exactly a send's source
+    // may write it into the peer's offered buffer too.
+    for (uint32_t i = 0; planned && i < step.numOps; ++i) {
+      SendOp *s = stepSend_[i];
+      if (!s)
+        continue;
+      int64_t off = tees.offer[i] - static_cast<int64_t>(step.firstOp);
+      if (s->teeDst && off >= 0 && off < static_cast<int64_t>(step.numOps)) {
+        if (RecvOp *r = stepRecv_[static_cast<size_t>(off)])
+          s->teeOrdinal = r->expect.ordinal;
+        else
+          s->teeDst = nullptr; // an empty receive, skipped
+      }
+      // The transport settles a push when the step's receive from the peer
+      // starts: without one (an empty receive is skipped) the copy would
+      // wait forever.
+      bool settles = false;
+      for (RecvOp *r : stepRecv_)
+        settles = settles || (r && r->peer == s->peer);
+      int64_t c = tees.push[i] - static_cast<int64_t>(step.firstOp);
+      if (tees.push[i] >= 0 && settles &&
+          stepItem_[static_cast<size_t>(c)] >= 0 &&
+          pairs_[static_cast<size_t>(s->peer)]->zeroCopyCapable()) {
+        local.items[static_cast<size_t>(stepItem_[static_cast<size_t>(c)])]
+            .push = s;
+        s->pushCapable = true;
+      }
+    }
     for (RecvOp *r : teeRecvs_)
       r->teeOrdinal = sendOrd_[static_cast<size_t>(r->peer)];
     Status st =
@@ -360,7 +405,7 @@ Status Communicator::waitFor(const CallId &call,
     Status st = progressAll(moved);
     if (!st.isOk())
       return failCall(call, static_cast<size_t>(step), st);
-    if (local.pending()) {
+    if (local.pending() && !local.blocked()) {
       if (!local.step(kLocalPieceBytes, es, b.dtype, b.op))
         return failCall(
             call, static_cast<size_t>(step),

@@ -9,6 +9,7 @@
 
 #include "hccl-mlir/schedule/Program.h"
 #include "reduce/Copy.h"
+#include "transport/Transport.h"
 #include "reduce/Nontemporal.h"
 #include "reduce/Reduce.h"
 
@@ -30,21 +31,46 @@ struct LocalWork {
     int srcN;
     size_t done;
     bool nontemporal; ///< another rank's core reads dst next
+    /// A Copy that may push (SendOp::pushCapable): it waits until the
+    /// transport settles the push, then writes push->pushDst too.
+    SendOp *push = nullptr;
   };
   std::vector<Item> items;
   size_t cur = 0;
+  /// Set by the executor: the peer aborted (its segment's record). A push
+  /// stops writing into the peer's buffer then, as the tee does.
+  const std::atomic<uint32_t> *abortFlag = nullptr;
   bool pending() const { return cur < items.size(); }
+  /// The next item waits for its push to be settled.
+  bool blocked() const {
+    return cur < items.size() && items[cur].push &&
+           items[cur].push->push == SendOp::Push::Undecided;
+  }
   void clear() {
     items.clear();
     cur = 0;
   }
-  /// Processes up to `budget` bytes; false if a kernel rejected the type/op.
+  /// Processes up to `budget` bytes, stopping at a blocked item; false if a
+  /// kernel rejected the type/op.
   bool step(size_t budget, size_t es, sched::DataType dt, sched::ReduceOp op) {
-    while (budget > 0 && cur < items.size()) {
+    while (budget > 0 && cur < items.size() && !blocked()) {
       Item &it = items[cur];
       size_t len =
           std::min(it.bytes - it.done, std::max(budget / es, size_t(1)) * es);
-      if (it.kind == sched::OpKind::Copy) {
+      bool pushing = it.push && it.push->push == SendOp::Push::Push;
+      if (pushing && abortFlag &&
+          abortFlag->load(std::memory_order_acquire) != 0) {
+        // The message is never announced: the send stays pending and the
+        // call fails on the abort.
+        it.push->push = SendOp::Push::Stopped;
+        pushing = false;
+      }
+      if (pushing) {
+        copyTee(it.dst + it.done, it.push->pushDst + it.done, it.src + it.done,
+                len);
+        if (it.done + len == it.bytes)
+          it.push->pushWritten = true;
+      } else if (it.kind == sched::OpKind::Copy) {
         if (it.nontemporal &&
             (it.dst + it.bytes <= it.src || it.src + it.bytes <= it.dst))
           copyNontemporal(it.dst + it.done, it.src + it.done, len);

@@ -79,6 +79,50 @@ int64_t firstWith(const sched::RankProgram &rp, const sched::ConcreteStep &st,
   return -1;
 }
 
+/// The step's receive from `peer`, offered now: a plain Recv of `count`
+/// elements whose destination nothing else in the step touches; -1
+/// otherwise.
+int64_t offerNow(const sched::RankProgram &rp, const sched::ConcreteStep &st,
+                 const Memory &mem, int64_t peer, int64_t count) {
+  int64_t r = firstWith(rp, st, peer, /*sending=*/false);
+  // As many elements as the send: the transport sizes an offer by the
+  // message that carries it.
+  if (r < 0 || rp.ops[r].kind != OpKind::Recv || rp.ops[r].count != count)
+    return -1;
+  Range dst = mem.at(rp.ops[r].dstBuf, rp.ops[r].dstOff, rp.ops[r].count);
+  for (uint32_t j = 0; j < st.numOps; ++j) {
+    if (st.firstOp + j == static_cast<uint64_t>(r))
+      continue;
+    Memory::Touched t = mem.touched(rp.ops[st.firstOp + j]);
+    for (int k = 0; k < t.n; ++k)
+      if (t.r[k].overlaps(dst))
+        return -1;
+  }
+  return r;
+}
+
+/// The step's Copy that reads exactly `send`'s source into a range apart
+/// from it, not already pushing for another send; -1 when none.
+int64_t pushCopy(const sched::RankProgram &rp, const sched::ConcreteStep &st,
+                 const Memory &mem, const ConcreteOp &send,
+                 const std::vector<int64_t> &taken) {
+  Range src = mem.at(send.srcBuf, send.srcOff, send.count);
+  for (uint32_t j = 0; j < st.numOps; ++j) {
+    const ConcreteOp &c = rp.ops[st.firstOp + j];
+    if (c.kind != OpKind::Copy || c.count != send.count)
+      continue;
+    if (!(mem.at(c.srcBuf, c.srcOff, c.count) == src) ||
+        mem.at(c.dstBuf, c.dstOff, c.count).overlaps(src))
+      continue;
+    bool used = false;
+    for (int64_t t : taken)
+      used = used || t == static_cast<int64_t>(st.firstOp + j);
+    if (!used)
+      return st.firstOp + j;
+  }
+  return -1;
+}
+
 } // namespace
 
 void planTees(const sched::RankProgram &rp, size_t step,
@@ -87,11 +131,13 @@ void planTees(const sched::RankProgram &rp, size_t step,
   Memory mem{bufs, elemBytes};
   plan.offer.clear();
   plan.take.clear();
+  plan.push.clear();
   if (step >= rp.steps.size())
     return;
   const sched::ConcreteStep &st = rp.steps[step];
   plan.offer.assign(st.numOps, -1);
   plan.take.assign(st.numOps, false);
+  plan.push.assign(st.numOps, -1);
   // The checks below are quadratic in a step's ops. Every step that can
   // qualify (2-rank ring, RHD's exchanges with one partner) has a few; a
   // wide mesh step has one send and one receive per peer and is skipped
@@ -99,9 +145,8 @@ void planTees(const sched::RankProgram &rp, size_t step,
   if (st.numOps > kMaxTeeStepOps)
     return;
   size_t next = nextStepWithOps(rp, step);
-  if (next >= rp.steps.size())
-    return;
-  const sched::ConcreteStep &nst = rp.steps[next];
+  const sched::ConcreteStep *nst =
+      next < rp.steps.size() ? &rp.steps[next] : nullptr;
   for (uint32_t i = 0; i < st.numOps; ++i) {
     const ConcreteOp &op = rp.ops[st.firstOp + i];
     if (op.count <= 0 ||
@@ -112,7 +157,16 @@ void planTees(const sched::RankProgram &rp, size_t step,
     if (sends != 1 || recvs != 1)
       continue;
     if (op.kind == OpKind::Send) {
-      int64_t r = firstWith(rp, nst, op.peer, /*sending=*/false);
+      plan.push[i] = pushCopy(rp, st, mem, op, plan.push);
+      // One offer per message: this step's receive before the next step's.
+      // Only a rank that may push offers now: the programs that push
+      // (all-gather exchanges) are symmetric, and elsewhere the offer
+      // would cost a registry lookup per message for nothing.
+      if (plan.push[i] >= 0)
+        plan.offer[i] = offerNow(rp, st, mem, op.peer, op.count);
+      if (plan.offer[i] >= 0 || !nst)
+        continue;
+      int64_t r = firstWith(rp, *nst, op.peer, /*sending=*/false);
       if (r < 0 || rp.ops[r].kind != OpKind::Recv ||
           rp.ops[r].count != op.count)
         continue;
@@ -127,8 +181,8 @@ void planTees(const sched::RankProgram &rp, size_t step,
       }
       if (clear)
         plan.offer[i] = r;
-    } else {
-      int64_t s = firstWith(rp, nst, op.peer, /*sending=*/true);
+    } else if (nst) {
+      int64_t s = firstWith(rp, *nst, op.peer, /*sending=*/true);
       plan.take[i] = s >= 0 && mem.at(rp.ops[s].srcBuf, rp.ops[s].srcOff,
                                       rp.ops[s].count) ==
                                    mem.at(op.dstBuf, op.dstOff, op.count);

@@ -21,6 +21,23 @@
 // elements. Nothing writes that destination between them: programs have
 // no races inside a step (docs/step-programs.md, rule 2).
 //
+// The push (a same-step offer): a 2-rank all-gather step copies this
+// rank's block into its output and exchanges blocks with the peer; each
+// rank reads its block twice (the copy, the peer's read) and the peer's
+// once. With the push, the copy writes the block into both outputs in one
+// pass, so each rank reads only its own block.
+//
+// Offer now (op i is a Send to P): step s has exactly one send to P and one
+// receive from P, a plain Recv; nothing else this rank does in step s,
+// the offering Send included, reads or writes that Recv's destination. The
+// peer may then write it at any time during step s.
+//
+// Push (op i is a Send to P): step s has exactly one send to P and one
+// receive from P (the transport settles the push when that receive's
+// first message arrives), and a Copy of the step reads exactly the Send's
+// source into a range apart from it. That Copy may then also write the
+// message into the peer's offered buffer.
+//
 // Either side alone changes nothing; the transport matches an offer with a
 // take by message ordinal, so a plan that does not line up is just two
 // normal messages.
@@ -41,8 +58,12 @@ inline constexpr uint32_t kMaxTeeStepOps = 8;
 
 struct TeePlan {
   /// Per op of the step: for an offering Send, the index (into rp.ops) of
-  /// the next step's Recv whose destination it offers; -1 otherwise.
+  /// the Recv whose destination it offers (this step's: an offer now, for
+  /// a push; else the next step's); -1 otherwise.
   std::vector<int64_t> offer;
+  /// Per op of the step: for a Send that may push, the index (into rp.ops)
+  /// of the step's Copy that reads exactly its source; -1 otherwise.
+  std::vector<int64_t> push;
   /// Per op of the step: the RecvReduce may take the peer's offer.
   std::vector<bool> take;
 };

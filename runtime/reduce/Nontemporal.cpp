@@ -42,6 +42,15 @@ void copyNontemporal(void *dst, const void *src, size_t bytes) {
   fence();
 }
 
+void copyTee(void *dst, void *peerDst, const void *src, size_t bytes) {
+  if (bytes == 0)
+    return;
+  detail::copyAndStreamBytes(static_cast<char *>(dst),
+                             static_cast<char *>(peerDst),
+                             static_cast<const char *>(src), bytes);
+  fence();
+}
+
 bool reduceManyNontemporal(void *dst, const void *const *srcs, int k,
                            size_t count, sched::DataType type,
                            sched::ReduceOp op) {

@@ -38,6 +38,12 @@ bool reduceManyNontemporal(void *dst, const void *const *srcs, int k,
 bool reduceManyTee(void *dst, void *peerDst, const void *const *srcs, int k,
                    size_t count, sched::DataType type, sched::ReduceOp op);
 
+/// The push (transport/shm/ShmPair.h): memcpy(dst, src, bytes) and
+/// memcpy(peerDst, src, bytes) in one pass over src, dst with plain stores
+/// (this rank's caller reads it next) and peerDst streamed (another core's
+/// buffer), then a store fence. No overlap among the three.
+void copyTee(void *dst, void *peerDst, const void *src, size_t bytes);
+
 /// True when this build streams (x86-64); elsewhere the calls above are
 /// ordinary copies and reductions.
 bool nontemporalStoresAvailable();

@@ -1,8 +1,9 @@
 //===- VectorCopy.h - The 64-byte SSE2 copy loop (internal) -----*- C++ -*-===//
 //
 // One loop for reduce/'s hand-written copies: copyBytes (plain stores,
-// Copy.cpp), copyNontemporal (streaming stores, Nontemporal.cpp) and the
-// baseline kernels' streamed reductions (KernelsGeneric.cpp). SSE2 is in
+// Copy.cpp), copyNontemporal and copyTee (streaming stores,
+// Nontemporal.cpp) and the baseline kernels' streamed reductions
+// (KernelsGeneric.cpp). SSE2 is in
 // every x86-64 CPU; elsewhere streamBytes is memcpy.
 //
 //===----------------------------------------------------------------------===//
@@ -25,8 +26,11 @@ namespace hccl::rt::detail {
 /// Copies the whole 64-byte units at the front of [src, src + bytes) to dst
 /// with four 16-byte moves each; returns how many bytes it copied. With
 /// kStream the stores are non-temporal, which needs dst 16-byte aligned.
-template <bool kStream>
-inline size_t copy64(char *dst, const char *src, size_t bytes) {
+/// With kTee the units also go to `streamDst` (16-byte aligned), streamed,
+/// from the same registers, while dst takes plain stores.
+template <bool kStream, bool kTee = false>
+inline size_t copy64(char *dst, const char *src, size_t bytes,
+                     char *streamDst = nullptr) {
   size_t i = 0;
   for (; i + 64 <= bytes; i += 64) {
     __m128i v[4];
@@ -34,10 +38,12 @@ inline size_t copy64(char *dst, const char *src, size_t bytes) {
       v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i) + k);
     for (int k = 0; k < 4; ++k) {
       auto *d = reinterpret_cast<__m128i *>(dst + i) + k;
-      if constexpr (kStream)
+      if constexpr (kStream && !kTee)
         _mm_stream_si128(d, v[k]);
       else
         _mm_storeu_si128(d, v[k]);
+      if constexpr (kTee)
+        _mm_stream_si128(reinterpret_cast<__m128i *>(streamDst + i) + k, v[k]);
     }
   }
   return i;
@@ -61,6 +67,32 @@ inline void streamBytes(char *dst, const char *src, size_t bytes) {
   std::memcpy(dst + i, src + i, bytes - i);
 #else
   std::memcpy(dst, src, bytes);
+#endif
+}
+
+/// memcpy(dst, src, bytes) and memcpy(streamDst, src, bytes) in one pass
+/// over src: dst with plain stores, streamDst with non-temporal ones where
+/// aligned (as streamBytes; no fence). Neither destination may overlap src
+/// or the other.
+inline void copyAndStreamBytes(char *dst, char *streamDst, const char *src,
+                               size_t bytes) {
+#if defined(__x86_64__)
+  size_t head = (16 - (reinterpret_cast<uintptr_t>(streamDst) & 15)) & 15;
+  head = std::min(head, bytes);
+  std::memcpy(dst, src, head);
+  std::memcpy(streamDst, src, head);
+  size_t i = head + copy64<true, true>(dst + head, src + head, bytes - head,
+                                       streamDst + head);
+  for (; i + 16 <= bytes; i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), v);
+    _mm_stream_si128(reinterpret_cast<__m128i *>(streamDst + i), v);
+  }
+  std::memcpy(dst + i, src + i, bytes - i);
+  std::memcpy(streamDst + i, src + i, bytes - i);
+#else
+  std::memcpy(dst, src, bytes);
+  std::memcpy(streamDst, src, bytes);
 #endif
 }
 

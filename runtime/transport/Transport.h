@@ -103,6 +103,20 @@ struct SendOp {
   /// them in progress(), never in postSend().)
   void *teeDst = nullptr;
   uint32_t teeOrdinal = 0;
+  /// Set by the executor (shm, docs/runtime.md "The push"): a Copy of this
+  /// step reads exactly this message's source (LocalWork::Item::push), so
+  /// if the peer offered the destination of its receive of this message,
+  /// that copy writes it there too and the message goes as a header.
+  bool pushCapable = false;
+  /// Set by the transport when the step's receive from the peer starts:
+  /// whether the copy writes the message into pushDst (the peer's offered
+  /// buffer, mapped here) or the peer reads it as usual. Stopped: a push
+  /// cut short by the peer's abort; the send never completes.
+  enum class Push : uint8_t { Undecided, Push, Pull, Stopped };
+  Push push = Push::Undecided;
+  char *pushDst = nullptr;
+  /// Set by the executor when the copy has written pushDst whole.
+  bool pushWritten = false;
   std::atomic<bool> done{false};
   // Transport-private progress state.
   size_t sent = 0;

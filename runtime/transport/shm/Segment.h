@@ -48,8 +48,8 @@ struct SegmentHeader {
   /// "HCCLSEG2": builds from before the tee's slot fields checked only the
   /// magic, so the layout change is in the magic too.
   static constexpr uint64_t kMagic = 0x4843434c53454732ull;
-  /// The slot layout's version: 2 added the tee fields.
-  static constexpr uint32_t kVersion = 2;
+  /// The slot layout's version: 2 added the tee fields, 3 pushCapable.
+  static constexpr uint32_t kVersion = 3;
 };
 
 /// Slot kinds. kSlotDelivered: the message is already in the receiver's
@@ -68,6 +68,10 @@ struct alignas(64) SlotHeader {
   RegionRef tee;
   uint32_t teeOrdinal;
   uint32_t teeOffered;
+  /// kSlotRts: the sender writes this message into the receiver's offered
+  /// buffer itself if the receiver offered one for it (ShmPair.h, "push"),
+  /// and then sends a kSlotDelivered slot.
+  uint32_t pushCapable;
 };
 static_assert(sizeof(SlotHeader) <= 192, "slot header size");
 

@@ -14,6 +14,11 @@ enum SendMode : int {
   kZeroCopy = 2,
   kDelivered = 3 ///< written through the peer's tee: one header slot
 };
+enum RecvMode : int {
+  kRecvNew = 0,      ///< no slot seen yet
+  kRecvStarted = 1,  ///< its first slot was seen
+  kRecvAwaitPush = 2 ///< the peer writes it into our buffer (the push)
+};
 } // namespace
 
 ShmPair::ShmPair(int myRank, int peer, Segment *own,
@@ -34,6 +39,9 @@ Status ShmPair::postSend(SendOp &op) {
   op.sent = 0;
   op.emptyPosted = false;
   op.mode = kUndecided;
+  op.push = SendOp::Push::Undecided;
+  op.pushDst = nullptr;
+  op.pushWritten = false;
   op.done.store(false, std::memory_order_relaxed);
   sends_.push_back(&op);
   return Status::ok();
@@ -42,14 +50,17 @@ Status ShmPair::postSend(SendOp &op) {
 Status ShmPair::postRecv(RecvOp &op) {
   op.received = 0;
   op.also = nullptr;
+  op.mode = kRecvNew;
   op.done.store(false, std::memory_order_relaxed);
   recvs_.push_back(&op);
   return Status::ok();
 }
 
 Status ShmPair::progress(bool &moved) {
-  HCCL_RT_TRY(progressRecvs(moved));
-  return progressSends(moved);
+  // Sends first: an offer for the push must be out before this rank's
+  // receive starts, or it is withdrawn (ShmPair.h, "The push").
+  HCCL_RT_TRY(progressSends(moved));
+  return progressRecvs(moved);
 }
 
 SlotHeader *ShmPair::headerSlot(const WireHeader &w, uint32_t kind) {
@@ -59,6 +70,7 @@ SlotHeader *ShmPair::headerSlot(const WireHeader &w, uint32_t kind) {
   sh->chunkBytes = 0;
   sh->chunkOffset = 0;
   sh->teeOffered = 0;
+  sh->pushCapable = 0;
   return sh;
 }
 
@@ -82,6 +94,8 @@ Status ShmPair::progressSends(bool &moved) {
       headerSlot(op.hdr, kSlotDelivered);
       delivered_ = false;
       op.mode = kDelivered;
+      if (op.pushCapable)
+        op.push = SendOp::Push::Pull; // already there
       op.ticket = ++outHead_;
       op.sent = op.bytes;
       published = true;
@@ -96,8 +110,15 @@ Status ShmPair::progressSends(bool &moved) {
           break;
         SlotHeader *sh = headerSlot(op.hdr, kSlotRts);
         sh->region = ref;
+        // A push already declined is not announced (either way the peer
+        // then reads the message: it did not offer for it).
+        sh->pushCapable = op.pushCapable && op.push != SendOp::Push::Pull;
+        // An offer for a receive that has started would come too late: the
+        // peer may have read this rank's RTS for it already.
+        bool late = started_ && op.hdr.call == startedCall_ &&
+                    op.teeOrdinal <= startedOrdinal_;
         RegionRef teeRef;
-        if (op.teeDst && !offer_.active &&
+        if (op.teeDst && !offer_.active && !late &&
             RegionRegistry::instance().find(op.teeDst, op.bytes, teeRef)) {
           sh->tee = teeRef;
           sh->teeOrdinal = op.teeOrdinal;
@@ -112,6 +133,10 @@ Status ShmPair::progressSends(bool &moved) {
         continue;
       }
       op.mode = kFifo;
+      // Only an RTS announces a push: the copy goes on alone (a FIFO send
+      // may complete before the step's receive starts and settles it).
+      if (op.pushCapable)
+        op.push = SendOp::Push::Pull;
     }
     // A zero-byte message still occupies one (empty) slot so that pairing
     // stays exact (all-to-all-v).
@@ -153,6 +178,21 @@ Status ShmPair::progressSends(bool &moved) {
   // once released.
   while (!sends_.empty() && firstUnposted_ > 0) {
     SendOp &op = *sends_.front();
+    if (op.mode == kZeroCopy && op.pushCapable &&
+        op.push != SendOp::Push::Pull) {
+      // Announced as pushCapable: the peer waits for kSlotDelivered unless
+      // it did not offer (settled as Pull). Undecided, or a push not yet
+      // written (or stopped by an abort): not done.
+      if (op.push != SendOp::Push::Push || !op.pushWritten ||
+          outHead_ - tail >= g.nSlots)
+        break;
+      headerSlot(op.hdr, kSlotDelivered);
+      ++outHead_;
+      out_->head.store(outHead_, std::memory_order_seq_cst);
+      peerSeg_->header()->bell.ring();
+      ++teesWritten_;
+      op.mode = kDelivered;
+    }
     if (op.mode == kZeroCopy && tail < op.ticket)
       break;
     op.done.store(true, std::memory_order_release);
@@ -178,13 +218,53 @@ Status ShmPair::progressRecvs(bool &moved) {
       st = Status(HCCL_E_PARA, describeMismatch(peer(), op.expect, sh->w));
       break;
     }
-    // An offered receive that the peer answers with data: the offer was
-    // declined.
+    // The peer writes these fields: read each once, check and use that
+    // copy only.
+    const uint32_t kind = sh->kind;
+    RegionRef region, tee;
+    uint32_t teeOffered = 0, teeOrdinal = 0, pushCapable = 0;
+    if (kind == kSlotRts) {
+      region = sh->region;
+      tee = sh->tee;
+      teeOffered = sh->teeOffered;
+      teeOrdinal = sh->teeOrdinal;
+      pushCapable = sh->pushCapable;
+    }
+    if (op.mode == kRecvNew) {
+      op.mode = kRecvStarted;
+      started_ = true;
+      startedCall_ = op.expect.call;
+      startedOrdinal_ = op.expect.ordinal;
+      st = settlePushes(op.expect.call, kind, tee, teeOffered, teeOrdinal);
+      if (!st.isOk())
+        break;
+    }
     bool offered = offer_.active && sh->w.ordinal == offer_.ordinal &&
                    sh->w.call == offer_.call;
-    if (offered && sh->kind != kSlotDelivered)
+    if (op.mode == kRecvAwaitPush && kind != kSlotDelivered) {
+      st = Status(HCCL_E_REMOTE,
+                  "rank " + std::to_string(peer()) + " announced that it " +
+                      "writes message " + std::to_string(sh->w.ordinal) +
+                      " into this rank's buffer, then sent it otherwise");
+      break;
+    }
+    if (kind == kSlotRts && pushCapable == 1 && offered && op.acc == nullptr &&
+        op.received == 0 && offer_.dst == op.dst && offer_.bytes == op.bytes) {
+      // The push: the peer writes this message into the buffer we offered
+      // while it copies its own; release its RTS unread and wait for its
+      // kSlotDelivered.
+      op.mode = kRecvAwaitPush;
+      ++inTail_;
+      in_->tail.store(inTail_, std::memory_order_seq_cst);
+      released = true;
+      moved = true;
+      continue;
+    }
+    // An offered receive that the peer answers with data: the offer was
+    // declined.
+    if (offered && kind != kSlotDelivered)
       offer_.active = false;
-    if (sh->kind == kSlotDelivered) {
+    if (kind == kSlotDelivered) {
       // Only for the ordinal and buffer this rank offered: anything else
       // would claim data that never arrived.
       if (!offered || offer_.dst != op.dst || offer_.bytes != op.bytes ||
@@ -203,7 +283,7 @@ Status ShmPair::progressRecvs(bool &moved) {
       ++inTail_;
       in_->tail.store(inTail_, std::memory_order_seq_cst);
       released = true;
-    } else if (sh->kind == kSlotData) {
+    } else if (kind == kSlotData) {
       if (sh->chunkOffset != op.received ||
           sh->chunkOffset + sh->chunkBytes > op.bytes) {
         st = errInternal("shm ring from rank " + std::to_string(peer()) +
@@ -220,11 +300,7 @@ Status ShmPair::progressRecvs(bool &moved) {
       // Free the slot at once: the sender refills it while we reduce the next.
       in_->tail.store(inTail_, std::memory_order_seq_cst);
       released = true;
-    } else if (sh->kind == kSlotRts) {
-      // The peer writes these fields: read each once, check and use that
-      // copy only.
-      const RegionRef region = sh->region, tee = sh->tee;
-      const uint32_t teeOffered = sh->teeOffered, teeOrdinal = sh->teeOrdinal;
+    } else if (kind == kSlotRts) {
       auto src = cache_.resolve(*proc_, region, op.bytes);
       if (!src) {
         // The peer published this region and waits for us to read it; if
@@ -366,6 +442,38 @@ void ShmPair::cancelAll() {
   firstUnposted_ = 0;
   offer_ = Offer();
   delivered_ = false;
+  started_ = false;
+}
+
+Status ShmPair::settlePushes(const CallId &call, uint32_t kind,
+                             const RegionRef &tee, uint32_t teeOffered,
+                             uint32_t teeOrdinal) {
+  for (SendOp *s : sends_) {
+    if (!s->pushCapable || s->push != SendOp::Push::Undecided ||
+        s->hdr.call != call)
+      continue;
+    // Pushed only when announced (its RTS says pushCapable: zero-copy, as
+    // decided for every message) and the peer offered for it.
+    RegionRef own;
+    bool zeroCopy = s->mode == kZeroCopy ||
+                    (s->mode == kUndecided && opts_.zeroCopy &&
+                     RegionRegistry::instance().find(s->src, s->bytes, own));
+    if (!zeroCopy || kind != kSlotRts || teeOffered != 1 ||
+        teeOrdinal != s->hdr.ordinal) {
+      s->push = SendOp::Push::Pull;
+      continue;
+    }
+    auto dst = teeCache_.resolve(*proc_, tee, s->bytes);
+    if (!dst)
+      return Status(HCCL_E_REMOTE,
+                    "rank " + std::to_string(peer()) + " offered a buffer " +
+                        "for message " + std::to_string(s->hdr.ordinal) +
+                        " that this rank cannot map: " +
+                        dst.status().message());
+    s->pushDst = *dst;
+    s->push = SendOp::Push::Push;
+  }
+  return Status::ok();
 }
 
 void ShmPair::notifyAbort(const Status &why) {

@@ -23,6 +23,19 @@
 // untaken offer is just a normal message later. The receiver accepts a
 // kSlotDelivered only for the ordinal and buffer it offered.
 //
+// The push. In a 2-rank all-gather step each rank copies its block into
+// its output and sends the same block to the peer. A rank whose Copy
+// reads exactly the message's source marks its RTS pushCapable, and
+// offers the destination of its own receive of this step in the same RTS.
+// Whether a message is pushed follows from the two RTS alone, so both
+// ranks agree: the sender of a pushCapable RTS whose receiver offered for
+// that ordinal writes it into the offered buffer during its copy and then
+// sends kSlotDelivered; the receiver releases the RTS without reading and
+// waits for that slot. A sender learns of the offer when its receive of
+// the step starts (the peer's RTS is its first slot) and settles the push
+// then (SendOp::push); an offer not yet published by then is withdrawn,
+// since the peer may already have read this rank's RTS without it.
+//
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_TRANSPORT_SHM_SHMPAIR_H
 #define HCCL_RUNTIME_TRANSPORT_SHM_SHMPAIR_H
@@ -75,6 +88,11 @@ private:
   SlotHeader *headerSlot(const WireHeader &w, uint32_t kind);
   Status progressSends(bool &moved);
   Status progressRecvs(bool &moved);
+  /// A receive's first slot arrived: settle the step's pushCapable sends
+  /// (pushed when that slot is an RTS offering for them).
+  Status settlePushes(const CallId &call, uint32_t kind,
+                      const RegionRef &tee, uint32_t teeOffered,
+                      uint32_t teeOrdinal);
   /// After the peer destroyed its communicator: whether what it left behind
   /// completes every pending operation (so its leaving is no error).
   bool leftEnoughToFinish() const;
@@ -94,6 +112,11 @@ private:
     const void *dst = nullptr;
     size_t bytes = 0;
   } offer_;
+  /// The latest receive whose first slot was seen: an offer for it or an
+  /// earlier one may no longer be published (the push's agreement).
+  bool started_ = false;
+  CallId startedCall_;
+  uint32_t startedOrdinal_ = 0;
   /// A message this rank wrote through the peer's offer and has not yet
   /// announced (its send with that call and ordinal posts kSlotDelivered).
   bool delivered_ = false;
