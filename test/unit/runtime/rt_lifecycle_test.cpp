@@ -835,6 +835,90 @@ TEST(ZeroCopy, TwoRankAllReduceWritesThePeersHalfThroughItsTee) {
                     "where the runtime takes no tee";
 }
 
+/// One 2-rank all-gather of n elements of T per rank on HcclMemAlloc
+/// buffers, out of place or in place (the input is this rank's block of
+/// the output); checks the exact result and that `pushes` messages went
+/// each way through the push. "" when all is well.
+template <typename T>
+std::string pushOnce(RankCtx &c, HcclComm comm, HcclDataType dt, size_t n,
+                     bool inPlace, int pushes) {
+  auto *cc = static_cast<hccl::rt::Communicator *>(comm);
+  void *a, *out;
+  RT_OK(HcclMemAlloc(&a, n * sizeof(T)));
+  RT_OK(HcclMemAlloc(&out, 2 * n * sizeof(T)));
+  std::memset(out, 0x7f, 2 * n * sizeof(T));
+  std::vector<T> in = teeInput<T>(c.rank, n);
+  void *src = inPlace ? static_cast<T *>(out) + c.rank * n : a;
+  std::memcpy(src, in.data(), n * sizeof(T));
+  auto before = cc->teeCounts();
+  RT_OK(HcclAllGather(src, out, n, dt, comm, nullptr));
+  auto after = cc->teeCounts();
+  std::string where = std::to_string(sizeof(T)) +
+                      "-byte elements, n=" + std::to_string(n) +
+                      (inPlace ? " in place" : " out of place");
+  for (int r = 0; r < 2; ++r) {
+    std::vector<T> want = teeInput<T>(r, n);
+    RT_CHECK(std::memcmp(static_cast<T *>(out) + r * n, want.data(),
+                         n * sizeof(T)) == 0,
+             "all-gather block " + std::to_string(r) + ", " + where);
+  }
+  if (pushes >= 0)
+    RT_CHECK(after.first == before.first + static_cast<uint64_t>(pushes) &&
+                 after.second == before.second + static_cast<uint64_t>(pushes),
+             "pushes written " + std::to_string(after.first - before.first) +
+                 ", received " + std::to_string(after.second - before.second) +
+                 " (want " + std::to_string(pushes) + " each), " + where);
+  RT_OK(HcclMemFree(a));
+  RT_OK(HcclMemFree(out));
+  return "";
+}
+
+TEST(ZeroCopy, TwoRankAllGatherPushesEachBlockIntoThePeersOutput) {
+  // 2 ranks on shared buffers: each copies its block into its own output
+  // and the peer's in one pass (transport/shm/ShmPair.h, "The push"), over
+  // ring, mesh and RHD. Exact results with even and odd byte counts (the
+  // copy's aligned loop and its tails); in place there is no copy, and
+  // malloc'd buffers cannot be offered: no push, the same results.
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    auto *cc = static_cast<hccl::rt::Communicator *>(comm);
+    bool counted = !hccl::rt::WaitPolicy::oversubscribed(c.size);
+    for (size_t n : {size_t(1) << 20, (size_t(1) << 18) + 3, size_t(5)}) {
+      std::string e = pushOnce<float>(c, comm, HCCL_DATA_TYPE_FP32, n, false,
+                                      counted ? 1 : -1);
+      if (e.empty())
+        e = pushOnce<int8_t>(c, comm, HCCL_DATA_TYPE_INT8, n + 1, false,
+                             counted ? 1 : -1);
+      if (e.empty())
+        e = pushOnce<float>(c, comm, HCCL_DATA_TYPE_FP32, n, true,
+                            counted ? 0 : -1);
+      if (!e.empty())
+        return e;
+    }
+    const size_t n = 1 << 18;
+    std::vector<float> in = teeInput<float>(c.rank, n), out(2 * n);
+    auto before = cc->teeCounts();
+    RT_OK(HcclAllGather(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32, comm,
+                        nullptr));
+    RT_CHECK(cc->teeCounts() == before, "a push on malloc'd buffers");
+    for (int r = 0; r < 2; ++r)
+      RT_CHECK(std::memcmp(out.data() + r * n, teeInput<float>(r, n).data(),
+                           n * sizeof(float)) == 0,
+               "malloc'd all-gather block " + std::to_string(r));
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  for (const char *algo : {"level0:ring", "level0:fullmesh", "level0:rhd"}) {
+    RunOptions o = opts();
+    o.env.push_back({"HCCL_ALGO", algo});
+    EXPECT_EQ(runRanks(2, body, o), "") << algo;
+  }
+  if (hccl::rt::WaitPolicy::oversubscribed(2))
+    GTEST_SKIP() << "results checked; push counts not: fewer than 2 cores, "
+                    "where the runtime takes no push";
+}
+
 TEST(BufferSize, LargeCallsRunInPiecesWithinHcclBuffsize) {
   // One-shot all-reduce needs p * n elements of scratch: 3 x 4 MiB here,
   // above 2 x HCCL_BUFFSIZE = 2 MiB, so the call runs in pieces.

@@ -325,10 +325,11 @@ TEST(LocalWork, PiecesGiveTheSameResultAsOneShot) {
 }
 
 /// Rank `rank`'s part of a `p`-rank all-reduce of `count` fp32 elements.
-sched::Result<sched::RankProgram> allReduceRank(sched::Algorithm a, int64_t p,
-                                                int64_t rank, int64_t count) {
+sched::Result<sched::RankProgram>
+rankProgram(sched::Collective c, sched::Algorithm a, int64_t p, int64_t rank,
+            int64_t count) {
   sched::GenerateRequest req;
-  req.collective = sched::Collective::AllReduce;
+  req.collective = c;
   req.algorithm = a;
   req.ranks = p;
   req.count = count;
@@ -336,6 +337,11 @@ sched::Result<sched::RankProgram> allReduceRank(sched::Algorithm a, int64_t p,
   if (!prog)
     return prog.status();
   return sched::expandRank(*prog, rank);
+}
+
+sched::Result<sched::RankProgram> allReduceRank(sched::Algorithm a, int64_t p,
+                                                int64_t rank, int64_t count) {
+  return rankProgram(sched::Collective::AllReduce, a, p, rank, count);
 }
 
 /// The first step with ops.
@@ -503,6 +509,150 @@ TEST(TeePlan, RefusesWhenTheStepTouchesTheOfferedDestination) {
     EXPECT_TRUE(plan.offer[i] < 0 && !plan.take[i]) << "op " << i;
 }
 
+/// Pushes and offers-now planned in step `s` of `rp` on `bufs`: how many
+/// sends push (checked to name a Copy reading exactly their source) and
+/// how many offer this step's own receive.
+std::pair<int, int> countPushes(const sched::RankProgram &rp, size_t s,
+                                const char *const bufs[3]) {
+  TeePlan plan;
+  planTees(rp, s, bufs, 4, plan);
+  const auto &st = rp.steps[s];
+  int pushes = 0, offersNow = 0;
+  for (uint32_t i = 0; i < plan.push.size(); ++i) {
+    const auto &op = rp.ops[st.firstOp + i];
+    if (plan.push[i] >= 0) {
+      ++pushes;
+      EXPECT_EQ(op.kind, sched::OpKind::Send);
+      const auto &c = rp.ops[static_cast<size_t>(plan.push[i])];
+      EXPECT_EQ(c.kind, sched::OpKind::Copy);
+      EXPECT_TRUE(c.srcBuf == op.srcBuf && c.srcOff == op.srcOff &&
+                  c.count == op.count);
+    }
+    int64_t o = plan.offer[i];
+    if (o >= static_cast<int64_t>(st.firstOp) &&
+        o < static_cast<int64_t>(st.firstOp + st.numOps)) {
+      ++offersNow;
+      EXPECT_EQ(rp.ops[static_cast<size_t>(o)].kind, sched::OpKind::Recv);
+      EXPECT_EQ(rp.ops[static_cast<size_t>(o)].peer, op.peer);
+    }
+  }
+  return {pushes, offersNow};
+}
+
+TEST(TeePlan, TwoRankAllGatherPushesItsBlockAndOffersItsReceive) {
+  // Ring, mesh and RHD of 2 ranks: one step copies the rank's block into
+  // its output, sends the same block and receives the peer's. The send
+  // pushes through the copy and offers the receive's destination. In place
+  // (the input is the rank's block of the output) the copy writes what it
+  // reads: nothing to push through, and so no offer either.
+  for (auto algo : {sched::Algorithm::Ring, sched::Algorithm::MeshTwoShot,
+                    sched::Algorithm::RHD})
+    for (int64_t rank : {0, 1})
+      for (bool inPlace : {false, true}) {
+        auto rp =
+            rankProgram(sched::Collective::AllGather, algo, 2, rank, 1000);
+        ASSERT_TRUE(rp.isOk()) << rp.message();
+        std::vector<float> in(1000), out(2000);
+        const char *bufs[3] = {
+            reinterpret_cast<char *>(inPlace ? out.data() + rank * 1000
+                                             : in.data()),
+            reinterpret_cast<char *>(out.data()), nullptr};
+        size_t s0 = firstBusyStep(*rp);
+        std::string where = std::string(sched::algorithmName(algo)) +
+                            " rank " + std::to_string(rank) +
+                            (inPlace ? " in place" : "");
+        EXPECT_EQ(countPushes(*rp, s0, bufs),
+                  inPlace ? std::make_pair(0, 0) : std::make_pair(1, 1))
+            << where;
+      }
+  // A 4-rank ring sends to one neighbour and receives from the other:
+  // nothing to push (the peer of the offer would not be the pusher).
+  for (int64_t rank = 0; rank < 4; ++rank) {
+    auto rp = rankProgram(sched::Collective::AllGather, sched::Algorithm::Ring,
+                          4, rank, 100);
+    ASSERT_TRUE(rp.isOk()) << rp.message();
+    std::vector<float> in(100), out(400);
+    const char *bufs[3] = {reinterpret_cast<char *>(in.data()),
+                           reinterpret_cast<char *>(out.data()), nullptr};
+    for (size_t s = 0; s < rp->steps.size(); ++s) {
+      if (rp->steps[s].numOps > 0) {
+        EXPECT_EQ(countPushes(*rp, s, bufs), std::make_pair(0, 0))
+            << "rank " << rank << " step " << s;
+      }
+    }
+  }
+  // The 2-rank all-reduce's steps have no copy: no push, and no offer of
+  // a receive of the same step (their offers are the tee's, a step ahead).
+  auto ar = allReduceRank(sched::Algorithm::Ring, 2, 0, 1000);
+  ASSERT_TRUE(ar.isOk());
+  std::vector<float> in(1000), out(1000);
+  const char *bufs[3] = {reinterpret_cast<char *>(in.data()),
+                         reinterpret_cast<char *>(out.data()), nullptr};
+  for (size_t s = 0; s < ar->steps.size(); ++s) {
+    if (ar->steps[s].numOps > 0) {
+      EXPECT_EQ(countPushes(*ar, s, bufs), std::make_pair(0, 0)) << s;
+    }
+  }
+}
+
+TEST(TeePlan, PushNeedsACopyOfExactlyTheSentRangeAndAnUntouchedReceive) {
+  // Hand-made step: copy input[0, 4) to output[0, 4), send input[0, 4) to
+  // 1, receive from 1 into output[4, 8).
+  sched::RankProgram rp;
+  rp.rank = 0;
+  rp.bufferSize = {4, 8, 0};
+  auto op = [](sched::OpKind k, int64_t peer, sched::BufferId db, int64_t doff,
+               sched::BufferId sb, int64_t soff, int64_t count) {
+    sched::ConcreteOp o;
+    o.kind = k;
+    o.peer = peer;
+    o.dstBuf = db;
+    o.dstOff = doff;
+    o.srcBuf = sb;
+    o.srcOff = soff;
+    o.count = count;
+    return o;
+  };
+  using B = sched::BufferId;
+  using K = sched::OpKind;
+  auto reset = [&] {
+    rp.ops = {op(K::Copy, -1, B::Output, 0, B::Input, 0, 4),
+              op(K::Send, 1, B::Output, 0, B::Input, 0, 4),
+              op(K::Recv, 1, B::Output, 4, B::Input, 0, 4)};
+    rp.steps = {{0, 0, 0, 3}};
+  };
+  std::vector<float> in(4), out(8);
+  const char *bufs[3] = {reinterpret_cast<char *>(in.data()),
+                         reinterpret_cast<char *>(out.data()), nullptr};
+  reset();
+  EXPECT_EQ(countPushes(rp, 0, bufs), std::make_pair(1, 1));
+  // The copy reads a different range than the send: no push, and then no
+  // offer either (only a rank that pushes offers now).
+  rp.ops[0].srcOff = 1;
+  rp.ops[0].count = 3;
+  EXPECT_EQ(countPushes(rp, 0, bufs), std::make_pair(0, 0));
+  // The copy writes over the range it reads (in place): no push.
+  reset();
+  rp.ops[0].dstBuf = B::Input;
+  EXPECT_EQ(countPushes(rp, 0, bufs), std::make_pair(0, 0));
+  // Another op of the step writes into the offered receive's range: the
+  // peer could write there before it does. The push stays, the offer goes.
+  reset();
+  rp.ops.push_back(op(K::Copy, -1, B::Output, 7, B::Input, 3, 1));
+  rp.steps = {{0, 0, 0, 4}};
+  EXPECT_EQ(countPushes(rp, 0, bufs), std::make_pair(1, 0));
+  // The receive is a reduction: not offered now.
+  reset();
+  rp.ops[2].kind = K::RecvReduce;
+  rp.ops[2].srcBuf = B::Output;
+  rp.ops[2].srcOff = 4;
+  EXPECT_EQ(countPushes(rp, 0, bufs).second, 0);
+  // A receive of a different size than the send: not offered now.
+  reset();
+  rp.ops[2].count = 3;
+  EXPECT_EQ(countPushes(rp, 0, bufs), std::make_pair(1, 0));
+}
+
 TEST(ProgramCache, ValidatesAndEvicts) {
   auto rp = allReduceRank(sched::Algorithm::Ring, 4, 1, 10);
   ASSERT_TRUE(rp.isOk()) << rp.message();
@@ -653,9 +803,194 @@ struct PairRig {
     SlotHeader *sh = own->slotHeader(1, forged);
     sh->w = w;
     sh->kind = kind;
+    sh->teeOffered = 0;
+    sh->pushCapable = 0;
+    own->ctl(1)->head.store(++forged);
+  }
+  /// Rank 1's RTS for `w` naming `src` (registered memory of this
+  /// process), announcing a push or not.
+  void forgeRts(const WireHeader &w, const void *src, bool pushCapable) {
+    SlotHeader *sh = own->slotHeader(1, forged);
+    sh->w = w;
+    sh->kind = kSlotRts;
+    sh->teeOffered = 0;
+    sh->pushCapable = pushCapable ? 1 : 0;
+    RegionRegistry::instance().find(src, w.bytes, sh->region);
     own->ctl(1)->head.store(++forged);
   }
 };
+
+/// A 64-byte message header of call 5.
+WireHeader pushHeader(uint32_t ordinal) {
+  WireHeader w;
+  w.call.seq = 5;
+  w.bytes = 64;
+  w.ordinal = ordinal;
+  return w;
+}
+
+// The push's receiving side on one pair: rank 0 offers its receive's
+// buffer in its own RTS; rank 1's RTS announces the push, so rank 0
+// releases it unread and waits; only kSlotDelivered completes the receive,
+// and any other slot for that message is an error naming the peer.
+TEST(ShmPush, AnAnnouncedPushIsAwaitedAndNothingElseAccepted) {
+  auto region = RegionRegistry::instance().create(4096);
+  ASSERT_TRUE(region.isOk());
+  char *mem = static_cast<char *>(region->get()->data());
+  std::memset(mem, 0x21, 4096);
+  for (bool delivered : {true, false}) {
+    PairRig rig(11);
+    ASSERT_TRUE(rig.pair);
+    RecvOp r;
+    r.peer = 1;
+    r.dst = mem + 1024;
+    r.bytes = 64;
+    r.expect = pushHeader(0);
+    SendOp s;
+    s.peer = 1;
+    s.src = mem;
+    s.bytes = 64;
+    s.hdr = pushHeader(0);
+    s.teeDst = r.dst; // this step's receive: an offer now
+    s.teeOrdinal = 0;
+    ASSERT_TRUE(rig.pair->postSend(s).isOk());
+    ASSERT_TRUE(rig.pair->postRecv(r).isOk());
+    bool moved = false;
+    ASSERT_TRUE(rig.pair->progress(moved).isOk());
+    ASSERT_EQ(rig.other->slotHeader(0, 0)->teeOffered, 1u);
+    rig.forgeRts(pushHeader(0), mem + 2048, /*pushCapable=*/true);
+    ASSERT_TRUE(rig.pair->progress(moved).isOk());
+    EXPECT_EQ(rig.own->ctl(1)->tail.load(), 1u) << "the RTS released";
+    EXPECT_FALSE(r.done.load()) << "waits for the peer's write";
+    EXPECT_EQ(static_cast<unsigned char>(mem[1024]), 0x21u) << "nothing read";
+    if (delivered) {
+      rig.forge(pushHeader(0), kSlotDelivered);
+      Status st = rig.pair->progress(moved);
+      EXPECT_TRUE(st.isOk()) << st.message();
+      EXPECT_TRUE(r.done.load());
+      EXPECT_EQ(rig.pair->teesReceived(), 1u);
+    } else {
+      rig.forgeRts(pushHeader(0), mem + 2048, /*pushCapable=*/false);
+      Status st = rig.pair->progress(moved);
+      EXPECT_EQ(st.code(), HCCL_E_REMOTE);
+      EXPECT_NE(st.message().find("then sent it otherwise"),
+                std::string::npos)
+          << st.message();
+      EXPECT_FALSE(r.done.load());
+    }
+    rig.pair->cancelAll();
+  }
+}
+
+// The push's sending side: a pushCapable send is settled when the step's
+// receive from the peer starts, by that receive's first slot. Pushed when
+// the peer's RTS offers for its ordinal (the copy then writes the peer's
+// buffer; the send completes only after its kSlotDelivered went out),
+// read by the peer otherwise.
+TEST(ShmPush, TheStepsFirstSlotSettlesThePush) {
+  auto region = RegionRegistry::instance().create(4096);
+  ASSERT_TRUE(region.isOk());
+  char *mem = static_cast<char *>(region->get()->data());
+  for (bool peerOffers : {true, false}) {
+    PairRig rig(13);
+    ASSERT_TRUE(rig.pair);
+    SendOp s;
+    s.peer = 1;
+    s.src = mem;
+    s.bytes = 64;
+    s.hdr = pushHeader(0);
+    s.pushCapable = true;
+    RecvOp r;
+    r.peer = 1;
+    r.dst = mem + 3072;
+    r.bytes = 64;
+    r.expect = pushHeader(0);
+    ASSERT_TRUE(rig.pair->postSend(s).isOk());
+    ASSERT_TRUE(rig.pair->postRecv(r).isOk());
+    bool moved = false;
+    ASSERT_TRUE(rig.pair->progress(moved).isOk());
+    EXPECT_EQ(rig.other->slotHeader(0, 0)->pushCapable, 1u);
+    EXPECT_EQ(s.push, SendOp::Push::Undecided) << "no slot from the peer yet";
+    // The peer's RTS, offering (or not) its receive's buffer for ordinal 0.
+    SlotHeader *sh = rig.own->slotHeader(1, 0);
+    rig.forgeRts(pushHeader(0), mem + 1024, /*pushCapable=*/false);
+    if (peerOffers) {
+      RegionRegistry::instance().find(mem + 2048, 64, sh->tee);
+      sh->teeOrdinal = 0;
+      sh->teeOffered = 1;
+    }
+    ASSERT_TRUE(rig.pair->progress(moved).isOk());
+    EXPECT_TRUE(r.done.load()) << "the peer's message read";
+    if (!peerOffers) {
+      EXPECT_EQ(s.push, SendOp::Push::Pull);
+      rig.other->ctl(0)->tail.store(1); // the peer read it
+      ASSERT_TRUE(rig.pair->progress(moved).isOk());
+      EXPECT_TRUE(s.done.load());
+      EXPECT_EQ(rig.pair->teesWritten(), 0u);
+      continue;
+    }
+    ASSERT_EQ(s.push, SendOp::Push::Push);
+    mem[2048] = 0x3C;
+    EXPECT_EQ(s.pushDst[0], 0x3C) << "the peer's offered buffer";
+    s.pushDst[1] = 0x4D;
+    EXPECT_EQ(mem[2049], 0x4D) << "mapped writable";
+    rig.other->ctl(0)->tail.store(1); // released unread
+    ASSERT_TRUE(rig.pair->progress(moved).isOk());
+    EXPECT_FALSE(s.done.load()) << "not written yet";
+    s.pushWritten = true;
+    ASSERT_TRUE(rig.pair->progress(moved).isOk());
+    EXPECT_TRUE(s.done.load());
+    EXPECT_EQ(rig.other->slotHeader(0, 1)->kind, kSlotDelivered);
+    EXPECT_EQ(rig.other->slotHeader(0, 1)->w.ordinal, 0u);
+    EXPECT_EQ(rig.pair->teesWritten(), 1u);
+  }
+}
+
+// An offer for a receive that has already started is withdrawn: the peer
+// may have read this rank's RTS, without the offer, already. Here the
+// ring to the peer is full, so the offering send waits while the step's
+// receive starts; once it goes out it carries no offer.
+TEST(ShmPush, AnOfferForAStartedReceiveIsWithdrawn) {
+  auto region = RegionRegistry::instance().create(4096);
+  ASSERT_TRUE(region.isOk());
+  char *mem = static_cast<char *>(region->get()->data());
+  PairRig rig(15);
+  ASSERT_TRUE(rig.pair);
+  const uint32_t nSlots = rig.g.nSlots;
+  std::vector<SendOp> fill(nSlots);
+  for (uint32_t i = 0; i < nSlots; ++i) {
+    fill[i].peer = 1;
+    fill[i].src = mem;
+    fill[i].bytes = 64;
+    fill[i].hdr = pushHeader(i);
+    ASSERT_TRUE(rig.pair->postSend(fill[i]).isOk());
+  }
+  SendOp s;
+  s.peer = 1;
+  s.src = mem;
+  s.bytes = 64;
+  s.hdr = pushHeader(nSlots);
+  s.teeDst = mem + 1024;
+  s.teeOrdinal = 0;
+  RecvOp r;
+  r.peer = 1;
+  r.dst = mem + 1024;
+  r.bytes = 64;
+  r.expect = pushHeader(0);
+  ASSERT_TRUE(rig.pair->postSend(s).isOk());
+  ASSERT_TRUE(rig.pair->postRecv(r).isOk());
+  rig.forgeRts(pushHeader(0), mem + 2048, /*pushCapable=*/true);
+  bool moved = false;
+  ASSERT_TRUE(rig.pair->progress(moved).isOk());
+  EXPECT_TRUE(r.done.load()) << "read: this rank had not offered";
+  rig.other->ctl(0)->tail.store(nSlots); // the peer read the first ones
+  ASSERT_TRUE(rig.pair->progress(moved).isOk());
+  const SlotHeader *late = rig.other->slotHeader(0, nSlots);
+  ASSERT_EQ(late->kind, kSlotRts);
+  EXPECT_EQ(late->w.ordinal, nSlots);
+  EXPECT_EQ(late->teeOffered, 0u) << "the offer is withdrawn";
+  rig.pair->cancelAll();
+}
 
 // A peer that claims it wrote a message into this rank's buffer (the tee's
 // kSlotDelivered) without this rank's offer for that message is reporting
