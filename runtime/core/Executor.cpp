@@ -38,6 +38,13 @@ namespace {
 constexpr size_t kLocalPieceBytes = 256 * 1024;
 constexpr int64_t kHealthEveryUs = 10000;
 constexpr int64_t kSleepMs = 10;
+/// Smaller messages are not pushed (nor offered now). A push makes the copy
+/// wait for the peer's RTS and adds a header slot each way; below this the
+/// pulled copy, read from a cache, is faster. 2-rank all-gathers, pushed
+/// over pulled (bench/runtime/ab_builds.sh, 8 rounds, 2026-12-05): 1.46x
+/// the time at 64 KiB messages, 1.47x at 128 KiB, 1.26x at 256 KiB, 0.84x
+/// at 512 KiB and 1 MiB, 0.54x at 8 MiB.
+constexpr size_t kMinPushBytes = 512 * 1024;
 } // namespace
 
 size_t Communicator::scratchBytes() const {
@@ -274,10 +281,11 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         continue;
       int64_t off = tees.offer[i] - static_cast<int64_t>(step.firstOp);
       if (s->teeDst && off >= 0 && off < static_cast<int64_t>(step.numOps)) {
-        if (RecvOp *r = stepRecv_[static_cast<size_t>(off)])
+        RecvOp *r = stepRecv_[static_cast<size_t>(off)];
+        if (r && s->bytes >= kMinPushBytes)
           s->teeOrdinal = r->expect.ordinal;
         else
-          s->teeDst = nullptr; // an empty receive, skipped
+          s->teeDst = nullptr; // small, or an empty receive (skipped)
       }
       // The transport settles a push when the step's receive from the peer
       // starts: without one (an empty receive is skipped) the copy would
@@ -286,7 +294,7 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
       for (RecvOp *r : stepRecv_)
         settles = settles || (r && r->peer == s->peer);
       int64_t c = tees.push[i] - static_cast<int64_t>(step.firstOp);
-      if (tees.push[i] >= 0 && settles &&
+      if (tees.push[i] >= 0 && settles && s->bytes >= kMinPushBytes &&
           stepItem_[static_cast<size_t>(c)] >= 0 &&
           pairs_[static_cast<size_t>(s->peer)]->zeroCopyCapable()) {
         local.items[static_cast<size_t>(stepItem_[static_cast<size_t>(c)])]

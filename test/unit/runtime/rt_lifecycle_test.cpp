@@ -876,23 +876,29 @@ std::string pushOnce(RankCtx &c, HcclComm comm, HcclDataType dt, size_t n,
 TEST(ZeroCopy, TwoRankAllGatherPushesEachBlockIntoThePeersOutput) {
   // 2 ranks on shared buffers: each copies its block into its own output
   // and the peer's in one pass (transport/shm/ShmPair.h, "The push"), over
-  // ring, mesh and RHD. Exact results with even and odd byte counts (the
-  // copy's aligned loop and its tails); in place there is no copy, and
-  // malloc'd buffers cannot be offered: no push, the same results.
+  // ring, mesh and RHD, for messages of 512 KiB and more. Exact results
+  // with even and odd byte counts (the copy's aligned loop and its tails);
+  // smaller messages, calls in place (no copy) and malloc'd buffers (no
+  // offer) take no push, with the same results.
   auto body = [](RankCtx &c) -> std::string {
     HcclComm comm;
     RT_OK(c.initComm(&comm));
     auto *cc = static_cast<hccl::rt::Communicator *>(comm);
     bool counted = !hccl::rt::WaitPolicy::oversubscribed(c.size);
-    for (size_t n : {size_t(1) << 20, (size_t(1) << 18) + 3, size_t(5)}) {
+    // Messages of 512 KiB and more push (kMinPushBytes); smaller ones not.
+    auto want = [&](size_t bytes, bool inPlace) {
+      return !counted ? -1 : (!inPlace && bytes >= (512u << 10)) ? 1 : 0;
+    };
+    for (size_t n : {size_t(1) << 20, (size_t(1) << 18) + 3,
+                     (size_t(1) << 17) - 1, size_t(5)}) {
       std::string e = pushOnce<float>(c, comm, HCCL_DATA_TYPE_FP32, n, false,
-                                      counted ? 1 : -1);
+                                      want(4 * n, false));
       if (e.empty())
-        e = pushOnce<int8_t>(c, comm, HCCL_DATA_TYPE_INT8, n + 1, false,
-                             counted ? 1 : -1);
+        e = pushOnce<int8_t>(c, comm, HCCL_DATA_TYPE_INT8, 4 * n + 1, false,
+                             want(4 * n + 1, false));
       if (e.empty())
         e = pushOnce<float>(c, comm, HCCL_DATA_TYPE_FP32, n, true,
-                            counted ? 0 : -1);
+                            want(4 * n, true));
       if (!e.empty())
         return e;
     }
