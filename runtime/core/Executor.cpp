@@ -190,6 +190,7 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         s.hdr.bytes = bytes;
         s.hdr.ordinal = sendOrd_[static_cast<size_t>(peer)]++;
         s.teeDst = nullptr;
+        s.teeNow = false;
         s.pushCapable = false;
         if (planned && tees.offer[i] >= 0 &&
             pairs_[static_cast<size_t>(peer)]->zeroCopyCapable()) {
@@ -282,9 +283,10 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
       int64_t off = tees.offer[i] - static_cast<int64_t>(step.firstOp);
       if (s->teeDst && off >= 0 && off < static_cast<int64_t>(step.numOps)) {
         RecvOp *r = stepRecv_[static_cast<size_t>(off)];
-        if (r && s->bytes >= kMinPushBytes)
+        if (r && s->bytes >= kMinPushBytes) {
           s->teeOrdinal = r->expect.ordinal;
-        else
+          s->teeNow = true;
+        } else
           s->teeDst = nullptr; // small, or an empty receive (skipped)
       }
       // The transport settles a push when the step's receive from the peer

@@ -66,6 +66,18 @@ void countWith(const sched::RankProgram &rp, const sched::ConcreteStep &st,
   }
 }
 
+/// Whether every send and receive of `st` is with `peer`.
+bool onlyWith(const sched::RankProgram &rp, const sched::ConcreteStep &st,
+              int64_t peer) {
+  for (uint32_t i = 0; i < st.numOps; ++i) {
+    const ConcreteOp &op = rp.ops[st.firstOp + i];
+    if ((op.kind == OpKind::Send || sched::opReceives(op.kind)) &&
+        op.peer != peer)
+      return false;
+  }
+  return true;
+}
+
 /// Index into rp.ops of the first op of `st` that sends to (`sending`) or
 /// receives from `peer`; -1 when none.
 int64_t firstWith(const sched::RankProgram &rp, const sched::ConcreteStep &st,
@@ -157,7 +169,12 @@ void planTees(const sched::RankProgram &rp, size_t step,
     if (sends != 1 || recvs != 1)
       continue;
     if (op.kind == OpKind::Send) {
-      plan.push[i] = pushCopy(rp, st, mem, op, plan.push);
+      // A push waits for the peer's offer, which only a peer that pushes
+      // back makes: a step that talks to this peer alone (2 ranks, an RHD
+      // exchange). In a wider step (a mesh of 3+) the copy would wait for
+      // an offer that never comes.
+      if (onlyWith(rp, st, op.peer))
+        plan.push[i] = pushCopy(rp, st, mem, op, plan.push);
       // One offer per message: this step's receive before the next step's.
       // Only a rank that may push offers now: the programs that push
       // (all-gather exchanges) are symmetric, and elsewhere the offer

@@ -21,8 +21,9 @@
 // elements. Nothing writes that destination between them: programs have
 // no races inside a step (docs/step-programs.md, rule 2).
 //
-// The push (a same-step offer): a 2-rank all-gather step copies this
-// rank's block into its output and exchanges blocks with the peer; each
+// The push (a same-step offer): a 2-rank all-gather step (or an RHD
+// all-gather's first exchange) copies this rank's block into its output
+// and exchanges blocks with the peer; each
 // rank reads its block twice (the copy, the peer's read) and the peer's
 // once. With the push, the copy writes the block into both outputs in one
 // pass, so each rank reads only its own block.
@@ -32,11 +33,12 @@
 // the offering Send included, reads or writes that Recv's destination. The
 // peer may then write it at any time during step s.
 //
-// Push (op i is a Send to P): step s has exactly one send to P and one
-// receive from P (the transport settles the push when that receive's
-// first message arrives), and a Copy of the step reads exactly the Send's
-// source into a range apart from it. That Copy may then also write the
-// message into the peer's offered buffer.
+// Push (op i is a Send to P): step s sends to and receives from P alone,
+// one message each way (the transport settles the push when that
+// receive's first message arrives; a peer in a wider step would not push
+// back, so its offer never comes), and a Copy of the step reads exactly
+// the Send's source into a range apart from it. That Copy may then also
+// write the message into the peer's offered buffer.
 //
 // Either side alone changes nothing; the transport matches an offer with a
 // take by message ordinal, so a plan that does not line up is just two

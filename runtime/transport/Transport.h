@@ -103,6 +103,8 @@ struct SendOp {
   /// them in progress(), never in postSend().)
   void *teeDst = nullptr;
   uint32_t teeOrdinal = 0;
+  /// The offered receive is of this very step (for a push), not the next.
+  bool teeNow = false;
   /// Set by the executor (shm, docs/runtime.md "The push"): a Copy of this
   /// step reads exactly this message's source (LocalWork::Item::push), so
   /// if the peer offered the destination of its receive of this message,

@@ -123,7 +123,8 @@ Status ShmPair::progressSends(bool &moved) {
           sh->tee = teeRef;
           sh->teeOrdinal = op.teeOrdinal;
           sh->teeOffered = 1;
-          offer_ = {true, op.teeOrdinal, op.hdr.call, op.teeDst, op.bytes};
+          offer_ = {true, op.teeNow, op.teeOrdinal, op.hdr.call, op.teeDst,
+                    op.bytes};
         }
         op.mode = kZeroCopy;
         op.ticket = ++outHead_;
@@ -248,7 +249,8 @@ Status ShmPair::progressRecvs(bool &moved) {
                       " into this rank's buffer, then sent it otherwise");
       break;
     }
-    if (kind == kSlotRts && pushCapable == 1 && offered && op.acc == nullptr &&
+    if (kind == kSlotRts && pushCapable == 1 && offered && offer_.now &&
+        op.acc == nullptr &&
         op.received == 0 && offer_.dst == op.dst && offer_.bytes == op.bytes) {
       // The push: the peer writes this message into the buffer we offered
       // while it copies its own; release its RTS unread and wait for its

@@ -107,6 +107,10 @@ private:
   /// This rank's one outstanding offer (its next receive from the peer).
   struct Offer {
     bool active = false;
+    /// For a receive of the step that carried it: only such an offer
+    /// makes a pushCapable RTS a push (the peer settles on that RTS alone;
+    /// an older offer still open, for a later receive, is not one).
+    bool now = false;
     uint32_t ordinal = 0;
     CallId call;
     const void *dst = nullptr;

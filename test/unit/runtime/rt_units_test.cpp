@@ -539,7 +539,7 @@ std::pair<int, int> countPushes(const sched::RankProgram &rp, size_t s,
   return {pushes, offersNow};
 }
 
-TEST(TeePlan, TwoRankAllGatherPushesItsBlockAndOffersItsReceive) {
+TEST(TeePlan, ExchangesWithOnePartnerPushWhereACopyReadsTheSentBlock) {
   // Ring, mesh and RHD of 2 ranks: one step copies the rank's block into
   // its output, sends the same block and receives the peer's. The send
   // pushes through the copy and offers the receive's destination. In place
@@ -581,8 +581,48 @@ TEST(TeePlan, TwoRankAllGatherPushesItsBlockAndOffersItsReceive) {
       }
     }
   }
-  // The 2-rank all-reduce's steps have no copy: no push, and no offer of
-  // a receive of the same step (their offers are the tee's, a step ahead).
+  // RHD at 4 ranks: its first exchange (one partner, the rank's own block
+  // copied and sent) pushes; its second sends two blocks from the output
+  // (no copy reads them). A 3-rank mesh talks to two peers in its step,
+  // and its copy reads what goes to both: a push would wait for an offer
+  // from a peer that does not push back, so none is planned.
+  for (int64_t rank = 0; rank < 4; ++rank) {
+    auto rp = rankProgram(sched::Collective::AllGather, sched::Algorithm::RHD,
+                          4, rank, 100);
+    ASSERT_TRUE(rp.isOk()) << rp.message();
+    std::vector<float> in(100), out(400);
+    const char *bufs[3] = {reinterpret_cast<char *>(in.data()),
+                           reinterpret_cast<char *>(out.data()), nullptr};
+    int pushes = 0;
+    for (size_t s = 0; s < rp->steps.size(); ++s)
+      if (rp->steps[s].numOps > 0)
+        pushes += countPushes(*rp, s, bufs).first;
+    EXPECT_EQ(pushes, 1) << "rhd rank " << rank;
+    auto mesh = rankProgram(sched::Collective::AllGather,
+                            sched::Algorithm::MeshTwoShot, 3, rank % 3, 100);
+    ASSERT_TRUE(mesh.isOk()) << mesh.message();
+    for (size_t s = 0; s < mesh->steps.size(); ++s) {
+      if (mesh->steps[s].numOps > 0) {
+        EXPECT_EQ(countPushes(*mesh, s, bufs), std::make_pair(0, 0))
+            << "mesh of 3, rank " << rank % 3;
+      }
+    }
+  }
+  // The one-shot all-reduce of 2 ranks copies its input into its slot of
+  // scratch and sends the same input: it pushes into the peer's scratch.
+  for (int64_t rank : {0, 1}) {
+    auto os = allReduceRank(sched::Algorithm::MeshOneShot, 2, rank, 1000);
+    ASSERT_TRUE(os.isOk()) << os.message();
+    std::vector<float> in(1000), out(1000), scratch(2000);
+    const char *bufs[3] = {reinterpret_cast<char *>(in.data()),
+                           reinterpret_cast<char *>(out.data()),
+                           reinterpret_cast<char *>(scratch.data())};
+    EXPECT_EQ(countPushes(*os, firstBusyStep(*os), bufs), std::make_pair(1, 1))
+        << "one-shot rank " << rank;
+  }
+  // The 2-rank ring all-reduce's steps have no copy: no push, and no offer
+  // of a receive of the same step (their offers are the tee's, a step
+  // ahead).
   auto ar = allReduceRank(sched::Algorithm::Ring, 2, 0, 1000);
   ASSERT_TRUE(ar.isOk());
   std::vector<float> in(1000), out(1000);
@@ -853,6 +893,7 @@ TEST(ShmPush, AnAnnouncedPushIsAwaitedAndNothingElseAccepted) {
     s.hdr = pushHeader(0);
     s.teeDst = r.dst; // this step's receive: an offer now
     s.teeOrdinal = 0;
+    s.teeNow = true;
     ASSERT_TRUE(rig.pair->postSend(s).isOk());
     ASSERT_TRUE(rig.pair->postRecv(r).isOk());
     bool moved = false;
@@ -880,6 +921,53 @@ TEST(ShmPush, AnAnnouncedPushIsAwaitedAndNothingElseAccepted) {
     }
     rig.pair->cancelAll();
   }
+}
+
+// An offer for a later step's receive (the tee's, never taken: the peer
+// answered with a plain message) is no offer for a push: a pushCapable
+// RTS for that ordinal is read as usual. The peer settles on the RTS of
+// its own step alone, which carried no offer, so waiting for its write
+// would hang both ranks.
+TEST(ShmPush, AnOlderOfferIsNoOfferToPush) {
+  auto region = RegionRegistry::instance().create(4096);
+  ASSERT_TRUE(region.isOk());
+  char *mem = static_cast<char *>(region->get()->data());
+  std::memset(mem + 2048, 0x6B, 64);
+  PairRig rig(17);
+  ASSERT_TRUE(rig.pair);
+  SendOp s; // step 0: offers the step-1 receive (the tee's offer)
+  s.peer = 1;
+  s.src = mem;
+  s.bytes = 64;
+  s.hdr = pushHeader(0);
+  s.teeDst = mem + 1024;
+  s.teeOrdinal = 1;
+  RecvOp r0;
+  r0.peer = 1;
+  r0.dst = mem + 3072;
+  r0.bytes = 64;
+  r0.expect = pushHeader(0);
+  ASSERT_TRUE(rig.pair->postSend(s).isOk());
+  ASSERT_TRUE(rig.pair->postRecv(r0).isOk());
+  bool moved = false;
+  ASSERT_TRUE(rig.pair->progress(moved).isOk());
+  ASSERT_EQ(rig.other->slotHeader(0, 0)->teeOffered, 1u);
+  rig.forgeRts(pushHeader(0), mem + 2048, /*pushCapable=*/false);
+  ASSERT_TRUE(rig.pair->progress(moved).isOk());
+  ASSERT_TRUE(r0.done.load());
+  // Step 1: the peer's message for the offered receive announces a push.
+  RecvOp r1;
+  r1.peer = 1;
+  r1.dst = mem + 1024;
+  r1.bytes = 64;
+  r1.expect = pushHeader(1);
+  ASSERT_TRUE(rig.pair->postRecv(r1).isOk());
+  rig.forgeRts(pushHeader(1), mem + 2048, /*pushCapable=*/true);
+  Status st = rig.pair->progress(moved);
+  ASSERT_TRUE(st.isOk()) << st.message();
+  EXPECT_TRUE(r1.done.load()) << "read, not awaited";
+  EXPECT_EQ(mem[1024], 0x6B);
+  rig.pair->cancelAll();
 }
 
 // The push's sending side: a pushCapable send is settled when the step's
