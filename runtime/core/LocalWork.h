@@ -9,9 +9,9 @@
 
 #include "hccl-mlir/schedule/Program.h"
 #include "reduce/Copy.h"
-#include "transport/Transport.h"
 #include "reduce/Nontemporal.h"
 #include "reduce/Reduce.h"
+#include "transport/Transport.h"
 
 #include <algorithm>
 #include <cstring>

@@ -123,8 +123,8 @@ Status ShmPair::progressSends(bool &moved) {
           sh->tee = teeRef;
           sh->teeOrdinal = op.teeOrdinal;
           sh->teeOffered = 1;
-          offer_ = {true, op.teeNow, op.teeOrdinal, op.hdr.call, op.teeDst,
-                    op.bytes};
+          offer_ = {true,        op.teeNow, op.teeOrdinal,
+                    op.hdr.call, op.teeDst, op.bytes};
         }
         op.mode = kZeroCopy;
         op.ticket = ++outHead_;
@@ -250,8 +250,8 @@ Status ShmPair::progressRecvs(bool &moved) {
       break;
     }
     if (kind == kSlotRts && pushCapable == 1 && offered && offer_.now &&
-        op.acc == nullptr &&
-        op.received == 0 && offer_.dst == op.dst && offer_.bytes == op.bytes) {
+        op.acc == nullptr && op.received == 0 && offer_.dst == op.dst &&
+        offer_.bytes == op.bytes) {
       // The push: the peer writes this message into the buffer we offered
       // while it copies its own; release its RTS unread and wait for its
       // kSlotDelivered.
@@ -467,11 +467,11 @@ Status ShmPair::settlePushes(const CallId &call, uint32_t kind,
     }
     auto dst = teeCache_.resolve(*proc_, tee, s->bytes);
     if (!dst)
-      return Status(HCCL_E_REMOTE,
-                    "rank " + std::to_string(peer()) + " offered a buffer " +
-                        "for message " + std::to_string(s->hdr.ordinal) +
-                        " that this rank cannot map: " +
-                        dst.status().message());
+      return Status(
+          HCCL_E_REMOTE,
+          "rank " + std::to_string(peer()) + " offered a buffer " +
+              "for message " + std::to_string(s->hdr.ordinal) +
+              " that this rank cannot map: " + dst.status().message());
     s->pushDst = *dst;
     s->push = SendOp::Push::Push;
   }

@@ -90,9 +90,8 @@ private:
   Status progressRecvs(bool &moved);
   /// A receive's first slot arrived: settle the step's pushCapable sends
   /// (pushed when that slot is an RTS offering for them).
-  Status settlePushes(const CallId &call, uint32_t kind,
-                      const RegionRef &tee, uint32_t teeOffered,
-                      uint32_t teeOrdinal);
+  Status settlePushes(const CallId &call, uint32_t kind, const RegionRef &tee,
+                      uint32_t teeOffered, uint32_t teeOrdinal);
   /// After the peer destroyed its communicator: whether what it left behind
   /// completes every pending operation (so its leaving is no error).
   bool leftEnoughToFinish() const;

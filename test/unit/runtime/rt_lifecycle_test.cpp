@@ -19,6 +19,7 @@
 #include <set>
 #include <sys/socket.h>
 #include <thread>
+#include <type_traits>
 
 using namespace rtest;
 
@@ -747,8 +748,14 @@ template <typename T> std::vector<T> teeInput(int r, size_t n) {
   std::vector<T> v(n);
   std::mt19937 rng(static_cast<unsigned>(r) * 7919u + 3);
   std::uniform_real_distribution<double> d(-1e4, 1e4);
-  for (auto &x : v)
-    x = static_cast<T>(d(rng));
+  for (auto &x : v) {
+    // Integers through int64: a double outside a narrow type's range
+    // converts with undefined behaviour (UBSan), an int64 wraps.
+    if constexpr (std::is_integral_v<T>)
+      x = static_cast<T>(static_cast<int64_t>(d(rng)));
+    else
+      x = static_cast<T>(d(rng));
+  }
   return v;
 }
 

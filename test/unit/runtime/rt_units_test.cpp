@@ -325,9 +325,9 @@ TEST(LocalWork, PiecesGiveTheSameResultAsOneShot) {
 }
 
 /// Rank `rank`'s part of a `p`-rank all-reduce of `count` fp32 elements.
-sched::Result<sched::RankProgram>
-rankProgram(sched::Collective c, sched::Algorithm a, int64_t p, int64_t rank,
-            int64_t count) {
+sched::Result<sched::RankProgram> rankProgram(sched::Collective c,
+                                              sched::Algorithm a, int64_t p,
+                                              int64_t rank, int64_t count) {
   sched::GenerateRequest req;
   req.collective = c;
   req.algorithm = a;
@@ -558,9 +558,8 @@ TEST(TeePlan, ExchangesWithOnePartnerPushWhereACopyReadsTheSentBlock) {
                                              : in.data()),
             reinterpret_cast<char *>(out.data()), nullptr};
         size_t s0 = firstBusyStep(*rp);
-        std::string where = std::string(sched::algorithmName(algo)) +
-                            " rank " + std::to_string(rank) +
-                            (inPlace ? " in place" : "");
+        std::string where = std::string(sched::algorithmName(algo)) + " rank " +
+                            std::to_string(rank) + (inPlace ? " in place" : "");
         EXPECT_EQ(countPushes(*rp, s0, bufs),
                   inPlace ? std::make_pair(0, 0) : std::make_pair(1, 1))
             << where;
@@ -869,6 +868,20 @@ WireHeader pushHeader(uint32_t ordinal) {
   return w;
 }
 
+/// A 64-byte message of call 5 to or from rank 1.
+void fillSend(SendOp &s, const void *src, uint32_t ordinal) {
+  s.peer = 1;
+  s.src = src;
+  s.bytes = 64;
+  s.hdr = pushHeader(ordinal);
+}
+void fillRecv(RecvOp &r, void *dst, uint32_t ordinal) {
+  r.peer = 1;
+  r.dst = dst;
+  r.bytes = 64;
+  r.expect = pushHeader(ordinal);
+}
+
 // The push's receiving side on one pair: rank 0 offers its receive's
 // buffer in its own RTS; rank 1's RTS announces the push, so rank 0
 // releases it unread and waits; only kSlotDelivered completes the receive,
@@ -882,15 +895,9 @@ TEST(ShmPush, AnAnnouncedPushIsAwaitedAndNothingElseAccepted) {
     PairRig rig(11);
     ASSERT_TRUE(rig.pair);
     RecvOp r;
-    r.peer = 1;
-    r.dst = mem + 1024;
-    r.bytes = 64;
-    r.expect = pushHeader(0);
+    fillRecv(r, mem + 1024, 0);
     SendOp s;
-    s.peer = 1;
-    s.src = mem;
-    s.bytes = 64;
-    s.hdr = pushHeader(0);
+    fillSend(s, mem, 0);
     s.teeDst = r.dst; // this step's receive: an offer now
     s.teeOrdinal = 0;
     s.teeNow = true;
@@ -914,8 +921,7 @@ TEST(ShmPush, AnAnnouncedPushIsAwaitedAndNothingElseAccepted) {
       rig.forgeRts(pushHeader(0), mem + 2048, /*pushCapable=*/false);
       Status st = rig.pair->progress(moved);
       EXPECT_EQ(st.code(), HCCL_E_REMOTE);
-      EXPECT_NE(st.message().find("then sent it otherwise"),
-                std::string::npos)
+      EXPECT_NE(st.message().find("then sent it otherwise"), std::string::npos)
           << st.message();
       EXPECT_FALSE(r.done.load());
     }
@@ -936,17 +942,11 @@ TEST(ShmPush, AnOlderOfferIsNoOfferToPush) {
   PairRig rig(17);
   ASSERT_TRUE(rig.pair);
   SendOp s; // step 0: offers the step-1 receive (the tee's offer)
-  s.peer = 1;
-  s.src = mem;
-  s.bytes = 64;
-  s.hdr = pushHeader(0);
+  fillSend(s, mem, 0);
   s.teeDst = mem + 1024;
   s.teeOrdinal = 1;
   RecvOp r0;
-  r0.peer = 1;
-  r0.dst = mem + 3072;
-  r0.bytes = 64;
-  r0.expect = pushHeader(0);
+  fillRecv(r0, mem + 3072, 0);
   ASSERT_TRUE(rig.pair->postSend(s).isOk());
   ASSERT_TRUE(rig.pair->postRecv(r0).isOk());
   bool moved = false;
@@ -957,10 +957,7 @@ TEST(ShmPush, AnOlderOfferIsNoOfferToPush) {
   ASSERT_TRUE(r0.done.load());
   // Step 1: the peer's message for the offered receive announces a push.
   RecvOp r1;
-  r1.peer = 1;
-  r1.dst = mem + 1024;
-  r1.bytes = 64;
-  r1.expect = pushHeader(1);
+  fillRecv(r1, mem + 1024, 1);
   ASSERT_TRUE(rig.pair->postRecv(r1).isOk());
   rig.forgeRts(pushHeader(1), mem + 2048, /*pushCapable=*/true);
   Status st = rig.pair->progress(moved);
@@ -983,16 +980,10 @@ TEST(ShmPush, TheStepsFirstSlotSettlesThePush) {
     PairRig rig(13);
     ASSERT_TRUE(rig.pair);
     SendOp s;
-    s.peer = 1;
-    s.src = mem;
-    s.bytes = 64;
-    s.hdr = pushHeader(0);
+    fillSend(s, mem, 0);
     s.pushCapable = true;
     RecvOp r;
-    r.peer = 1;
-    r.dst = mem + 3072;
-    r.bytes = 64;
-    r.expect = pushHeader(0);
+    fillRecv(r, mem + 3072, 0);
     ASSERT_TRUE(rig.pair->postSend(s).isOk());
     ASSERT_TRUE(rig.pair->postRecv(r).isOk());
     bool moved = false;
@@ -1047,24 +1038,15 @@ TEST(ShmPush, AnOfferForAStartedReceiveIsWithdrawn) {
   const uint32_t nSlots = rig.g.nSlots;
   std::vector<SendOp> fill(nSlots);
   for (uint32_t i = 0; i < nSlots; ++i) {
-    fill[i].peer = 1;
-    fill[i].src = mem;
-    fill[i].bytes = 64;
-    fill[i].hdr = pushHeader(i);
+    fillSend(fill[i], mem, i);
     ASSERT_TRUE(rig.pair->postSend(fill[i]).isOk());
   }
   SendOp s;
-  s.peer = 1;
-  s.src = mem;
-  s.bytes = 64;
-  s.hdr = pushHeader(nSlots);
+  fillSend(s, mem, nSlots);
   s.teeDst = mem + 1024;
   s.teeOrdinal = 0;
   RecvOp r;
-  r.peer = 1;
-  r.dst = mem + 1024;
-  r.bytes = 64;
-  r.expect = pushHeader(0);
+  fillRecv(r, mem + 1024, 0);
   ASSERT_TRUE(rig.pair->postSend(s).isOk());
   ASSERT_TRUE(rig.pair->postRecv(r).isOk());
   rig.forgeRts(pushHeader(0), mem + 2048, /*pushCapable=*/true);
