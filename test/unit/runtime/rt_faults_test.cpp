@@ -11,6 +11,7 @@
 #include "rt_harness.h"
 
 #include <chrono>
+#include <cstring>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -129,6 +130,47 @@ TEST(Faults, PeerKilledMidCollectiveTcp) {
   RunOptions o = faultOptions(true, {1});
   reportNotice(o, 1, 4, "tcp, 4 ranks");
   EXPECT_EQ(runRanks(4, killDuringAllReduce(1), o), "");
+}
+
+// The push (docs/runtime.md): a 2-rank all-gather of 32 MiB messages on
+// HcclMemAlloc buffers, where each rank writes its block into the other's
+// output and the other waits for its kSlotDelivered. The peer dies inside
+// such a call: the survivor's wait must end with the peer named, not at
+// the 600 s timeout.
+TEST(Faults, PeerKilledMidPushedAllGather) {
+  const int victim = 1;
+  auto body = [victim](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    const size_t n = 8u << 20; // 32 MiB of fp32 per rank
+    void *in, *out;
+    RT_OK(HcclMemAlloc(&in, n * sizeof(float)));
+    RT_OK(HcclMemAlloc(&out, 2 * n * sizeof(float)));
+    std::memset(in, 0, n * sizeof(float));
+    if (c.rank == victim) {
+      aclrtStream s;
+      RT_OK(HcclStreamCreate(&s));
+      RT_OK(HcclAllGather(in, out, n, HCCL_DATA_TYPE_FP32, comm, nullptr));
+      RT_OK(HcclAllGather(in, out, n, HCCL_DATA_TYPE_FP32, comm, s));
+      usleep(1000); // the stream thread is inside the collective now
+      c.publish(kKilledAtSlot, monoUs());
+      kill(getpid(), SIGKILL);
+      pause();
+    }
+    HcclResult rc = HCCL_SUCCESS;
+    for (int calls = 0; calls < 1000 && rc == HCCL_SUCCESS; ++calls)
+      rc = HcclAllGather(in, out, n, HCCL_DATA_TYPE_FP32, comm, nullptr);
+    c.publish(kNoticedAtSlot, monoUs());
+    std::string msg = HcclGetLastErrorMessage();
+    RT_CHECK(rc == HCCL_E_REMOTE,
+             "got " + std::string(HcclGetErrorString(rc)) + ": " + msg);
+    RT_CHECK(contains(msg, "rank " + std::to_string(victim)), msg);
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  RunOptions o = faultOptions(false, {victim});
+  reportNotice(o, victim, 2, "shm push, 2 ranks");
+  EXPECT_EQ(runRanks(2, body, o), "");
 }
 
 TEST(Faults, PeerKilledWhileIdleIsReportedAsync) {
