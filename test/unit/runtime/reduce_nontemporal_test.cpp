@@ -4,7 +4,8 @@
 // reduceMany give, for every type and operator, at every alignment of dst
 // (the streamed middle, the plain head and tail) and when dst aliases a
 // source; so must every code path's streamed kernels (the 32-byte stores of
-// the AVX2 path included) against that path's plain ones.
+// the AVX2 path included) against that path's plain ones; and copyTee (the
+// push) must write memcpy's bytes into both of its destinations.
 //
 //===----------------------------------------------------------------------===//
 #include "reduce/KernelIsa.h"
@@ -34,6 +35,29 @@ TEST(Nontemporal, CopyMatchesMemcpyAtEveryAlignment) {
       hccl::rt::copyNontemporal(dst.data() + off, src.data() + 3, n);
       ASSERT_EQ(dst, expect) << "dst offset " << off << ", " << n << " bytes";
     }
+}
+
+// The push's copy: both destinations get exactly memcpy's bytes, nothing
+// outside them changes, whatever the alignment of either (the streamed one
+// sets the head; the plain one follows it).
+TEST(Nontemporal, CopyTeeWritesBothDestinationsExactly) {
+  std::mt19937_64 rng(11);
+  std::vector<unsigned char> src(20002), own(20100), peer(20100);
+  for (auto &c : src)
+    c = static_cast<unsigned char>(rng());
+  for (size_t ownOff : {0, 3, 16})
+    for (size_t peerOff : {0, 1, 7, 15, 16, 33})
+      for (size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 127, 4097, 19999}) {
+        std::fill(own.begin(), own.end(), 0xAB);
+        std::fill(peer.begin(), peer.end(), 0xCD);
+        std::vector<unsigned char> wantOwn = own, wantPeer = peer;
+        std::memcpy(wantOwn.data() + ownOff, src.data() + 5, n);
+        std::memcpy(wantPeer.data() + peerOff, src.data() + 5, n);
+        hccl::rt::copyTee(own.data() + ownOff, peer.data() + peerOff,
+                          src.data() + 5, n);
+        ASSERT_EQ(own, wantOwn) << ownOff << "/" << peerOff << ", " << n;
+        ASSERT_EQ(peer, wantPeer) << ownOff << "/" << peerOff << ", " << n;
+      }
 }
 
 class NontemporalReduce : public ::testing::TestWithParam<DataType> {};
