@@ -270,12 +270,11 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
     // Ordinals of the next messages with each tee's peer, now that the
     // step's own are counted: an offer names our next receive from the
     // peer, a take our next send to it.
-    // An offer of this step's own receive (for a push) names that
-    // receive's ordinal instead.
     for (SendOp *s : teeSends_)
       s->teeOrdinal = recvOrd_[static_cast<size_t>(s->peer)];
     // The push (core/TeePlan.h): a Copy that reads exactly a send's source
-    // may write it into the peer's offered buffer too.
+    // may write it into the peer's offered buffer too. An offer of this
+    // step's own receive names that receive's ordinal instead.
     for (uint32_t i = 0; planned && i < step.numOps; ++i) {
       SendOp *s = stepSend_[i];
       if (!s)

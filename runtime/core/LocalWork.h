@@ -37,8 +37,9 @@ struct LocalWork {
   };
   std::vector<Item> items;
   size_t cur = 0;
-  /// Set by the executor: the peer aborted (its segment's record). A push
-  /// stops writing into the peer's buffer then, as the tee does.
+  /// Set by the executor: this rank's abort record, which an aborting peer
+  /// sets. A push stops writing into the peer's buffer then, as the tee
+  /// does.
   const std::atomic<uint32_t> *abortFlag = nullptr;
   bool pending() const { return cur < items.size(); }
   /// The next item waits for its push to be settled.
