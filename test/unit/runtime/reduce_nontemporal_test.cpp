@@ -42,7 +42,7 @@ TEST(Nontemporal, CopyMatchesMemcpyAtEveryAlignment) {
 // sets the head; the plain one follows it).
 TEST(Nontemporal, CopyTeeWritesBothDestinationsExactly) {
   std::mt19937_64 rng(11);
-  std::vector<unsigned char> src(20002), own(20100), peer(20100);
+  std::vector<unsigned char> src(20100), own(20100), peer(20100);
   for (auto &c : src)
     c = static_cast<unsigned char>(rng());
   for (size_t ownOff : {0, 3, 16})
