@@ -361,6 +361,16 @@ std::pair<uint64_t, uint64_t> Communicator::teeCounts() const {
   return n;
 }
 
+std::pair<uint64_t, uint64_t> Communicator::splitCounts() const {
+  std::pair<uint64_t, uint64_t> n{0, 0};
+  for (const auto &p : pairs_)
+    if (auto *s = dynamic_cast<const ShmPair *>(p.get())) {
+      n.first += s->splitsWritten();
+      n.second += s->splitsReceived();
+    }
+  return n;
+}
+
 const char *Communicator::linkKind(int peer) const {
   if (peer == rank_)
     return "self";

@@ -183,6 +183,9 @@ public:
   /// Messages written into peers' buffers through their tee offers, and
   /// messages peers wrote into this rank's, over all shm pairs (tests).
   std::pair<uint64_t, uint64_t> teeCounts() const;
+  /// Split parts written into peers' buffers, and receives that peers
+  /// completed so, over all shm pairs (tests; ShmPair.h, "The split").
+  std::pair<uint64_t, uint64_t> splitCounts() const;
   /// Algorithm of the last collective run (tests, diagnostics).
   sched::Algorithm lastAlgorithm() const { return lastAlgo_; }
   /// Expanded programs held (collective shapes and plan programs; tests).

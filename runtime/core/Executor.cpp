@@ -45,6 +45,12 @@ constexpr int64_t kSleepMs = 10;
 /// the time at 64 KiB messages, 1.47x at 128 KiB, 1.26x at 256 KiB, 0.84x
 /// at 512 KiB and 1 MiB, 0.54x at 8 MiB.
 constexpr size_t kMinPushBytes = 512 * 1024;
+/// Smaller lone sends are not split (docs/runtime.md, "The split"): half
+/// of a copy that small saves less than the ask and the sender's wake-up
+/// cost. 2-rank broadcasts, split over not (bench/runtime/ab_builds.sh, 8
+/// rounds, 2026-12-05): 0.94x the time at 32 KiB, 0.92x at 64 KiB, 0.87x
+/// at 128 KiB; 0.54-0.67x at 256 KiB-1 MiB and 0.34-0.45x at 8-64 MiB.
+constexpr size_t kMinSplitBytes = 32 * 1024;
 } // namespace
 
 size_t Communicator::scratchBytes() const {
@@ -192,6 +198,7 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         s.teeDst = nullptr;
         s.teeNow = false;
         s.pushCapable = false;
+        s.splitCapable = false;
         if (planned && tees.offer[i] >= 0 &&
             pairs_[static_cast<size_t>(peer)]->zeroCopyCapable()) {
           const sched::ConcreteOp &r =
@@ -305,6 +312,13 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
     }
     for (RecvOp *r : teeRecvs_)
       r->teeOrdinal = sendOrd_[static_cast<size_t>(r->peer)];
+    // The split (transport/shm/ShmPair.h): a step that only sends one
+    // message would leave this rank's core idle while the peer copies it
+    // all; with a core per rank, this rank may copy a part.
+    if (!oversubscribed_ && sends.size() == 1 && recvs.empty() &&
+        local.items.empty() && sends[0]->bytes >= kMinSplitBytes &&
+        pairs_[static_cast<size_t>(sends[0]->peer)]->zeroCopyCapable())
+      sends[0]->splitCapable = true;
     Status st =
         waitFor(call, sends, recvs, local, b, dl, static_cast<int64_t>(si));
     if (!st.isOk())

@@ -119,12 +119,21 @@ struct SendOp {
   char *pushDst = nullptr;
   /// Set by the executor when the copy has written pushDst whole.
   bool pushWritten = false;
+  /// Set by the executor (shm, docs/runtime.md "The split"): this send is
+  /// all its step does, so this rank may write a part of the message into
+  /// the receiver's buffer while the receiver reads the rest.
+  bool splitCapable = false;
   std::atomic<bool> done{false};
   // Transport-private progress state.
   size_t sent = 0;
   uint64_t ticket = 0;
   int mode = 0;
   bool emptyPosted = false;
+  /// The split's part, as the peer asked (splitSeq 0: not asked).
+  uint64_t splitSeq = 0;
+  char *splitDst = nullptr;
+  size_t splitBytes = 0, splitWritten = 0;
+  bool splitStreamed = false;
 };
 
 /// A message to receive: dst = incoming (acc == nullptr) or acc op incoming.
@@ -150,6 +159,8 @@ struct RecvOp {
   int mode = 0;
   /// A second destination of the reduction (a peer's offered buffer).
   char *also = nullptr;
+  /// The split: the number of this rank's ask for the peer's part (0: none).
+  uint64_t splitSeq = 0;
 };
 
 /// Applies incoming bytes [off, off+len) of a receive to its destination.

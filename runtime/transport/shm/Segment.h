@@ -48,8 +48,9 @@ struct SegmentHeader {
   /// "HCCLSEG2": builds from before the tee's slot fields checked only the
   /// magic, so the layout change is in the magic too.
   static constexpr uint64_t kMagic = 0x4843434c53454732ull;
-  /// The slot layout's version: 2 added the tee fields, 3 pushCapable.
-  static constexpr uint32_t kVersion = 3;
+  /// The slot layout's version: 2 added the tee fields, 3 pushCapable, 4
+  /// splitCapable and the ring's split cells.
+  static constexpr uint32_t kVersion = 4;
 };
 
 /// Slot kinds. kSlotDelivered: the message is already in the receiver's
@@ -72,12 +73,33 @@ struct alignas(64) SlotHeader {
   /// buffer itself if the receiver offered one for it (ShmPair.h, "push"),
   /// and then sends a kSlotDelivered slot.
   uint32_t pushCapable;
+  /// kSlotRts: the sender has nothing else to do in its step and writes a
+  /// part of this message into the receiver's buffer if asked (ShmPair.h,
+  /// "The split").
+  uint32_t splitCapable;
 };
 static_assert(sizeof(SlotHeader) <= 192, "slot header size");
+
+/// The split's request: write the first `bytes` of message (call, ordinal)
+/// into `dst` (a region of the asking rank), streamed or not.
+struct SplitAsk {
+  CallId call;
+  uint32_t ordinal;
+  uint32_t streamed;
+  uint64_t bytes;
+  RegionRef dst;
+};
 
 struct RingCtl {
   alignas(64) std::atomic<uint64_t> head; ///< messages published (sender)
   alignas(64) std::atomic<uint64_t> tail; ///< messages released (receiver)
+  /// The split (ShmPair.h), both cells written by this ring's sender only.
+  /// askSeq numbers its asks of the segment's owner (`ask` holds the latest,
+  /// published by the askSeq store); doneSeq is the latest ask of the
+  /// owner's that this ring's sender has written whole.
+  alignas(64) std::atomic<uint64_t> askSeq;
+  SplitAsk ask;
+  alignas(64) std::atomic<uint64_t> doneSeq;
 };
 
 /// Geometry shared by all ranks (they must agree; it is in the header).

@@ -1,6 +1,7 @@
 //===- ShmPair.cpp - Same-host pair over shared memory --------------------===//
 #include "transport/shm/ShmPair.h"
 #include "reduce/Copy.h"
+#include "reduce/Nontemporal.h"
 
 #include <algorithm>
 #include <cstring>
@@ -31,6 +32,8 @@ ShmPair::ShmPair(int myRank, int peer, Segment *own,
   in_ = own_->ctl(peer);
   outHead_ = out_->head.load(std::memory_order_acquire);
   inTail_ = in_->tail.load(std::memory_order_acquire);
+  askSeen_ = in_->askSeq.load(std::memory_order_acquire);
+  askSent_ = out_->askSeq.load(std::memory_order_acquire);
 }
 
 ShmPair::~ShmPair() = default;
@@ -42,6 +45,10 @@ Status ShmPair::postSend(SendOp &op) {
   op.push = SendOp::Push::Undecided;
   op.pushDst = nullptr;
   op.pushWritten = false;
+  op.splitSeq = 0;
+  op.splitDst = nullptr;
+  op.splitBytes = 0;
+  op.splitWritten = 0;
   op.done.store(false, std::memory_order_relaxed);
   sends_.push_back(&op);
   return Status::ok();
@@ -50,6 +57,7 @@ Status ShmPair::postSend(SendOp &op) {
 Status ShmPair::postRecv(RecvOp &op) {
   op.received = 0;
   op.also = nullptr;
+  op.splitSeq = 0;
   op.mode = kRecvNew;
   op.done.store(false, std::memory_order_relaxed);
   recvs_.push_back(&op);
@@ -71,11 +79,13 @@ SlotHeader *ShmPair::headerSlot(const WireHeader &w, uint32_t kind) {
   sh->chunkOffset = 0;
   sh->teeOffered = 0;
   sh->pushCapable = 0;
+  sh->splitCapable = 0;
   return sh;
 }
 
 Status ShmPair::progressSends(bool &moved) {
   const RingGeometry &g = peerSeg_->geometry();
+  HCCL_RT_TRY(takeAsk());
   bool published = false;
   uint64_t tail = out_->tail.load(std::memory_order_acquire);
   // Post as much as the ring takes, in order.
@@ -113,6 +123,7 @@ Status ShmPair::progressSends(bool &moved) {
         // A push already declined is not announced (either way the peer
         // then reads the message: it did not offer for it).
         sh->pushCapable = op.pushCapable && op.push != SendOp::Push::Pull;
+        sh->splitCapable = op.splitCapable ? 1 : 0;
         // An offer for a receive that has started would come too late: the
         // peer may have read this rank's RTS for it already.
         bool late = started_ && op.hdr.call == startedCall_ &&
@@ -175,6 +186,7 @@ Status ShmPair::progressSends(bool &moved) {
     peerSeg_->header()->bell.ring();
     moved = true;
   }
+  writeSplits(moved);
   // Completions, in order: FIFO and delivered ops once published, RTS ops
   // once released.
   while (!sends_.empty() && firstUnposted_ > 0) {
@@ -196,6 +208,13 @@ Status ShmPair::progressSends(bool &moved) {
     }
     if (op.mode == kZeroCopy && tail < op.ticket)
       break;
+    if (op.mode == kZeroCopy && op.splitCapable) {
+      // The peer asks before it releases the RTS: look once more.
+      if (op.splitSeq == 0)
+        HCCL_RT_TRY(takeAsk());
+      if (op.splitWritten < op.splitBytes)
+        break; // our part is not written yet
+    }
     op.done.store(true, std::memory_order_release);
     sends_.pop_front();
     --firstUnposted_;
@@ -209,6 +228,16 @@ Status ShmPair::progressRecvs(bool &moved) {
   Status st;
   while (!recvs_.empty()) {
     RecvOp &op = *recvs_.front();
+    if (op.splitSeq != 0 && op.received == op.bytes) {
+      // The split: our half is read; the peer's is written when it says so.
+      if (in_->doneSeq.load(std::memory_order_acquire) < op.splitSeq)
+        break;
+      ++splitsReceived_;
+      op.done.store(true, std::memory_order_release);
+      recvs_.pop_front();
+      moved = true;
+      continue;
+    }
     uint64_t head = in_->head.load(std::memory_order_acquire);
     if (inTail_ == head)
       break;
@@ -223,13 +252,14 @@ Status ShmPair::progressRecvs(bool &moved) {
     // copy only.
     const uint32_t kind = sh->kind;
     RegionRef region, tee;
-    uint32_t teeOffered = 0, teeOrdinal = 0, pushCapable = 0;
+    uint32_t teeOffered = 0, teeOrdinal = 0, pushCapable = 0, splitCapable = 0;
     if (kind == kSlotRts) {
       region = sh->region;
       tee = sh->tee;
       teeOffered = sh->teeOffered;
       teeOrdinal = sh->teeOrdinal;
       pushCapable = sh->pushCapable;
+      splitCapable = sh->splitCapable;
     }
     if (op.mode == kRecvNew) {
       op.mode = kRecvStarted;
@@ -323,6 +353,8 @@ Status ShmPair::progressRecvs(bool &moved) {
           auto t = teeCache_.resolve(*proc_, tee, op.bytes);
           if (t)
             op.also = *t;
+        } else if (splitCapable == 1 && op.acc == nullptr && op.splitSeq == 0) {
+          askSplit(op);
         }
       }
       // A rank that aborted returns from its call at once: stop writing
@@ -354,7 +386,7 @@ Status ShmPair::progressRecvs(bool &moved) {
       break;
     }
     moved = true;
-    if (op.received == op.bytes) {
+    if (op.received == op.bytes && op.splitSeq == 0) {
       op.done.store(true, std::memory_order_release);
       recvs_.pop_front();
     }
@@ -398,8 +430,12 @@ bool ShmPair::leftEnoughToFinish() const {
   // rank has looked: messages it published are still in our ring (our own
   // segment), and zero-copy sends it read have their slots released. Its
   // `closed` store follows both, so after the acquire load above they show.
-  if (!recvs_.empty())
+  if (!recvs_.empty()) {
+    const RecvOp *r = recvs_.front();
+    if (r->splitSeq != 0 && r->received == r->bytes) // the split's last word
+      return in_->doneSeq.load(std::memory_order_acquire) >= r->splitSeq;
     return in_->head.load(std::memory_order_acquire) != inTail_;
+  }
   if (firstUnposted_ != sends_.size())
     return false; // data it never took: it left without what it needed
   uint64_t tail = out_->tail.load(std::memory_order_acquire);
@@ -476,6 +512,92 @@ Status ShmPair::settlePushes(const CallId &call, uint32_t kind,
     s->push = SendOp::Push::Push;
   }
   return Status::ok();
+}
+
+Status ShmPair::takeAsk() {
+  uint64_t seq = in_->askSeq.load(std::memory_order_acquire);
+  if (seq == askSeen_)
+    return Status::ok();
+  askSeen_ = seq;
+  // The peer writes the ask: read it once, check and use that copy only.
+  SplitAsk a;
+  std::memcpy(&a, &in_->ask, sizeof(a));
+  for (SendOp *s : sends_) {
+    if (s->mode != kZeroCopy || !s->splitCapable || s->splitSeq != 0 ||
+        s->hdr.call != a.call || s->hdr.ordinal != a.ordinal)
+      continue;
+    if (a.bytes == 0 || a.bytes > s->bytes)
+      return Status(HCCL_E_REMOTE,
+                    "rank " + std::to_string(peer()) +
+                        " asked this rank to "
+                        "write " +
+                        std::to_string(a.bytes) + " bytes of its " +
+                        std::to_string(s->bytes) + "-byte message " +
+                        std::to_string(a.ordinal));
+    auto dst = teeCache_.resolve(*proc_, a.dst, a.bytes);
+    if (!dst)
+      return Status(
+          HCCL_E_REMOTE,
+          "rank " + std::to_string(peer()) +
+              " asked this rank to write message " + std::to_string(a.ordinal) +
+              " into a buffer it cannot map: " + dst.status().message());
+    s->splitSeq = seq;
+    s->splitDst = *dst;
+    s->splitBytes = a.bytes;
+    s->splitWritten = 0;
+    s->splitStreamed = a.streamed == 1;
+    return Status::ok();
+  }
+  return Status(HCCL_E_REMOTE,
+                "rank " + std::to_string(peer()) + " asked this rank to " +
+                    "write a part of message " + std::to_string(a.ordinal) +
+                    " of " + a.call.str() +
+                    ", which this rank did not offer to split");
+}
+
+void ShmPair::writeSplits(bool &moved) {
+  for (SendOp *s : sends_) {
+    if (s->splitSeq == 0 || s->splitWritten == s->splitBytes)
+      continue;
+    // A rank that aborted returns from its call at once: stop writing into
+    // its buffer (at most one piece lands after its return, as with the
+    // tee). The send then never completes and the call fails.
+    if (own_->header()->abortFlag.load(std::memory_order_acquire))
+      return;
+    size_t len = std::min(opts_.pieceBytes, s->splitBytes - s->splitWritten);
+    const char *src = static_cast<const char *>(s->src) + s->splitWritten;
+    char *dst = s->splitDst + s->splitWritten;
+    if (s->splitStreamed)
+      copyNontemporal(dst, src, len);
+    else
+      copyBytes(dst, src, len);
+    s->splitWritten += len;
+    moved = true;
+    if (s->splitWritten == s->splitBytes) {
+      out_->doneSeq.store(s->splitSeq, std::memory_order_release);
+      peerSeg_->header()->bell.ring();
+      ++splitsWritten_;
+    }
+    return; // one piece per call, as the reads: other pairs progress too
+  }
+}
+
+void ShmPair::askSplit(RecvOp &op) {
+  // Whole pages, so that either part keeps any element type's alignment.
+  size_t part = op.bytes / 2 / 4096 * 4096;
+  RegionRef ref;
+  if (part == 0 || !RegionRegistry::instance().find(op.dst, part, ref))
+    return; // not shareable: this rank reads it all
+  SplitAsk &a = out_->ask;
+  a.call = op.expect.call;
+  a.ordinal = op.expect.ordinal;
+  a.streamed = op.nontemporal ? 1 : 0;
+  a.bytes = part;
+  a.dst = ref;
+  out_->askSeq.store(++askSent_, std::memory_order_release);
+  peerSeg_->header()->bell.ring();
+  op.splitSeq = askSent_;
+  op.received = part; // the peer's part: this rank reads from there on
 }
 
 void ShmPair::notifyAbort(const Status &why) {

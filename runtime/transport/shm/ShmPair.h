@@ -36,6 +36,19 @@
 // then (SendOp::push); an offer not yet published by then is withdrawn,
 // since the peer may already have read this rank's RTS without it.
 //
+// The split. A rank whose step only sends one message (a 2-rank broadcast's
+// root, HcclSend) would wait idle while its peer copies the whole message
+// out of its buffer; two cores copy about twice as fast as one. Its RTS
+// says splitCapable. A receiver that copies (no reduction) into a buffer
+// of its own in shareable memory asks, in its ring's split cell, that the
+// sender write the first half of the message into that buffer, then reads
+// the second half itself and releases the RTS. The sender writes its half
+// and publishes the ask's number as done; the receive completes on both.
+// The receiver alone decides, before it releases the RTS, and the sender
+// looks for an ask before it counts a released RTS as its completion, so
+// an ask is never missed. The cells lie beside the ring, not in it, so an
+// ask never queues behind messages the sender has not yet received.
+//
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_TRANSPORT_SHM_SHMPAIR_H
 #define HCCL_RUNTIME_TRANSPORT_SHM_SHMPAIR_H
@@ -81,6 +94,10 @@ public:
   /// tee, and messages the peer wrote into this rank's.
   uint64_t teesWritten() const { return teesWritten_; }
   uint64_t teesReceived() const { return teesReceived_; }
+  /// For tests: split parts this rank wrote into the peer's buffer, and
+  /// receives that the peer completed so.
+  uint64_t splitsWritten() const { return splitsWritten_; }
+  uint64_t splitsReceived() const { return splitsReceived_; }
 
 private:
   /// The next free slot of our ring in the peer's segment, filled in as a
@@ -92,6 +109,13 @@ private:
   /// (pushed when that slot is an RTS offering for them).
   Status settlePushes(const CallId &call, uint32_t kind, const RegionRef &tee,
                       uint32_t teeOffered, uint32_t teeOrdinal);
+  /// The split: take the peer's latest ask, if new, for one of our sends.
+  Status takeAsk();
+  /// The split: write one piece of an asked part into the peer's buffer.
+  void writeSplits(bool &moved);
+  /// The split: ask the peer to write the first half of `op` (an RTS
+  /// announced splitCapable), if our buffer is shareable.
+  void askSplit(RecvOp &op);
   /// After the peer destroyed its communicator: whether what it left behind
   /// completes every pending operation (so its leaving is no error).
   bool leftEnoughToFinish() const;
@@ -126,6 +150,9 @@ private:
   uint32_t deliveredOrdinal_ = 0;
   CallId deliveredCall_;
   uint64_t teesWritten_ = 0, teesReceived_ = 0;
+  /// The split: the peer's last ask seen (in_), this rank's last ask (out_).
+  uint64_t askSeen_ = 0, askSent_ = 0;
+  uint64_t splitsWritten_ = 0, splitsReceived_ = 0;
   RingCtl *out_;         ///< ring me -> peer, in the peer's segment
   RingCtl *in_;          ///< ring peer -> me, in our segment
   uint64_t outHead_ = 0; ///< our copy of out_->head (we are its only writer)

@@ -173,6 +173,49 @@ TEST(Faults, PeerKilledMidPushedAllGather) {
   EXPECT_EQ(runRanks(2, body, o), "");
 }
 
+// The split (docs/runtime.md): a 2-rank broadcast of 64 MiB on
+// HcclMemAlloc buffers, where the root writes half the message into the
+// receiver's buffer and the receiver waits for its word. Either rank dies
+// inside such a call: the survivor's wait must end with the peer named,
+// not at the 600 s timeout.
+TEST(Faults, PeerKilledMidSplitBroadcast) {
+  for (int victim : {0, 1}) {
+    auto body = [victim](RankCtx &c) -> std::string {
+      HcclComm comm;
+      RT_OK(c.initComm(&comm));
+      const size_t n = 64u << 20;
+      void *buf;
+      RT_OK(HcclMemAlloc(&buf, n));
+      std::memset(buf, 0, n);
+      if (c.rank == victim) {
+        aclrtStream s;
+        RT_OK(HcclStreamCreate(&s));
+        RT_OK(HcclBroadcast(buf, n, HCCL_DATA_TYPE_INT8, 0, comm, nullptr));
+        RT_OK(HcclBroadcast(buf, n, HCCL_DATA_TYPE_INT8, 0, comm, s));
+        usleep(1000); // the stream thread is inside the collective now
+        c.publish(kKilledAtSlot, monoUs());
+        kill(getpid(), SIGKILL);
+        pause();
+      }
+      HcclResult rc = HCCL_SUCCESS;
+      for (int calls = 0; calls < 1000 && rc == HCCL_SUCCESS; ++calls)
+        rc = HcclBroadcast(buf, n, HCCL_DATA_TYPE_INT8, 0, comm, nullptr);
+      c.publish(kNoticedAtSlot, monoUs());
+      std::string msg = HcclGetLastErrorMessage();
+      RT_CHECK(rc == HCCL_E_REMOTE,
+               "got " + std::string(HcclGetErrorString(rc)) + ": " + msg);
+      RT_CHECK(contains(msg, "rank " + std::to_string(victim)), msg);
+      RT_OK(HcclCommDestroy(comm));
+      return "";
+    };
+    RunOptions o = faultOptions(false, {victim});
+    reportNotice(o, victim, 2,
+                 victim == 0 ? "shm split, root killed"
+                             : "shm split, receiver killed");
+    EXPECT_EQ(runRanks(2, body, o), "") << "victim " << victim;
+  }
+}
+
 TEST(Faults, PeerKilledWhileIdleIsReportedAsync) {
   // Rank 1 dies between calls; the others learn it from
   // HcclGetCommAsyncError without issuing a collective.
