@@ -49,6 +49,7 @@ Status ShmPair::postSend(SendOp &op) {
   op.splitDst = nullptr;
   op.splitBytes = 0;
   op.splitWritten = 0;
+  op.splitStreamed = false;
   op.done.store(false, std::memory_order_relaxed);
   sends_.push_back(&op);
   return Status::ok();
@@ -85,9 +86,13 @@ SlotHeader *ShmPair::headerSlot(const WireHeader &w, uint32_t kind) {
 
 Status ShmPair::progressSends(bool &moved) {
   const RingGeometry &g = peerSeg_->geometry();
-  HCCL_RT_TRY(takeAsk());
   bool published = false;
   uint64_t tail = out_->tail.load(std::memory_order_acquire);
+  // The split: the peer asks before it releases the RTS, so asks taken
+  // after this load of the tail include every ask made before the releases
+  // it shows; a split send's completion counts releases by this load only.
+  const uint64_t splitTail = tail;
+  HCCL_RT_TRY(takeAsk());
   // Post as much as the ring takes, in order.
   while (firstUnposted_ < sends_.size()) {
     SendOp &op = *sends_[firstUnposted_];
@@ -208,13 +213,9 @@ Status ShmPair::progressSends(bool &moved) {
     }
     if (op.mode == kZeroCopy && tail < op.ticket)
       break;
-    if (op.mode == kZeroCopy && op.splitCapable) {
-      // The peer asks before it releases the RTS: look once more.
-      if (op.splitSeq == 0)
-        HCCL_RT_TRY(takeAsk());
-      if (op.splitWritten < op.splitBytes)
-        break; // our part is not written yet
-    }
+    if (op.mode == kZeroCopy && op.splitCapable &&
+        (splitTail < op.ticket || op.splitWritten < op.splitBytes))
+      break; // a release seen before the asks were taken, or our part unwritten
     op.done.store(true, std::memory_order_release);
     sends_.pop_front();
     --firstUnposted_;
@@ -574,7 +575,8 @@ void ShmPair::writeSplits(bool &moved) {
     s->splitWritten += len;
     moved = true;
     if (s->splitWritten == s->splitBytes) {
-      out_->doneSeq.store(s->splitSeq, std::memory_order_release);
+      // seq_cst before the ring, as every doorbell flag (common/Futex.h).
+      out_->doneSeq.store(s->splitSeq, std::memory_order_seq_cst);
       peerSeg_->header()->bell.ring();
       ++splitsWritten_;
     }
@@ -594,7 +596,7 @@ void ShmPair::askSplit(RecvOp &op) {
   a.streamed = op.nontemporal ? 1 : 0;
   a.bytes = part;
   a.dst = ref;
-  out_->askSeq.store(++askSent_, std::memory_order_release);
+  out_->askSeq.store(++askSent_, std::memory_order_seq_cst);
   peerSeg_->header()->bell.ring();
   op.splitSeq = askSent_;
   op.received = part; // the peer's part: this rank reads from there on

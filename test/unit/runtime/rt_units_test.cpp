@@ -324,6 +324,61 @@ TEST(LocalWork, PiecesGiveTheSameResultAsOneShot) {
   }
 }
 
+// The push's copy (docs/runtime.md, "The push") waits until its send is
+// settled, then writes the block into both outputs piece by piece. Once
+// this rank's abort record is set (an aborting peer sets it) it stops
+// writing into the peer's buffer at the next piece: the push is Stopped,
+// never marked written (so the send is never announced and the call fails
+// on the abort), and the peer's buffer keeps only the pieces written
+// before. This rank's own output is still completed.
+TEST(LocalWork, AnAbortStopsThePushAtTheNextPiece) {
+  const size_t n = 64 << 10;
+  std::vector<unsigned char> src(n), own(n, 0), peer(n, 0);
+  for (size_t i = 0; i < n; ++i)
+    src[i] = static_cast<unsigned char>(i * 7 + 1);
+  SendOp s;
+  s.pushCapable = true;
+  s.push = SendOp::Push::Undecided;
+  std::atomic<uint32_t> abortFlag{0};
+  LocalWork w;
+  w.abortFlag = &abortFlag;
+  w.items.push_back({sched::OpKind::Copy, reinterpret_cast<char *>(own.data()),
+                     reinterpret_cast<const char *>(src.data()), n, 0, 1, 0,
+                     false, &s});
+  EXPECT_TRUE(w.blocked()) << "waits for the push to be settled";
+  ASSERT_TRUE(w.step(4096, 1, sched::DataType::Int8, sched::ReduceOp::Sum));
+  EXPECT_EQ(w.items[0].done, 0u) << "nothing copied while undecided";
+  s.push = SendOp::Push::Push;
+  s.pushDst = reinterpret_cast<char *>(peer.data());
+  ASSERT_TRUE(w.step(4096, 1, sched::DataType::Int8, sched::ReduceOp::Sum));
+  EXPECT_EQ(std::memcmp(peer.data(), src.data(), 4096), 0) << "pushed piece";
+  abortFlag.store(1);
+  while (w.pending())
+    ASSERT_TRUE(w.step(4096, 1, sched::DataType::Int8, sched::ReduceOp::Sum));
+  EXPECT_EQ(s.push, SendOp::Push::Stopped);
+  EXPECT_FALSE(s.pushWritten) << "never announced";
+  EXPECT_EQ(own, src) << "this rank's own output is complete";
+  EXPECT_EQ(peer[4096], 0) << "nothing written into the peer after the abort";
+  EXPECT_EQ(peer[n - 1], 0);
+  // Without the abort the same copy writes both whole and marks it.
+  SendOp s2;
+  s2.pushCapable = true;
+  s2.push = SendOp::Push::Push;
+  std::vector<unsigned char> own2(n, 0), peer2(n, 0);
+  s2.pushDst = reinterpret_cast<char *>(peer2.data());
+  abortFlag.store(0);
+  LocalWork w2;
+  w2.abortFlag = &abortFlag;
+  w2.items.push_back(
+      {sched::OpKind::Copy, reinterpret_cast<char *>(own2.data()),
+       reinterpret_cast<const char *>(src.data()), n, 0, 1, 0, false, &s2});
+  while (w2.pending())
+    ASSERT_TRUE(w2.step(4096, 1, sched::DataType::Int8, sched::ReduceOp::Sum));
+  EXPECT_TRUE(s2.pushWritten);
+  EXPECT_EQ(own2, src);
+  EXPECT_EQ(peer2, src);
+}
+
 /// Rank `rank`'s part of a `p`-rank all-reduce of `count` fp32 elements.
 sched::Result<sched::RankProgram> rankProgram(sched::Collective c,
                                               sched::Algorithm a, int64_t p,
