@@ -102,6 +102,41 @@ int freePort() {
   return port;
 }
 
+/// A call of the tests below, on buffers its rank set up once.
+using Call = std::function<HcclResult(HcclComm, aclrtStream)>;
+
+/// `victim` makes the call that `setUp` returns once blocking and once on a
+/// stream, and dies inside the latter; the others make it until it fails,
+/// which must name the victim promptly, not at the 600 s timeout.
+Body killDuringCall(int victim, std::function<Call(RankCtx &)> setUp) {
+  return [victim, setUp](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    Call call = setUp(c);
+    RT_CHECK(call != nullptr, "HcclMemAlloc failed");
+    if (c.rank == victim) {
+      aclrtStream s;
+      RT_OK(HcclStreamCreate(&s));
+      RT_OK(call(comm, nullptr));
+      RT_OK(call(comm, s));
+      usleep(1000); // the stream thread is inside the collective now
+      c.publish(kKilledAtSlot, monoUs());
+      kill(getpid(), SIGKILL);
+      pause();
+    }
+    HcclResult rc = HCCL_SUCCESS;
+    for (int calls = 0; calls < 1000 && rc == HCCL_SUCCESS; ++calls)
+      rc = call(comm, nullptr);
+    c.publish(kNoticedAtSlot, monoUs());
+    std::string msg = HcclGetLastErrorMessage();
+    RT_CHECK(rc == HCCL_E_REMOTE,
+             "got " + std::string(HcclGetErrorString(rc)) + ": " + msg);
+    RT_CHECK(contains(msg, "rank " + std::to_string(victim)), msg);
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+}
+
 } // namespace
 
 /// Prints how long after the victim's SIGKILL the slowest survivor's call
@@ -139,38 +174,25 @@ TEST(Faults, PeerKilledMidCollectiveTcp) {
 // the 600 s timeout.
 TEST(Faults, PeerKilledMidPushedAllGather) {
   const int victim = 1;
-  auto body = [victim](RankCtx &c) -> std::string {
-    HcclComm comm;
-    RT_OK(c.initComm(&comm));
-    const size_t n = 8u << 20; // 32 MiB of fp32 per rank
-    void *in, *out;
-    RT_OK(HcclMemAlloc(&in, n * sizeof(float)));
-    RT_OK(HcclMemAlloc(&out, 2 * n * sizeof(float)));
-    std::memset(in, 0, n * sizeof(float));
-    if (c.rank == victim) {
-      aclrtStream s;
-      RT_OK(HcclStreamCreate(&s));
-      RT_OK(HcclAllGather(in, out, n, HCCL_DATA_TYPE_FP32, comm, nullptr));
-      RT_OK(HcclAllGather(in, out, n, HCCL_DATA_TYPE_FP32, comm, s));
-      usleep(1000); // the stream thread is inside the collective now
-      c.publish(kKilledAtSlot, monoUs());
-      kill(getpid(), SIGKILL);
-      pause();
-    }
-    HcclResult rc = HCCL_SUCCESS;
-    for (int calls = 0; calls < 1000 && rc == HCCL_SUCCESS; ++calls)
-      rc = HcclAllGather(in, out, n, HCCL_DATA_TYPE_FP32, comm, nullptr);
-    c.publish(kNoticedAtSlot, monoUs());
-    std::string msg = HcclGetLastErrorMessage();
-    RT_CHECK(rc == HCCL_E_REMOTE,
-             "got " + std::string(HcclGetErrorString(rc)) + ": " + msg);
-    RT_CHECK(contains(msg, "rank " + std::to_string(victim)), msg);
-    RT_OK(HcclCommDestroy(comm));
-    return "";
-  };
   RunOptions o = faultOptions(false, {victim});
   reportNotice(o, victim, 2, "shm push, 2 ranks");
-  EXPECT_EQ(runRanks(2, body, o), "");
+  EXPECT_EQ(runRanks(2,
+                     killDuringCall(
+                         victim,
+                         [](RankCtx &) -> Call {
+                           const size_t n = 8u << 20; // 32 MiB of fp32 per rank
+                           void *in = nullptr, *out = nullptr;
+                           if (HcclMemAlloc(&in, n * sizeof(float)) ||
+                               HcclMemAlloc(&out, 2 * n * sizeof(float)))
+                             return nullptr;
+                           std::memset(in, 0, n * sizeof(float));
+                           return [=](HcclComm comm, aclrtStream s) {
+                             return HcclAllGather(in, out, n,
+                                                  HCCL_DATA_TYPE_FP32, comm, s);
+                           };
+                         }),
+                     o),
+            "");
 }
 
 // The split (docs/runtime.md): a 2-rank broadcast of 64 MiB on
@@ -180,39 +202,28 @@ TEST(Faults, PeerKilledMidPushedAllGather) {
 // not at the 600 s timeout.
 TEST(Faults, PeerKilledMidSplitBroadcast) {
   for (int victim : {0, 1}) {
-    auto body = [victim](RankCtx &c) -> std::string {
-      HcclComm comm;
-      RT_OK(c.initComm(&comm));
-      const size_t n = 64u << 20;
-      void *buf;
-      RT_OK(HcclMemAlloc(&buf, n));
-      std::memset(buf, 0, n);
-      if (c.rank == victim) {
-        aclrtStream s;
-        RT_OK(HcclStreamCreate(&s));
-        RT_OK(HcclBroadcast(buf, n, HCCL_DATA_TYPE_INT8, 0, comm, nullptr));
-        RT_OK(HcclBroadcast(buf, n, HCCL_DATA_TYPE_INT8, 0, comm, s));
-        usleep(1000); // the stream thread is inside the collective now
-        c.publish(kKilledAtSlot, monoUs());
-        kill(getpid(), SIGKILL);
-        pause();
-      }
-      HcclResult rc = HCCL_SUCCESS;
-      for (int calls = 0; calls < 1000 && rc == HCCL_SUCCESS; ++calls)
-        rc = HcclBroadcast(buf, n, HCCL_DATA_TYPE_INT8, 0, comm, nullptr);
-      c.publish(kNoticedAtSlot, monoUs());
-      std::string msg = HcclGetLastErrorMessage();
-      RT_CHECK(rc == HCCL_E_REMOTE,
-               "got " + std::string(HcclGetErrorString(rc)) + ": " + msg);
-      RT_CHECK(contains(msg, "rank " + std::to_string(victim)), msg);
-      RT_OK(HcclCommDestroy(comm));
-      return "";
-    };
     RunOptions o = faultOptions(false, {victim});
     reportNotice(o, victim, 2,
                  victim == 0 ? "shm split, root killed"
                              : "shm split, receiver killed");
-    EXPECT_EQ(runRanks(2, body, o), "") << "victim " << victim;
+    EXPECT_EQ(runRanks(2,
+                       killDuringCall(victim,
+                                      [](RankCtx &) -> Call {
+                                        const size_t n = 64u << 20;
+                                        void *buf = nullptr;
+                                        if (HcclMemAlloc(&buf, n))
+                                          return nullptr;
+                                        std::memset(buf, 0, n);
+                                        return
+                                            [=](HcclComm comm, aclrtStream s) {
+                                              return HcclBroadcast(
+                                                  buf, n, HCCL_DATA_TYPE_INT8,
+                                                  0, comm, s);
+                                            };
+                                      }),
+                       o),
+              "")
+        << "victim " << victim;
   }
 }
 
