@@ -287,6 +287,7 @@ Status Communicator::send(const void *buf, uint64_t count, sched::DataType dt,
   c.dtype = static_cast<uint8_t>(dt);
   op.hdr.call = c;
   op.hdr.bytes = op.bytes;
+  markLoneSend(op);
   Status st = pairs_[static_cast<size_t>(peer)]->postSend(op);
   if (!st.isOk())
     return failCall(c, 0, st);

@@ -215,6 +215,9 @@ private:
   StatusOr<std::shared_ptr<const CompiledProgram>>
   expandPlanProgram(const sched::Program &prog,
                     const std::vector<int64_t> &group);
+  /// The split (transport/shm/ShmPair.h): marks `s`, a send that is all
+  /// its step or call does, splitCapable where that pays.
+  void markLoneSend(SendOp &s) const;
   /// Executes one rank's program.
   Status execute(const CompiledProgram &cp, const Binding &b,
                  const CallId &call);

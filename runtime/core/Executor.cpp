@@ -53,6 +53,14 @@ constexpr size_t kMinPushBytes = 512 * 1024;
 constexpr size_t kMinSplitBytes = 32 * 1024;
 } // namespace
 
+void Communicator::markLoneSend(SendOp &s) const {
+  // A step (or HcclSend) that only sends one message would leave this
+  // rank's core idle while the peer copies it all; with a core per rank,
+  // this rank may copy a part.
+  s.splitCapable = !oversubscribed_ && s.bytes >= kMinSplitBytes &&
+                   pairs_[static_cast<size_t>(s.peer)]->zeroCopyCapable();
+}
+
 size_t Communicator::scratchBytes() const {
   return scratch_ ? scratch_->bytes() : 0;
 }
@@ -312,13 +320,8 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
     }
     for (RecvOp *r : teeRecvs_)
       r->teeOrdinal = sendOrd_[static_cast<size_t>(r->peer)];
-    // The split (transport/shm/ShmPair.h): a step that only sends one
-    // message would leave this rank's core idle while the peer copies it
-    // all; with a core per rank, this rank may copy a part.
-    if (!oversubscribed_ && sends.size() == 1 && recvs.empty() &&
-        local.items.empty() && sends[0]->bytes >= kMinSplitBytes &&
-        pairs_[static_cast<size_t>(sends[0]->peer)]->zeroCopyCapable())
-      sends[0]->splitCapable = true;
+    if (sends.size() == 1 && recvs.empty() && local.items.empty())
+      markLoneSend(*sends[0]);
     Status st =
         waitFor(call, sends, recvs, local, b, dl, static_cast<int64_t>(si));
     if (!st.isOk())

@@ -973,12 +973,13 @@ std::string splitOnce(RankCtx &c, HcclComm comm, size_t n, uint32_t root,
   return "";
 }
 
-TEST(ZeroCopy, TwoRankBroadcastSplitsTheCopyBetweenBothRanks) {
+TEST(ZeroCopy, TwoRankBroadcastAndSendSplitTheCopyBetweenBothRanks) {
   // 2 ranks on shared buffers: the root, which only sends, writes the first
   // half of the message into the receiver's buffer while the receiver reads
   // the second (transport/shm/ShmPair.h, "The split"), from 32 KiB up.
   // Exact results at odd sizes and from either root; smaller messages and
-  // heap buffers (nothing the root can map) take no split.
+  // heap buffers (nothing the root can map) take no split. HcclSend is a
+  // lone send too.
   auto body = [](RankCtx &c) -> std::string {
     HcclComm comm;
     RT_OK(c.initComm(&comm));
@@ -993,6 +994,27 @@ TEST(ZeroCopy, TwoRankBroadcastSplitsTheCopyBetweenBothRanks) {
         if (!e.empty())
           return e;
       }
+    const size_t n = (size_t(1) << 20) + 3;
+    void *buf;
+    RT_OK(HcclMemAlloc(&buf, n));
+    auto *p = static_cast<unsigned char *>(buf);
+    for (size_t i = 0; i < n; ++i)
+      p[i] = c.rank == 0 ? static_cast<unsigned char>(i * 13 + 5) : 0;
+    auto *cc = static_cast<hccl::rt::Communicator *>(comm);
+    auto before = cc->splitCounts();
+    if (c.rank == 0)
+      RT_OK(HcclSend(buf, n, HCCL_DATA_TYPE_INT8, 1, comm, nullptr));
+    else
+      RT_OK(HcclRecv(buf, n, HCCL_DATA_TYPE_INT8, 0, comm, nullptr));
+    auto after = cc->splitCounts();
+    for (size_t i = 0; i < n; ++i)
+      RT_CHECK(p[i] == static_cast<unsigned char>(i * 13 + 5),
+               "HcclRecv byte " + std::to_string(i));
+    if (counted)
+      RT_CHECK((c.rank == 0 ? after.first - before.first
+                            : after.second - before.second) == 1,
+               "HcclSend of 1 MiB not split");
+    RT_OK(HcclMemFree(buf));
     RT_OK(HcclCommDestroy(comm));
     return "";
   };
