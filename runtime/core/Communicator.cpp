@@ -351,24 +351,30 @@ size_t Communicator::mappedPeerRegions() const {
   return n;
 }
 
-std::pair<uint64_t, uint64_t> Communicator::teeCounts() const {
+namespace {
+/// Two of ShmPair's test counters (`written`, `received`), summed over the
+/// shared-memory pairs.
+std::pair<uint64_t, uint64_t>
+sumShmCounts(const std::vector<std::unique_ptr<Pair>> &pairs,
+             uint64_t (ShmPair::*written)() const,
+             uint64_t (ShmPair::*received)() const) {
   std::pair<uint64_t, uint64_t> n{0, 0};
-  for (const auto &p : pairs_)
+  for (const auto &p : pairs)
     if (auto *s = dynamic_cast<const ShmPair *>(p.get())) {
-      n.first += s->teesWritten();
-      n.second += s->teesReceived();
+      n.first += (s->*written)();
+      n.second += (s->*received)();
     }
   return n;
 }
+} // namespace
+
+std::pair<uint64_t, uint64_t> Communicator::teeCounts() const {
+  return sumShmCounts(pairs_, &ShmPair::teesWritten, &ShmPair::teesReceived);
+}
 
 std::pair<uint64_t, uint64_t> Communicator::splitCounts() const {
-  std::pair<uint64_t, uint64_t> n{0, 0};
-  for (const auto &p : pairs_)
-    if (auto *s = dynamic_cast<const ShmPair *>(p.get())) {
-      n.first += s->splitsWritten();
-      n.second += s->splitsReceived();
-    }
-  return n;
+  return sumShmCounts(pairs_, &ShmPair::splitsWritten,
+                      &ShmPair::splitsReceived);
 }
 
 const char *Communicator::linkKind(int peer) const {
