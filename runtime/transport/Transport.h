@@ -119,9 +119,10 @@ struct SendOp {
   char *pushDst = nullptr;
   /// Set by the executor when the copy has written pushDst whole.
   bool pushWritten = false;
-  /// Set by the executor (shm, docs/runtime.md "The split"): this send is
-  /// all its step does, so this rank may write a part of the message into
-  /// the receiver's buffer while the receiver reads the rest.
+  /// Set by Communicator::markLoneSend (shm, docs/runtime.md "The split"):
+  /// this send is all its step or HcclSend call does, so this rank may
+  /// write a part of the message into the receiver's buffer while the
+  /// receiver reads the rest.
   bool splitCapable = false;
   std::atomic<bool> done{false};
   // Transport-private progress state.

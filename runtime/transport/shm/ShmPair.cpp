@@ -530,11 +530,9 @@ Status ShmPair::takeAsk() {
     if (a.bytes == 0 || a.bytes > s->bytes)
       return Status(HCCL_E_REMOTE,
                     "rank " + std::to_string(peer()) +
-                        " asked this rank to "
-                        "write " +
-                        std::to_string(a.bytes) + " bytes of its " +
-                        std::to_string(s->bytes) + "-byte message " +
-                        std::to_string(a.ordinal));
+                        " asked this rank to write " + std::to_string(a.bytes) +
+                        " bytes of its " + std::to_string(s->bytes) +
+                        "-byte message " + std::to_string(a.ordinal));
     auto dst = teeCache_.resolve(*proc_, a.dst, a.bytes);
     if (!dst)
       return Status(
