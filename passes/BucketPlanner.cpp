@@ -30,8 +30,10 @@ public:
   LimitedStream(const Limits &limits, double wakeup)
       : limits(limits), wakeup(wakeup) {}
 
-  /// Issues the next bucket; returns its finish.
-  double push(double ready, double bytes, double cost) {
+  /// Issues the next bucket, whose items the steal delayed by `shift`
+  /// (already in `ready`; the compute-op ends it may wait for move by as
+  /// much); returns its finish.
+  double push(double ready, double bytes, double cost, double shift = 0) {
     size_t b = fin.size();
     byteSum.push_back((b ? byteSum.back() : 0.0) + bytes);
     // The oldest bucket that may stay in flight: the in-flight buckets are
@@ -51,7 +53,8 @@ public:
           ++waitedUpTo;
     }
     double gate = waitedUpTo ? fin[waitedUpTo - 1] : 0.0;
-    double issue = gate > ready ? limits.nextBoundary(gate) : ready;
+    double issue =
+        gate > ready ? limits.nextBoundary(gate - shift) + shift : ready;
     double f = std::max(issue + wakeup, fin.empty() ? 0.0 : fin.back()) + cost;
     fin.push_back(f);
     return f;
@@ -139,6 +142,7 @@ double hccl::bucket::evaluatePlan(const Problem &prob,
   struct Acc {
     double ready = 0, bytes = 0;
     size_t first = 0, last = 0;
+    double shift = 0; ///< steal at its last member
   };
   std::unordered_map<int64_t, Acc> acc;
   for (size_t i = 0; i < prob.items.size(); ++i) {
@@ -150,6 +154,19 @@ double hccl::bucket::evaluatePlan(const Problem &prob,
     a.bytes += prob.items[i].bytes;
     a.last = i;
   }
+  // The steal: each item is late by the bytes of the buckets closed before
+  // it (a second pass, now that every bucket's bytes and last member are
+  // known).
+  if (prob.steal > 0) {
+    double closed = 0;
+    for (size_t i = 0; i < prob.items.size(); ++i) {
+      Acc &a = acc.find(bucketOf[i])->second;
+      a.ready = std::max(a.ready, prob.items[i].ready + prob.steal * closed);
+      a.shift = prob.steal * closed;
+      if (a.last == i)
+        closed += a.bytes;
+    }
+  }
   LimitedStream stream(prob.limits, prob.wakeup);
   for (size_t i = 0; i < prob.items.size(); ++i) {
     const Acc &a = acc.find(bucketOf[i])->second;
@@ -158,7 +175,7 @@ double hccl::bucket::evaluatePlan(const Problem &prob,
     const Item &first = prob.items[a.first];
     double cost =
         first.key < 0 ? first.fixedSeconds : prob.pricers[first.key](a.bytes);
-    stream.push(a.ready, a.bytes, cost);
+    stream.push(a.ready, a.bytes, cost, a.shift);
   }
   return stream.finish();
 }
@@ -284,6 +301,10 @@ void mergeWhileFree(const Problem &prob, std::vector<int64_t> &bucketOf,
     size_t begin, end; // [begin, end)
     double ready, bytes;
   };
+  // The steal delays a run by the bytes before its first item.
+  std::vector<double> S(prob.items.size() + 1, 0);
+  for (size_t i = 0; i < prob.items.size(); ++i)
+    S[i + 1] = S[i] + prob.items[i].bytes;
   std::vector<Run> runs;
   for (size_t i = 0, n = prob.items.size(); i < n;) {
     size_t j = i;
@@ -302,11 +323,13 @@ void mergeWhileFree(const Problem &prob, std::vector<int64_t> &bucketOf,
     return head.key < 0 ? head.fixedSeconds : prob.pricers[head.key](bytes);
   };
   auto after = [&](double prev, const Run &r, double bytes) {
+    double shift = prob.steal * S[r.begin], ready = r.ready + shift;
     double begin =
         oneInFlight
-            ? (prev <= r.ready ? r.ready : prob.limits.nextBoundary(prev)) +
+            ? (prev <= ready ? ready
+                             : prob.limits.nextBoundary(prev - shift) + shift) +
                   prob.wakeup
-            : std::max(r.ready + prob.wakeup, prev);
+            : std::max(ready + prob.wakeup, prev);
     return begin + cost(r, bytes);
   };
   std::vector<double> fin(runs.size());
@@ -373,8 +396,10 @@ Plan planDp(const Problem &prob, bool oneInFlight) {
   // limit) begins at R_j + w: RI[j] is the time the idle test compares F
   // with, R_j or R_j + w.
   const double w = prob.wakeup;
-  auto issueAfter = [&](double f) {
-    return oneInFlight ? prob.limits.nextBoundary(f) + w : f;
+  // With a steal, the start after item i is shifted by steal x S[i]
+  // (BucketPlanner.h), and so are the compute-op ends it may wait for.
+  auto issueAfter = [&](double f, double shift) {
+    return oneInFlight ? prob.limits.nextBoundary(f - shift) + shift + w : f;
   };
   std::vector<double> F(n + 1, 0), G(n + 1, 0), S(n + 1, 0), R(n, 0), RI(n, 0);
   std::vector<int64_t> start(n, 0), B(n + 1, 0); // B: buckets of prefix
@@ -390,6 +415,7 @@ Plan planDp(const Problem &prob, bool oneInFlight) {
   int64_t runStart = -1, depLo = 0;
   int runKey = -1;
   std::vector<std::deque<int64_t>> windows;
+  std::vector<double> top; // with a steal: the latest ready of [i..j]
 
   for (int64_t j = 0; j < n; ++j) {
     const Item &it = prob.items[j];
@@ -400,8 +426,11 @@ Plan planDp(const Problem &prob, bool oneInFlight) {
         ++bytesLo;
 
     if (it.key < 0) {
-      F[j + 1] = (F[j] <= RI[j] ? R[j] + w : G[j]) + it.fixedSeconds;
-      G[j + 1] = issueAfter(F[j + 1]);
+      double sh = prob.steal * S[j];
+      double r = prob.steal > 0 ? it.ready : R[j];
+      double ri = (oneInFlight ? r : r + w) + sh;
+      F[j + 1] = (F[j] <= ri ? r + sh + w : G[j]) + it.fixedSeconds;
+      G[j + 1] = issueAfter(F[j + 1], prob.steal * S[j + 1]);
       B[j + 1] = B[j] + 1;
       start[j] = j;
       runStart = -1;
@@ -409,7 +438,7 @@ Plan planDp(const Problem &prob, bool oneInFlight) {
     }
     const BucketPricer &price = prob.pricers[it.key];
     // The windows need non-decreasing affine pieces; anything else scans.
-    bool fast = price.isAffine() && !price.pieces.empty() &&
+    bool fast = prob.steal == 0 && price.isAffine() && !price.pieces.empty() &&
                 std::all_of(price.pieces.begin(), price.pieces.end(),
                             [](const AffinePiece &pc) { return pc.beta >= 0; });
     if (runStart < 0 || it.key != runKey) {
@@ -436,8 +465,21 @@ Plan planDp(const Problem &prob, bool oneInFlight) {
     };
 
     if (!fast) {
-      for (int64_t i = lo; i <= j; ++i)
-        consider((F[i] <= RI[j] ? R[j] + w : G[i]) + price(S[j + 1] - S[i]), i);
+      // With a steal the running maximum of R is not free (an earlier
+      // bucket's ready time is shifted less): a bucket's ready time is
+      // then the latest of its own items', top[i - lo] for [i..j].
+      if (prob.steal > 0) {
+        top.assign(j - lo + 1, 0);
+        for (int64_t i = j; i >= lo; --i)
+          top[i - lo] =
+              std::max(i < j ? top[i - lo + 1] : 0.0, prob.items[i].ready);
+      }
+      for (int64_t i = lo; i <= j; ++i) {
+        double sh = prob.steal * S[i];
+        double r = prob.steal > 0 ? top[i - lo] : R[j];
+        double ri = (oneInFlight ? r : r + w) + sh;
+        consider((F[i] <= ri ? r + sh + w : G[i]) + price(S[j + 1] - S[i]), i);
+      }
     } else {
       if (idle >= lo)
         consider(R[j] + w + price(S[j + 1] - S[idle]), idle);
@@ -461,7 +503,7 @@ Plan planDp(const Problem &prob, bool oneInFlight) {
       }
     }
     F[j + 1] = best;
-    G[j + 1] = issueAfter(best);
+    G[j + 1] = issueAfter(best, prob.steal * S[j + 1]);
     B[j + 1] = B[bestStart] + 1;
     start[j] = bestStart;
   }
@@ -479,6 +521,7 @@ Plan planDp(const Problem &prob, bool oneInFlight) {
   }
   mergeWhileFree(prob, plan.bucketOf, oneInFlight);
   plan.finishSeconds = evaluatePlan(prob, plan.bucketOf);
+  plan.programmeSeconds = F[n];
   plan.work = work;
   return plan;
 }

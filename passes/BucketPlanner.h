@@ -96,6 +96,15 @@ struct Problem {
   /// threads wake, the ranks meet; Topology::collectiveWakeupUs): a bucket
   /// issued at I starts at max(I + wakeup, the previous bucket's finish).
   double wakeup = 0;
+  /// Communication taking compute's cores (Topology::computeSteal), seconds
+  /// per byte: a bucket delays every later item by steal x its bytes, so
+  /// the items of a bucket that starts at item i are ready steal x S[i]
+  /// late (S: the bytes of the items before i, whatever buckets hold
+  /// them). Under the limits the compute-op ends a held-back start waits
+  /// for move by the same amount. comm-estimate's timeline charges a
+  /// bucket to the next compute op after its issue instead; the two agree
+  /// when every item is made by its own op of non-zero cost.
+  double steal = 0;
 };
 
 /// bucketOf[i] = bucket index of item i; buckets are runs numbered 0, 1, ...
@@ -105,6 +114,10 @@ struct Plan {
   /// planOptimal: candidate starts priced plus window pushes and pops, the
   /// unit of its running time (a test holds it to O(n * A)).
   int64_t work = 0;
+  /// The dynamic programme's own value of its plan, F[n] (no limit or one
+  /// in flight; 0 otherwise): equal to finishSeconds when the programme's
+  /// arithmetic is the evaluation's, which the tests hold it to.
+  double programmeSeconds = 0;
   /// planOptimalWithSlack: the cost margin the plan is also optimal under
   /// (0: none held; the plan is planOptimal's).
   double margin = 0;
@@ -114,9 +127,11 @@ struct Plan {
 bool isValidBucket(const Problem &prob, int64_t i, int64_t j);
 /// Whether `bucketOf` is a partition into valid runs.
 bool isValidPlan(const Problem &prob, const std::vector<int64_t> &bucketOf);
-/// Finish time of the last bucket under the model, the limits included.
-/// Buckets are issued in the order of their last members (where fusion
-/// puts them); for a partition into runs that is the partition's order.
+/// Finish time of the last bucket under the model, the limits and the
+/// steal included. Buckets are issued in the order of their last members
+/// (where fusion puts them); for a partition into runs that is the
+/// partition's order. An item is delayed by the steal of every bucket
+/// whose last member comes before it.
 double evaluatePlan(const Problem &prob, const std::vector<int64_t> &bucketOf);
 
 /// Every item alone.
@@ -155,7 +170,9 @@ Plan planDdp(const Problem &prob, double capBytes, double firstBucketBytes);
 /// right: one monotone deque per piece gives O(n * A) time and O(n + A)
 /// extra space for n items and A candidate algorithms. A general pricer
 /// falls back to scanning every valid start: O(n * W), W the largest valid
-/// bucket.
+/// bucket. So does a steal: a start i then has ready time R_j + steal S[i]
+/// + w, a function of i, so the idle starts are no longer a prefix; the
+/// programme stays exact (a start's finish depends on F[i] and i alone).
 ///
 /// Among partitions with the same finish (to rounding) it prefers fewer,
 /// larger buckets, which cost nothing in the model and are robust to costs

@@ -683,6 +683,7 @@ FailureOr<SmallVector<BucketStream>> mlir::comm::buildBucketStreams(
             if (failed(m))
               return failure();
             prob.wakeup = (*m)->topology().collectiveWakeup();
+            prob.steal = (*m)->topology().computeSteal();
             FailureOr<hccl::bucket::BucketPricer> pr =
                 (*m)->allReducePricer(ar, ar.getAlgoAttr());
             if (failed(pr))
@@ -698,6 +699,7 @@ FailureOr<SmallVector<BucketStream>> mlir::comm::buildBucketStreams(
           if (failed(m))
             return failure();
           prob.wakeup = (*m)->topology().collectiveWakeup();
+          prob.steal = (*m)->topology().computeSteal();
           FailureOr<CollectivePrice> pr = (*m)->price(src.op);
           if (failed(pr))
             return failure();

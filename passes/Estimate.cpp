@@ -6,7 +6,7 @@
 //     #<i> <op> @<group> p=<p> bytes=<n> algo=<name>[ (selected)]
 //          time_us=<t> busbw_GBps=<b>
 //   timeline @fn compute_us=<c> comm_us=<m> exposed_comm_us=<e>
-//            iteration_us=<it>
+//            iteration_us=<it>[ steal_us=<s>]
 //
 // (each record on one line). "(selected)" marks a collective without an
 // `algo` attribute, priced with what comm-select-algorithm would pick.
@@ -152,7 +152,10 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
        << " compute_us=" << llvm::format("%.3f", tl.computeUs)
        << " comm_us=" << llvm::format("%.3f", tl.commUs)
        << " exposed_comm_us=" << llvm::format("%.3f", tl.exposedUs)
-       << " iteration_us=" << llvm::format("%.3f", tl.iterationUs) << "\n";
+       << " iteration_us=" << llvm::format("%.3f", tl.iterationUs);
+    if (model.hasTopology() && model.topology().computeStealUsPerMB != 0)
+      os << " steal_us=" << llvm::format("%.3f", tl.stealUs);
+    os << "\n";
   }
 
   static std::string opLabel(Operation *op) {

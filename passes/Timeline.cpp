@@ -43,6 +43,8 @@ private:
   hccl::contention::LinkSharing links;
   std::vector<size_t> jobs;
   llvm::DenseMap<Operation *, size_t> started; // comm.start -> event
+  /// Per started collective not yet charged: the compute it will delay.
+  llvm::DenseMap<size_t, double> pendingSteal;
 
   static bool holdsComm(Operation *op) {
     bool found = false;
@@ -93,6 +95,10 @@ private:
         if (failed(ev))
           return failure();
         started[start] = *ev;
+        const CollectivePrice &pr = tl.collectives[*ev].price;
+        if (double s = model.topology().computeSteal() * pr.bytes * 1e6;
+            s > 0 && pr.p > 1)
+          pendingSteal[*ev] = s;
         continue;
       }
       if (auto wait = dyn_cast<WaitOp>(op)) {
@@ -100,6 +106,7 @@ private:
         if (it == started.end())
           continue;
         CollectiveEvent &ev = tl.collectives[it->second];
+        pendingSteal.erase(it->second); // nothing ran beside it
         ev.waitUs = clock;
         clock = std::max(clock, links.endOf(jobs[it->second]));
         continue;
@@ -124,9 +131,14 @@ private:
       }
       double cost = computeCostUs(&op, opts);
       if (cost > 0) {
-        tl.compute.push_back({&op, clock, clock + cost});
-        clock += cost;
+        double steal = 0;
+        for (auto &[ev, s] : pendingSteal)
+          steal += s;
+        pendingSteal.clear();
+        tl.compute.push_back({&op, clock, clock + cost + steal});
+        clock += cost + steal;
         tl.computeUs += cost;
+        tl.stealUs += steal;
       }
     }
     return success();

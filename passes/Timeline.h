@@ -10,7 +10,12 @@
 //    stream until it ends; `comm.start` issues without blocking and
 //    `comm.wait` blocks until that collective ends;
 //  - an op whose regions hold communication is run inline (loop bodies
-//    once); any other op costs computeCostUs.
+//    once); any other op costs computeCostUs;
+//  - communication takes compute's cores (Topology::computeStealUsPerMB):
+//    a `comm.start`ed collective delays the next compute op after its
+//    issue by steal x its bytes, charged in full to that op however short
+//    (an upper bound), unless the compute stream waits for it first (then
+//    nothing ran beside it). A synchronous collective steals nothing.
 //
 // Iteration = when both the compute stream and every communication stream
 // are done; exposed communication = iteration - compute (the compute stream
@@ -47,8 +52,9 @@ struct IterationTimeline {
   std::vector<ComputeEvent> compute;        ///< ops with a non-zero cost
   double computeUs = 0;
   double commUs = 0;
-  double exposedUs = 0;
+  double exposedUs = 0; ///< the steal included
   double iterationUs = 0;
+  double stealUs = 0; ///< compute delayed by communication on its cores
   int lanes = 0;
 };
 

@@ -148,6 +148,7 @@ sched::Topology TopologyAttr::toSchedule() const {
   t.collectiveWakeupUs = getWakeup().convertToDouble();
   t.cacheBytes = getCacheBytes().convertToDouble();
   t.pastCacheFactor = getPastCache().convertToDouble();
+  t.computeStealUsPerMB = getSteal().convertToDouble();
   return t;
 }
 
@@ -157,7 +158,8 @@ TopologyAttr TopologyAttr::get(MLIRContext *ctx, const sched::Topology &t) {
              toAttr(ctx, t.inter), APFloat(t.reduceGBps), t.podServers,
              t.podServers > 0 ? toAttr(ctx, t.scaleUp) : LinkAttr(),
              APFloat(t.collectiveOverheadUs), APFloat(t.collectiveWakeupUs),
-             APFloat(t.cacheBytes), APFloat(t.pastCacheFactor), t.name);
+             APFloat(t.cacheBytes), APFloat(t.pastCacheFactor),
+             APFloat(t.computeStealUsPerMB), t.name);
 }
 
 FailureOr<TopologyAttr>
@@ -178,11 +180,14 @@ TopologyAttr::fromSchedule(MLIRContext *ctx, const sched::Topology &t,
   return get(ctx, t);
 }
 
-LogicalResult TopologyAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, int64_t servers,
-    int64_t devices, bool intraRing, LinkAttr intra, LinkAttr inter,
-    APFloat reduceF, int64_t podServers, LinkAttr scaleUp, APFloat overheadF,
-    APFloat wakeupF, APFloat cacheF, APFloat pastCacheF, StringRef preset) {
+LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t servers, int64_t devices,
+                                   bool intraRing, LinkAttr intra,
+                                   LinkAttr inter, APFloat reduceF,
+                                   int64_t podServers, LinkAttr scaleUp,
+                                   APFloat overheadF, APFloat wakeupF,
+                                   APFloat cacheF, APFloat pastCacheF,
+                                   APFloat stealF, StringRef preset) {
   double reduce = reduceF.convertToDouble();
   double overhead = overheadF.convertToDouble();
   if (!std::isfinite(overhead) || !(overhead >= 0))
@@ -206,6 +211,10 @@ LogicalResult TopologyAttr::verify(
   if (pastCache != 1 && cache == 0)
     return emitError() << "topology past_cache needs the cache bytes it "
                           "applies past";
+  double steal = stealF.convertToDouble();
+  if (!(steal >= 0 && steal <= 1e6))
+    return emitError() << "topology steal must be in 0..1e6 us per MB, found "
+                       << formatNumber(steal);
   if (servers < 1 || servers > 65536)
     return emitError() << "topology servers must be in 1..65536, found "
                        << servers;
@@ -242,7 +251,7 @@ LogicalResult TopologyAttr::verify(
         (scaleUp && !(t.scaleUp == fromAttr(scaleUp))) ||
         t.reduceGBps != reduce || t.collectiveOverheadUs != overhead ||
         t.collectiveWakeupUs != wakeup || t.cacheBytes != cache ||
-        t.pastCacheFactor != pastCache)
+        t.pastCacheFactor != pastCache || t.computeStealUsPerMB != steal)
       return emitError() << "topology parameters differ from preset '" << preset
                          << "'";
   }
@@ -261,7 +270,7 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
               "#comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, pods "
               "= S #comm.link<...>][, "
               "overhead = US][, wakeup = US][, cache = BYTES, past_cache = "
-              "X]'";
+              "X][, steal = US_PER_MB]'";
   };
   if (parser.parseLess())
     return {};
@@ -310,10 +319,10 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
       parseNumber(parser, reduce))
     return {};
   // Optional, in this order: pods = S LINK, overhead = US, wakeup = US,
-  // cache = BYTES, past_cache = X.
+  // cache = BYTES, past_cache = X, steal = US_PER_MB.
   int64_t pods = 0;
   LinkAttr scaleUp;
-  double overhead = 0, wakeup = 0, cache = 0, pastCache = 1;
+  double overhead = 0, wakeup = 0, cache = 0, pastCache = 1, steal = 0;
   bool comma = succeeded(parser.parseOptionalComma());
   if (comma && succeeded(parser.parseOptionalKeyword("pods"))) {
     if (parser.parseEqual() || parser.parseInteger(pods) ||
@@ -331,17 +340,22 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
       return {};
     comma = succeeded(parser.parseOptionalComma());
   }
-  if (comma && (parser.parseKeyword("cache") || parser.parseEqual() ||
-                parseNumber(parser, cache) || parser.parseComma() ||
-                parser.parseKeyword("past_cache") || parser.parseEqual() ||
-                parseNumber(parser, pastCache)))
+  if (comma && succeeded(parser.parseOptionalKeyword("cache"))) {
+    if (parser.parseEqual() || parseNumber(parser, cache) ||
+        parser.parseComma() || parser.parseKeyword("past_cache") ||
+        parser.parseEqual() || parseNumber(parser, pastCache))
+      return {};
+    comma = succeeded(parser.parseOptionalComma());
+  }
+  if (comma && (parser.parseKeyword("steal") || parser.parseEqual() ||
+                parseNumber(parser, steal)))
     return {};
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, ctx, servers,
                     devices, ring, intra, inter, APFloat(reduce), pods, scaleUp,
                     APFloat(overhead), APFloat(wakeup), APFloat(cache),
-                    APFloat(pastCache), StringRef());
+                    APFloat(pastCache), APFloat(steal), StringRef());
 }
 
 void TopologyAttr::print(AsmPrinter &p) const {
@@ -366,6 +380,8 @@ void TopologyAttr::print(AsmPrinter &p) const {
   if (double c = getCacheBytes().convertToDouble(); c != 0)
     p << ", cache = " << formatNumber(c)
       << ", past_cache = " << formatNumber(getPastCache().convertToDouble());
+  if (double s = getSteal().convertToDouble(); s != 0)
+    p << ", steal = " << formatNumber(s);
   p << ">";
 }
 

@@ -94,7 +94,7 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
                    intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>,
                    inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>,
                    reduce = 100, overhead = 30, wakeup = 80,
-                   cache = 8388608, past_cache = 1.7>
+                   cache = 8388608, past_cache = 1.7, steal = 95>
     ```
 
     with, for super pods (after `reduce`), `pods = S #comm.link<...>`: the
@@ -110,7 +110,10 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     the ranks meet), which a collective queued behind another on its stream
     does not pay; `cache` and `past_cache` (optional, together) the caches'
     knee: a collective's byte terms hold for its first `cache` bytes per
-    rank, and every byte past them costs `past_cache` (>= 1) times as much.
+    rank, and every byte past them costs `past_cache` (>= 1) times as much;
+    `steal` (optional, default 0) the microseconds by which a collective
+    delays the compute after its issue, per MB it moves (communication
+    taking compute's cores on a CPU host).
     A topology equal to a preset prints as the preset.
   }];
   let parameters = (ins
@@ -126,6 +129,7 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     APFloatParameter<"earliest start after issue, us">:$wakeup,
     APFloatParameter<"bytes per rank the byte terms hold for">:$cacheBytes,
     APFloatParameter<"cost of a byte past them, x">:$pastCache,
+    APFloatParameter<"compute delay per MB a collective moves, us">:$steal,
     StringRefParameter<"preset name, empty if custom", "\"\"">:$preset);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;

@@ -66,6 +66,33 @@ def calibrate(build, work, ranks):
     return out
 
 
+def measure_steal(build, work, model, ranks, batch, link_params, rounds, port):
+    """Link parameters with this host's compute steal for `model`
+    (measure_steal.py: its backward alone and beside all-reduces of its
+    gradients' size), merged into `link_params` when given."""
+    out = os.path.join(work, f"steal-{model}-p{ranks}-b{batch}.json")
+    env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
+    print(sh(["/usr/bin/torchrun", "--redirects", "1", "--tee", "1",
+              "--log_dir", os.path.join(work, f"logs-steal-{model}-p{ranks}"),
+              "--nproc_per_node", str(ranks), "--master_port", str(port),
+              os.path.join(HERE, "measure_steal.py"), "--model", model, "--batch", str(batch),
+              "--rounds", str(rounds), "--out", out,
+              *(["--link-params", link_params] if link_params else [])], env=env).strip(),
+          flush=True)
+    return out
+
+
+def predict(build, mlir, pipeline):
+    """comm-estimate's timeline of the plan (the pipeline before lowering,
+    as bench/model/validate_model.py predicts): {field: us}."""
+    scheduled = sh([os.path.join(build, "bin", "hccl-opt"),
+                    f"--hccl-pipeline=lower=false {pipeline}"], input=mlir)
+    out = sh([os.path.join(build, "bin", "hccl-opt"), "--comm-estimate", "-o", "/dev/null"],
+             input=scheduled)
+    line = next(l for l in out.splitlines() if l.startswith("timeline "))
+    return {k: float(v) for k, v in (f.split("=") for f in line.split()[2:])}
+
+
 def compile_plan(build, work, model, ranks, batch, link_params=None, cpu=None,
                  measure=0, pipeline=""):
     """Exports, compiles and writes the plan. measure > 0: the layers'
@@ -102,6 +129,11 @@ def compile_plan(build, work, model, ranks, batch, link_params=None, cpu=None,
                   f"--hccl-pipeline={pipeline}" if pipeline else "--hccl-pipeline"],
                  input=mlir)
     sh([os.path.join(build, "bin", "hccl-translate"), "--comm-to-plan", "-o", plan], input=lowered)
+    pred = predict(build, mlir, pipeline)
+    print(f"plan: predicted backward + exposed communication {pred['iteration_us'] / 1e3:.1f} ms "
+          f"(compute {pred['compute_us'] / 1e3:.1f}, exposed {pred['exposed_comm_us'] / 1e3:.1f}"
+          + (f", of it steal {pred['steal_us'] / 1e3:.1f}" if "steal_us" in pred else "")
+          + " ms)", flush=True)
     return plan, graph
 
 
@@ -161,6 +193,10 @@ def main(argv):
                    help="price the plan's compute with the backward measured here "
                         "(median of N runs per layer, x ranks/cores) instead of "
                         "--peak-tflops / --memory-gbps")
+    p.add_argument("--measure-steal", type=int, default=0, metavar="N",
+                   help="price the plan with this host's compute steal for the model "
+                        "(measure_steal.py, N rounds: the backward alone and beside "
+                        "all-reduces), merged into the link parameters")
     p.add_argument("--pipeline", default="", metavar="OPTS",
                    help="options of hccl-opt's --hccl-pipeline for the plan, e.g. "
                         "'policy=ddp' (default: the pipeline's defaults)")
@@ -183,6 +219,8 @@ def main(argv):
         p.error("--rounds, --steps and --batch must be >= 1")
     if args.measure_compute < 0:
         p.error("--measure-compute must be >= 0")
+    if args.measure_steal != 0 and args.measure_steal < 3:
+        p.error("--measure-steal needs at least 3 rounds (0: not measured)")
     if not (args.peak_tflops > 0 and args.memory_gbps > 0):
         p.error("--peak-tflops and --memory-gbps must be > 0")
     if args.link_params and (args.calibrate or len(args.ranks) != 1):
@@ -206,6 +244,9 @@ def main(argv):
         for ranks in args.ranks:
             links = (calibrate(args.build, work, ranks) if args.calibrate
                      else args.link_params)
+            if args.measure_steal:
+                links = measure_steal(args.build, work, model, ranks, batch, links,
+                                      args.measure_steal, args.port - 1)
             plan, graph = compile_plan(args.build, work, model, ranks, batch, links,
                                        {"peak_tflops": args.peak_tflops,
                                         "memory_gbps": args.memory_gbps},

@@ -88,6 +88,13 @@ Status readLinkFields(const Json &j, const std::string &path, Topology &t) {
   if (t.pastCacheFactor != 1 && t.cacheBytes == 0)
     return Status::error(join(path, "past_cache_factor") +
                          ": needs cache_bytes (the size it applies past)");
+  if (Status s = numberField(j, "compute_steal_us_per_mb", path, 0, false,
+                             t.computeStealUsPerMB, false);
+      !s)
+    return s;
+  if (t.computeStealUsPerMB > 1e6)
+    return Status::error(join(path, "compute_steal_us_per_mb") +
+                         ": expected at most 1e6");
   return Status::ok();
 }
 

@@ -38,6 +38,8 @@ void linkFields(ojson &j, const Topology &t) {
     j["cache_bytes"] = t.cacheBytes;
     j["past_cache_factor"] = t.pastCacheFactor;
   }
+  if (t.computeStealUsPerMB != 0)
+    j["compute_steal_us_per_mb"] = t.computeStealUsPerMB;
 }
 
 ojson topoJson(const Topology &t) {

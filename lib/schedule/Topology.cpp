@@ -151,6 +151,9 @@ Status Topology::validate() const {
   if (pastCacheFactor != 1 && cacheBytes == 0)
     return Status::error("topology: a past-cache factor needs the cache "
                          "bytes it applies past");
+  if (!(computeStealUsPerMB >= 0 && computeStealUsPerMB <= 1e6))
+    return Status::error("topology: the compute steal must be in 0..1e6 us "
+                         "per MB");
   return Status::ok();
 }
 
@@ -241,11 +244,11 @@ Status Topology::applyLinkParams(std::string_view text) {
   if (Status s = jsonread::parseObject(text, "link parameters", j); !s)
     return s;
   // The plan's topology reader reads these keys with the same function.
-  Status s = jsonread::object(j, "",
-                              {"intra", "inter", "scaleup", "intra_shape",
-                               "reduce_gbps", "collective_overhead_us",
-                               "collective_wakeup_us", "cache_bytes",
-                               "past_cache_factor", "version"});
+  Status s = jsonread::object(
+      j, "",
+      {"intra", "inter", "scaleup", "intra_shape", "reduce_gbps",
+       "collective_overhead_us", "collective_wakeup_us", "cache_bytes",
+       "past_cache_factor", "compute_steal_us_per_mb", "version"});
   if (s)
     s = detail::readLinkFields(j, "", *this);
   if (s && j.contains("scaleup") && !hasPods())
@@ -272,6 +275,7 @@ bool Topology::operator==(const Topology &o) const {
          collectiveOverheadUs == o.collectiveOverheadUs &&
          collectiveWakeupUs == o.collectiveWakeupUs &&
          cacheBytes == o.cacheBytes && pastCacheFactor == o.pastCacheFactor &&
+         computeStealUsPerMB == o.computeStealUsPerMB &&
          rankServer == o.rankServer;
 }
 

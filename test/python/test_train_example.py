@@ -70,6 +70,7 @@ COMPARE = os.path.join(HERE, "..", "..", "examples", "train", "compare.py")
      "--link-params /nonexistent/calib.json: no such file"),
     (["--peak-tflops", "0"], "--peak-tflops and --memory-gbps must be > 0"),
     (["--measure-compute", "-1"], "--measure-compute must be >= 0"),
+    (["--measure-steal", "2"], "--measure-steal needs at least 3 rounds"),
 ])
 def test_compare_refuses_bad_pricing_options(args, message):
     import subprocess
@@ -133,3 +134,54 @@ def test_allocator_retain_reaches_glibc():
         pytest.skip("this C library does not map large blocks on its own (not glibc?)")
     c.retain_freed_memory(env)
     assert where(env) == ["heap", "kept"]
+
+
+MEASURE_STEAL = os.path.join(HERE, "..", "..", "examples", "train", "measure_steal.py")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--rounds", "2"], "--rounds must be >= 3"),
+    (["--chunks", "0"], "--chunks >= 1"),
+    (["--bytes", "8", "--chunks", "4"], "--bytes must hold at least one fp32 element per chunk"),
+    (["--link-params", "/nonexistent/calib.json"], "--link-params /nonexistent/calib.json"),
+])
+def test_measure_steal_refuses_bad_options(args, message, tmp_path):
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, MEASURE_STEAL, *args, "--out", str(tmp_path / "o.json")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    assert message in r.stderr
+
+
+def _free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_measure_steal_writes_link_parameters(tmp_path):
+    # Two ranks on the hccl backend, a small model, a few rounds: the steal
+    # lands in a copy of the given link parameters, which keep their keys.
+    import json
+    import subprocess
+    if not os.path.isfile("/usr/bin/torchrun"):
+        pytest.skip("torchrun (python3-torch) is not installed")
+    pytest.importorskip("hccl_mlir.torch")
+    base = tmp_path / "calib.json"
+    base.write_text('{"reduce_gbps": 7.5, "collective_wakeup_us": 40}')
+    out = tmp_path / "steal.json"
+    r = subprocess.run(
+        # Debian's torch 1.13 torchrun fails without --redirects and a log dir.
+        ["/usr/bin/torchrun", "--redirects", "1", "--tee", "1", "--log_dir", str(tmp_path / "logs"),
+         "--nproc_per_node", "2", "--master_port", str(_free_port()),
+         MEASURE_STEAL, "--model", "gpt", "--rounds", "3", "--warmup", "1",
+         "--bytes", "4e6", "--link-params", str(base), "--out", str(out)],
+        capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-4000:]
+    got = json.loads(out.read_text())
+    assert got["reduce_gbps"] == 7.5 and got["collective_wakeup_us"] == 40
+    steal = got["compute_steal_us_per_mb"]
+    assert isinstance(steal, float) and 0 <= steal < 1e6, steal
+    assert "beside 4.0 MB of all-reduce in 4" in r.stdout, r.stdout

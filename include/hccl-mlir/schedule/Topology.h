@@ -78,6 +78,13 @@ struct Topology {
   /// knee. Measured by tools/calibrate; none in the presets.
   double cacheBytes = 0;
   double pastCacheFactor = 1;
+  /// Communication taking compute's cores: microseconds by which a
+  /// collective delays the compute that runs after its issue, per MB (1e6
+  /// bytes, as HCCL counts them) it moves. 0 on an NPU, whose links have
+  /// engines of their own; a CPU host's collectives copy and reduce on the
+  /// cores (and through the memory) the backward pass also uses. Measured
+  /// by examples/train/measure_steal.py; 0 in the presets.
+  double computeStealUsPerMB = 0;
 
   /// Servers per super pod, server-major (the last pod may hold fewer); 0:
   /// no pods. A rank table may group servers otherwise (serverPod).
@@ -102,6 +109,8 @@ struct Topology {
   double gamma() const { return 1.0 / (reduceGBps * 1e9); }
   double collectiveOverhead() const { return collectiveOverheadUs * 1e-6; }
   double collectiveWakeup() const { return collectiveWakeupUs * 1e-6; }
+  /// computeStealUsPerMB in seconds per byte.
+  double computeSteal() const { return computeStealUsPerMB * 1e-12; }
   /// What the byte terms of a collective of `bytes` are multiplied by:
   /// (cacheBytes + pastCacheFactor * (bytes - cacheBytes)) / bytes past the
   /// knee, 1 below it.

@@ -35,6 +35,7 @@ struct Gen {
   }
   bool chance(double p) { return real(0, 1) < p; }
   bool withWakeup = false; ///< problems draw a wake-up half the time
+  bool withSteal = false;  ///< problems draw a steal half the time
 
   BucketPricer affinePricer() {
     BucketPricer p;
@@ -82,6 +83,10 @@ struct Gen {
       prob.caps.maxBucketBytes = real(1e6, 1e8);
     if (withWakeup && chance(0.5))
       prob.wakeup = real(0, 5e-4);
+    // Up to a few times the pricers' per-byte cost: a steal larger than a
+    // bucket's own time is not physical, but the programme must not care.
+    if (withSteal && chance(0.5))
+      prob.steal = chance(0.5) ? real(0, 3e-9) : real(0, 3e-8);
     return prob;
   }
 };
@@ -559,14 +564,21 @@ double simulateLimits(const Problem &prob,
     double ready = 0, bytes = 0, cost = 0;
   };
   std::vector<Bucket> order;
+  std::vector<double> shift; // per bucket: the steal of the ones before
+  double before = 0;
   for (size_t i = 0; i < bucketOf.size(); ++i) {
     if (i > 0 && bucketOf[i] == bucketOf[i - 1]) {
       order.back().ready = std::max(order.back().ready, prob.items[i].ready);
       order.back().bytes += prob.items[i].bytes;
     } else {
+      if (!order.empty())
+        before += order.back().bytes;
       order.push_back({prob.items[i].ready, prob.items[i].bytes, 0});
+      shift.push_back(prob.steal * before);
     }
   }
+  for (size_t b = 0; b < order.size(); ++b)
+    order[b].ready += shift[b];
   size_t at = 0;
   for (size_t b = 0; b < order.size(); ++b) {
     const Item &head = prob.items[at];
@@ -578,7 +590,8 @@ double simulateLimits(const Problem &prob,
   const Limits &lim = prob.limits;
   std::deque<std::pair<double, double>> flight; // (end, bytes), oldest first
   double streamFree = 0, last = 0;
-  for (const Bucket &bk : order) {
+  for (size_t b = 0; b < order.size(); ++b) {
+    const Bucket &bk = order[b];
     double clock = bk.ready;
     auto allowed = [&] {
       if (flight.empty())
@@ -598,8 +611,9 @@ double simulateLimits(const Problem &prob,
       clock = std::max(clock, flight.front().first);
       flight.pop_front();
     }
+    // The compute-op ends moved with the steal of the buckets before.
     if (held && clock > bk.ready)
-      clock = lim.nextBoundary(clock);
+      clock = lim.nextBoundary(clock - shift[b]) + shift[b];
     double begin = std::max(clock + prob.wakeup, streamFree);
     streamFree = begin + bk.cost;
     flight.push_back({streamFree, bk.bytes});
@@ -698,6 +712,146 @@ TEST(BucketPlannerLimits, NeverWorseThanAnyThreshold) {
   RecordProperty("worst_gap_to_brute_force_percent",
                  std::to_string(100 * worstGap));
   std::printf("worst gap to brute force: %.3f%%\n", 100 * worstGap);
+}
+
+// --- The steal: communication taking compute's cores (Problem::steal) ---
+
+TEST(BucketPlannerSteal, HandWorkedExample) {
+  // Two 1 MB gradients ready at 0 and 1 ms; a bucket costs 10 us + 1 ns/B.
+  // Without a steal they go apart: 0-1.01 ms, then 1.01-2.02 ms. With a
+  // steal of 1.5 ns/B the first bucket delays the second gradient by
+  // 1.5 ms (ready at 2.5 ms, finish 3.51 ms), so one 2 MB bucket at 1 ms
+  // (finish 3.01 ms) wins.
+  Problem prob;
+  prob.pricers.push_back(BucketPricer{{{10e-6, 1e-9, 0}}, {}});
+  Item a;
+  a.bytes = 1e6;
+  Item b = a;
+  b.ready = 1e-3;
+  prob.items = {a, b};
+  Plan plain = planOptimal(prob);
+  EXPECT_EQ(plain.bucketOf, (std::vector<int64_t>{0, 1}));
+  expectNear(plain.finishSeconds, 2.02e-3);
+  prob.steal = 1.5e-9;
+  expectNear(evaluatePlan(prob, {0, 1}), 3.51e-3);
+  expectNear(evaluatePlan(prob, {0, 0}), 3.01e-3);
+  Plan stolen = planOptimal(prob);
+  EXPECT_EQ(stolen.bucketOf, (std::vector<int64_t>{0, 0}));
+  expectNear(stolen.finishSeconds, 3.01e-3);
+
+  // One in flight: with a 2 MB first bucket (ends 2.01 ms) and a steal of
+  // 0.1 ns/B, the second bucket is ready at 1.2 ms and held back until
+  // 2.01 ms, i.e. compute time 1.81 ms; the next compute-op end is 2.5 ms,
+  // 2.7 ms once moved by the steal: finish 3.71 ms.
+  prob.items[0].bytes = 2e6;
+  prob.steal = 0.1e-9;
+  prob.limits.boundaries = {0, 1e-3, 2.5e-3};
+  prob.limits.maxInFlight = 1;
+  expectNear(evaluatePlan(prob, {0, 1}), 3.71e-3);
+  expectNear(simulateLimits(prob, {0, 1}), 3.71e-3);
+}
+
+TEST(BucketPlannerSteal, OptimalEqualsBruteForce) {
+  // A start's ready time depends on where it starts (R_j + steal S[i]); the
+  // scan is exact for affine and general pricers, ready times in and out
+  // of order, with and without a wake-up.
+  Gen g(41);
+  g.withWakeup = true;
+  g.withSteal = true;
+  int withSteal = 0, moved = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    Problem prob = g.problem(g.integer(1, 11), /*affine=*/trial % 2 == 0,
+                             /*monotoneReady=*/trial % 3 != 0);
+    Plan plan = planOptimal(prob);
+    ASSERT_TRUE(isValidPlan(prob, plan.bucketOf)) << "trial " << trial;
+    expectNear(plan.finishSeconds, evaluatePlan(prob, plan.bucketOf));
+    expectNear(plan.programmeSeconds, plan.finishSeconds);
+    expectNear(plan.finishSeconds, bruteForce(prob));
+    if (prob.steal > 0) {
+      ++withSteal;
+      Problem blind = prob;
+      blind.steal = 0;
+      if (evaluatePlan(prob, planOptimal(blind).bucketOf) >
+          plan.finishSeconds * (1 + 1e-9))
+        ++moved;
+    }
+  }
+  EXPECT_GE(withSteal, 250);
+  // Not vacuous: the plan that ignores the steal loses somewhere.
+  EXPECT_GE(moved, 20);
+}
+
+TEST(BucketPlannerSteal, OnlyDelays) {
+  // For a fixed partition a larger steal never finishes earlier (without
+  // limits: under them a compute-op end that the steal moves past a held
+  // start's gate lets that start go sooner, as it would on the host).
+  Gen g(42);
+  g.withWakeup = true;
+  for (int trial = 0; trial < 300; ++trial) {
+    Problem prob = g.problem(g.integer(1, 40), g.chance(0.5));
+    Plan plan = planThreshold(prob, g.real(1e6, 1e8), 0);
+    double prev = 0;
+    for (double s : {0.0, 1e-10, 1e-9, 3e-9}) {
+      prob.steal = s;
+      double f = evaluatePlan(prob, plan.bucketOf);
+      EXPECT_GE(f, prev * (1 - 1e-12)) << "trial " << trial << " steal " << s;
+      prev = f;
+    }
+  }
+}
+
+TEST(BucketPlannerSteal, EvaluationMatchesTheSchedulersRule) {
+  Gen g(43);
+  g.withSteal = true;
+  for (int trial = 0; trial < 400; ++trial) {
+    Problem prob = g.problem(g.integer(1, 40), /*affine=*/true);
+    addBoundaries(g, prob);
+    prob.limits.maxInFlight = g.chance(0.7) ? g.integer(1, 4) : 0;
+    prob.limits.maxBytesInFlight = g.chance(0.5) ? g.real(1e6, 8e7) : 0;
+    for (const Plan &plan :
+         {planSingletons(prob), planThreshold(prob, g.real(1e6, 1e8), 0)})
+      expectNear(evaluatePlan(prob, plan.bucketOf),
+                 simulateLimits(prob, plan.bucketOf));
+  }
+}
+
+TEST(BucketPlannerSteal, OneInFlightEqualsBruteForce) {
+  Gen g(44);
+  g.withWakeup = true;
+  g.withSteal = true;
+  for (int trial = 0; trial < 400; ++trial) {
+    Problem prob = g.problem(g.integer(1, 11), /*affine=*/trial % 3 != 0);
+    addBoundaries(g, prob);
+    prob.limits.maxInFlight = 1;
+    Plan plan = planOptimal(prob);
+    ASSERT_TRUE(isValidPlan(prob, plan.bucketOf)) << "trial " << trial;
+    expectNear(plan.finishSeconds, evaluatePlan(prob, plan.bucketOf));
+    expectNear(plan.programmeSeconds, plan.finishSeconds);
+    expectNear(plan.finishSeconds, bruteForce(prob));
+  }
+}
+
+TEST(BucketPlannerSteal, MoreInFlightNeverWorseThanAThreshold) {
+  Gen g(45);
+  g.withSteal = true;
+  for (int trial = 0; trial < 200; ++trial) {
+    Problem prob = g.problem(g.integer(2, 11), /*affine=*/true);
+    addBoundaries(g, prob);
+    prob.limits.maxInFlight = g.integer(2, 4);
+    Plan plan = planOptimal(prob);
+    ASSERT_TRUE(isValidPlan(prob, plan.bucketOf)) << "trial " << trial;
+    size_t n = prob.items.size();
+    for (size_t i = 0; i < n; ++i) {
+      double bytes = 0;
+      for (size_t j = i; j < n; ++j) {
+        bytes += prob.items[j].bytes;
+        EXPECT_LE(plan.finishSeconds,
+                  planThreshold(prob, bytes, 0).finishSeconds * (1 + 1e-12))
+            << "trial " << trial << " threshold " << bytes;
+      }
+    }
+    EXPECT_GE(plan.finishSeconds, bruteForce(prob) * (1 - 1e-12));
+  }
 }
 
 } // namespace

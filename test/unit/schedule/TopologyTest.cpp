@@ -161,7 +161,8 @@ TEST(Topology, MalformedLinkParameters) {
       {R"({"color": 1})", "link parameters: color: unknown key (expected "
                           "intra, inter, scaleup, intra_shape, reduce_gbps, "
                           "collective_overhead_us, collective_wakeup_us, "
-                          "cache_bytes, past_cache_factor, version)"},
+                          "cache_bytes, past_cache_factor, "
+                          "compute_steal_us_per_mb, version)"},
       {R"({"collective_wakeup_us": -5})",
        "collective_wakeup_us: expected a number >= 0"},
       {R"({"cache_bytes": -1})", "cache_bytes: expected a number >= 0"},
@@ -170,6 +171,12 @@ TEST(Topology, MalformedLinkParameters) {
       {R"({"cache_bytes": 1048576, "past_cache_factor": 5000})",
        "past_cache_factor: expected at most 1000"},
       {R"({"past_cache_factor": 2})", "past_cache_factor: needs cache_bytes"},
+      {R"({"compute_steal_us_per_mb": -1})",
+       "compute_steal_us_per_mb: expected a number >= 0"},
+      {R"({"compute_steal_us_per_mb": 2e6})",
+       "compute_steal_us_per_mb: expected at most 1e6"},
+      {R"({"compute_steal_us_per_mb": "95"})",
+       "compute_steal_us_per_mb: expected a number"},
       {R"({"intra_shape": "torus"})", "intra_shape: expected \"mesh\" or "
                                       "\"ring\""},
       // Figures for a level the topology does not have are a mistake.
