@@ -66,20 +66,69 @@ def calibrate(build, work, ranks):
     return out
 
 
-def measure_steal(build, work, model, ranks, batch, link_params, rounds, port):
-    """Link parameters with this host's compute steal for `model`
-    (measure_steal.py: its backward alone and beside all-reduces of its
-    gradients' size), merged into `link_params` when given."""
+def measure_steal(build, work, model, ranks, batch, link_params, rounds, port,
+                  zero_grad_in_place=False):
+    """Link parameters for `model`'s plan measured on the torch path
+    (measure_steal.py): this host's compute steal (its backward alone and
+    beside all-reduces of its gradients' size), and the links scaled so
+    that the model prices those all-reduces at what they took alone on
+    torch tensors (priced_like_torch), merged into `link_params` when
+    given."""
     out = os.path.join(work, f"steal-{model}-p{ranks}-b{batch}.json")
+    report = os.path.join(work, f"steal-{model}-p{ranks}-b{batch}.report.json")
     env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
     print(sh(["/usr/bin/torchrun", "--redirects", "1", "--tee", "1",
               "--log_dir", os.path.join(work, f"logs-steal-{model}-p{ranks}"),
               "--nproc_per_node", str(ranks), "--master_port", str(port),
               os.path.join(HERE, "measure_steal.py"), "--model", model, "--batch", str(batch),
-              "--rounds", str(rounds), "--out", out,
+              "--rounds", str(rounds), "--out", out, "--report", report,
+              *(["--zero-grad-in-place"] if zero_grad_in_place else []),
               *(["--link-params", link_params] if link_params else [])], env=env).strip(),
           flush=True)
-    return out
+    with open(report) as f:
+        return priced_like_torch(build, work, ranks, out, json.load(f))
+
+
+def _selected_us(build, ranks, count, links):
+    """hccl-plan cost's price of the algorithm it selects, us."""
+    out = sh([os.path.join(build, "bin", "hccl-plan"), "cost", "--collective", "allreduce",
+              "--ranks", str(ranks), "--count", str(count), "--topology", f"host-{ranks}",
+              "--link-params", links])
+    return next(float(l.split()[1]) for l in out.splitlines() if l.rstrip().endswith("*"))
+
+
+def priced_like_torch(build, work, ranks, links, report):
+    """`links` with the intra link's bandwidth and the reduction rate scaled
+    by one factor k, so that one of the measured all-reduce chunks is priced
+    at its measured time (the all-reduces alone / chunks): their byte terms
+    scale by 1/k, their latency terms stay. hccl-test calibrates with
+    HcclMemAlloc buffers, read zero-copy; torch tensors take the copying
+    path (docs/performance.md), and the plan runs on those."""
+    count = report["bytes"] // report["chunks"] // 4
+    measured = report["allreduce_alone_ms"] * 1e3 / report["chunks"]
+    plan = os.path.join(work, f"links-p{ranks}.plan.json")
+    sh([os.path.join(build, "bin", "hccl-plan"), "generate", "--collective", "allreduce",
+        "--algo", "ring", "--ranks", str(ranks), "--count", "1", "--topology", f"host-{ranks}",
+        "--link-params", links, "-o", plan])
+    with open(plan) as f:
+        topo = json.load(f)["topology"]
+    lat = _selected_us(build, ranks, 1, links)
+    price = _selected_us(build, ranks, count, links)
+    if not measured > lat:
+        sys.exit(f"compare.py: the measured all-reduce ({measured:.1f} us a chunk) is not above "
+                 f"its latency terms ({lat:.1f} us): cannot scale the links to it")
+    k = (price - lat) / (measured - lat)
+    with open(links) as f:
+        params = json.load(f)
+    params["intra"] = dict(topo["intra"], bandwidth_gbps=topo["intra"]["bandwidth_gbps"] * k)
+    params["reduce_gbps"] = topo["reduce_gbps"] * k
+    scaled = os.path.join(work, f"links-torch-p{ranks}.json")
+    with open(scaled, "w") as f:
+        json.dump(params, f, indent=1)
+    print(f"links: an all-reduce of {4 * count / 1e6:.1f} MB measured {measured / 1e3:.2f} ms on "
+          f"torch tensors, priced {price / 1e3:.2f} ms; bandwidths x{k:.3f}: "
+          f"{_selected_us(build, ranks, count, scaled) / 1e3:.2f} ms ({scaled})", flush=True)
+    return scaled
 
 
 def predict(build, mlir, pipeline):
@@ -196,7 +245,8 @@ def main(argv):
     p.add_argument("--measure-steal", type=int, default=0, metavar="N",
                    help="price the plan with this host's compute steal for the model "
                         "(measure_steal.py, N rounds: the backward alone and beside "
-                        "all-reduces), merged into the link parameters")
+                        "all-reduces), and its links scaled to the all-reduces' time on torch "
+                        "tensors, merged into the link parameters")
     p.add_argument("--pipeline", default="", metavar="OPTS",
                    help="options of hccl-opt's --hccl-pipeline for the plan, e.g. "
                         "'policy=ddp' (default: the pipeline's defaults)")
@@ -246,7 +296,8 @@ def main(argv):
                      else args.link_params)
             if args.measure_steal:
                 links = measure_steal(args.build, work, model, ranks, batch, links,
-                                      args.measure_steal, args.port - 1)
+                                      args.measure_steal, args.port - 1,
+                                      args.zero_grad_in_place)
             plan, graph = compile_plan(args.build, work, model, ranks, batch, links,
                                        {"peak_tflops": args.peak_tflops,
                                         "memory_gbps": args.memory_gbps},

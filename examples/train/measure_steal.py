@@ -10,14 +10,16 @@ per rank, on the hccl backend:
         examples/train/measure_steal.py --model mlp --out steal.json \\
         [--link-params calib.json]
 
-Each round times the backward twice, in alternating order: alone, and with
+Each round times, in rotating order, the backward alone, the backward with
 all-reduces of --bytes in all (in --chunks pieces, as a DDP step's buckets)
-issued just before it and waited for after it. The steal is the difference
-of the medians (the slowest rank's time per backward) over the bytes. A
-round where the all-reduces outlast the backward charges it only part of
-their steal, so the report says how many did. Written to --out as link
-parameters (merged into --link-params' when given) for hccl-opt, the
-exporter or compare.py.
+issued just before it and waited for after it, and those all-reduces
+alone. The steal is the difference of the backward's medians (the slowest
+rank's) over the bytes. A round where the all-reduces outlast the backward
+charges it only part of their steal, so the report says how many did.
+Written to --out as link parameters (merged into --link-params' when
+given) for hccl-opt, the exporter or compare.py; --report adds the
+figures, among them the all-reduces' own time on torch tensors, which
+compare.py prices the plan's links with.
 """
 
 import argparse
@@ -44,8 +46,13 @@ def main(argv):
                         "gradients, fp32)")
     p.add_argument("--chunks", type=int, default=4, help="all-reduces they are split in")
     p.add_argument("--threads", type=int, default=1, help="torch threads per rank")
+    p.add_argument("--zero-grad-in-place", action="store_true",
+                   help="zero the gradients in place, as train_ddp.py --zero-grad-in-place "
+                        "(default: fresh gradients every backward, set_to_none=True, whose "
+                        "page faults can dominate a small model's backward)")
     p.add_argument("--link-params", metavar="FILE", help="link parameters to merge into")
     p.add_argument("--out", required=True, help="link parameters to write (rank 0)")
+    p.add_argument("--report", help="JSON of the measured figures to write (rank 0)")
     args = p.parse_args(argv)
     if args.rounds < 3 or args.warmup < 0 or args.chunks < 1:
         p.error("--rounds must be >= 3, --warmup >= 0 and --chunks >= 1")
@@ -76,9 +83,16 @@ def main(argv):
     chunks = [torch.zeros(per) for _ in range(args.chunks)]  # sums stay finite
     moved = 4 * per * args.chunks
 
+    def comm_alone():
+        dist.barrier()
+        t0 = time.perf_counter()
+        for w in [dist.all_reduce(c, async_op=True) for c in chunks]:
+            w.wait()
+        return time.perf_counter() - t0
+
     def backward(step, beside):
         x, y = train_ddp.batch(args.model, rank, step, batch)
-        net.zero_grad(set_to_none=True)
+        net.zero_grad(set_to_none=not args.zero_grad_in_place)
         loss = train_ddp.loss_of(args.model, net, x, y)
         dist.barrier()  # both ranks begin together, as in a DDP step
         works = ([dist.all_reduce(c, async_op=True) for c in chunks] if beside else [])
@@ -92,26 +106,33 @@ def main(argv):
         t2 = time.perf_counter()
         return t1 - t0, t2 - t0, done
 
-    alone, beside, comm, late = [], [], [], 0
+    alone, beside, comm, only, late = [], [], [], [], 0
+    arms = ("alone", "beside", "comm")
     for r in range(args.warmup + args.rounds):
-        order = (False, True) if r % 2 == 0 else (True, False)
-        for with_comm in order:
-            t, t_all, done = backward(r, with_comm)
+        for k in range(3):  # rotating, so that drift hits every arm alike
+            arm = arms[(r + k) % 3]
+            if arm == "comm":
+                t = comm_alone()
+                if r >= args.warmup:
+                    only.append(t)
+                continue
+            t, t_all, done = backward(r, arm == "beside")
             if r < args.warmup:
                 continue
-            if with_comm:
+            if arm == "beside":
                 beside.append(t)
                 comm.append(t_all)
                 late += not done
             else:
                 alone.append(t)
     # The slowest rank's time per backward: what a step waits for.
-    times = torch.tensor([alone, beside, comm], dtype=torch.float64)
+    times = torch.tensor([alone, beside, comm, only], dtype=torch.float64)
     dist.all_reduce(times, op=dist.ReduceOp.MAX)
     late_t = torch.tensor([late], dtype=torch.float64)
     dist.all_reduce(late_t, op=dist.ReduceOp.MAX)
-    alone, beside, comm = (times[i].tolist() for i in range(3))
+    alone, beside, comm, only = (times[i].tolist() for i in range(4))
     a, b = statistics.median(alone), statistics.median(beside)
+    c = statistics.median(only)
     steal = max(0.0, (b - a) * 1e6 / (moved / 1e6))
     pairs = sorted((y - x) * 1e6 / (moved / 1e6) for x, y in zip(alone, beside))
     if rank == 0:
@@ -122,12 +143,23 @@ def main(argv):
               f"all-reduce in {args.chunks} (all ended {statistics.median(comm) * 1e3:.2f} ms "
               f"after its start; outlasted the backward in {int(late_t.item())} of "
               f"{args.rounds} rounds on some rank)")
+        print(f"the all-reduces alone: {c * 1e3:.2f} ms ({moved / c / 1e9:.2f} GB/s); the "
+              f"backward's delay beside them is {(b - a) / c:.2f} of that")
         print(f"steal: {steal:.3f} us per MB (median difference; per pair: "
               f"{pairs[len(pairs) // 4]:.3f} to {pairs[3 * len(pairs) // 4]:.3f} between "
               f"the quartiles){' (negative: clamped to 0)' if b < a else ''}")
         with open(args.out, "w") as f:
             json.dump(report, f, indent=1)
             f.write("\n")
+        if args.report:
+            with open(args.report, "w") as f:
+                json.dump({"model": args.model, "batch": batch,
+                           "ranks": dist.get_world_size(), "bytes": moved,
+                           "chunks": args.chunks, "rounds": args.rounds,
+                           "backward_alone_ms": a * 1e3, "backward_beside_ms": b * 1e3,
+                           "allreduce_alone_ms": c * 1e3, "outlasted_rounds": int(late_t.item()),
+                           "compute_steal_us_per_mb": report["compute_steal_us_per_mb"]},
+                          f, indent=1)
     dist.barrier()
     sys.stdout.flush()
     os._exit(0)
