@@ -622,8 +622,9 @@ double simulateLimits(const Problem &prob,
   return last;
 }
 
-TEST(BucketPlannerLimits, EvaluationMatchesTheSchedulersRule) {
-  Gen g(31);
+/// evaluatePlan against the scheduler's rule written out as events, on
+/// random streams under random limits.
+void expectEvaluationMatchesEvents(Gen &g) {
   for (int trial = 0; trial < 400; ++trial) {
     Problem prob = g.problem(g.integer(1, 40), /*affine=*/true);
     addBoundaries(g, prob);
@@ -634,6 +635,68 @@ TEST(BucketPlannerLimits, EvaluationMatchesTheSchedulersRule) {
       expectNear(evaluatePlan(prob, plan.bucketOf),
                  simulateLimits(prob, plan.bucketOf));
   }
+}
+
+/// One in flight keeps a finish a function of the previous finish: the
+/// programme stays exact (affine: the windows; general: the scan), and its
+/// own value is the evaluation's. Returns how many plans the limit moved
+/// (the unlimited optimum loses under it).
+int expectOneInFlightExact(Gen &g, int trials) {
+  int moved = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    Problem prob = g.problem(g.integer(1, 11), /*affine=*/trial % 3 != 0);
+    addBoundaries(g, prob);
+    prob.limits.maxInFlight = 1;
+    Plan plan = planOptimal(prob);
+    EXPECT_TRUE(isValidPlan(prob, plan.bucketOf)) << "trial " << trial;
+    expectNear(plan.finishSeconds, evaluatePlan(prob, plan.bucketOf));
+    expectNear(plan.programmeSeconds, plan.finishSeconds);
+    expectNear(plan.finishSeconds, bruteForce(prob));
+    Problem blind = prob;
+    blind.limits = {};
+    if (evaluatePlan(prob, planOptimal(blind).bucketOf) >
+        plan.finishSeconds * (1 + 1e-9))
+      ++moved;
+  }
+  return moved;
+}
+
+/// With more in flight or a byte limit the plan is the best of candidates;
+/// every distinct threshold partition is among them. The thresholds here
+/// are every run's bytes (each partition planThreshold can make), not the
+/// planner's own sweep; brute force bounds it from below. Returns the worst
+/// gap to brute force.
+double expectNeverWorseThanAnyThreshold(Gen &g, int trials) {
+  double worstGap = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    Problem prob = g.problem(g.integer(2, 11), /*affine=*/true);
+    addBoundaries(g, prob);
+    prob.limits.maxInFlight = g.integer(2, 4);
+    if (g.chance(0.5))
+      prob.limits.maxBytesInFlight = g.real(1e6, 8e7);
+    Plan plan = planOptimal(prob);
+    EXPECT_TRUE(isValidPlan(prob, plan.bucketOf)) << "trial " << trial;
+    expectNear(plan.finishSeconds, evaluatePlan(prob, plan.bucketOf));
+    size_t n = prob.items.size();
+    for (size_t i = 0; i < n; ++i) {
+      double bytes = 0;
+      for (size_t j = i; j < n; ++j) {
+        bytes += prob.items[j].bytes;
+        EXPECT_LE(plan.finishSeconds,
+                  planThreshold(prob, bytes, 0).finishSeconds * (1 + 1e-12))
+            << "trial " << trial << " threshold " << bytes;
+      }
+    }
+    double best = bruteForce(prob);
+    EXPECT_GE(plan.finishSeconds, best * (1 - 1e-12));
+    worstGap = std::max(worstGap, plan.finishSeconds / best - 1);
+  }
+  return worstGap;
+}
+
+TEST(BucketPlannerLimits, EvaluationMatchesTheSchedulersRule) {
+  Gen g(31);
+  expectEvaluationMatchesEvents(g);
 }
 
 TEST(BucketPlannerLimits, LimitsNeverMakeAPlanFaster) {
@@ -655,60 +718,16 @@ TEST(BucketPlannerLimits, LimitsNeverMakeAPlanFaster) {
 }
 
 TEST(BucketPlannerLimits, OneInFlightEqualsBruteForce) {
-  // One in flight keeps a finish a function of the previous finish: the
-  // programme stays exact (affine: the windows; general: the scan).
   Gen g(33);
   g.withWakeup = true;
-  int moved = 0;
-  for (int trial = 0; trial < 500; ++trial) {
-    Problem prob = g.problem(g.integer(1, 11), /*affine=*/trial % 3 != 0);
-    addBoundaries(g, prob);
-    prob.limits.maxInFlight = 1;
-    Plan plan = planOptimal(prob);
-    ASSERT_TRUE(isValidPlan(prob, plan.bucketOf)) << "trial " << trial;
-    expectNear(plan.finishSeconds, evaluatePlan(prob, plan.bucketOf));
-    expectNear(plan.finishSeconds, bruteForce(prob));
-    Problem blind = prob;
-    blind.limits = {};
-    if (evaluatePlan(prob, planOptimal(blind).bucketOf) >
-        plan.finishSeconds * (1 + 1e-9))
-      ++moved;
-  }
   // Not vacuous: the unlimited optimum loses under the limit somewhere.
-  EXPECT_GE(moved, 20);
+  EXPECT_GE(expectOneInFlightExact(g, 500), 20);
 }
 
 TEST(BucketPlannerLimits, NeverWorseThanAnyThreshold) {
-  // With more in flight or a byte limit the plan is the best of candidates;
-  // every distinct threshold partition is among them. The thresholds here
-  // are every run's bytes (each partition planThreshold can make), not the
-  // planner's own sweep; brute force bounds it from below.
   Gen g(34);
   g.withWakeup = true;
-  double worstGap = 0;
-  for (int trial = 0; trial < 300; ++trial) {
-    Problem prob = g.problem(g.integer(2, 11), /*affine=*/true);
-    addBoundaries(g, prob);
-    prob.limits.maxInFlight = g.integer(2, 4);
-    if (g.chance(0.5))
-      prob.limits.maxBytesInFlight = g.real(1e6, 8e7);
-    Plan plan = planOptimal(prob);
-    ASSERT_TRUE(isValidPlan(prob, plan.bucketOf)) << "trial " << trial;
-    expectNear(plan.finishSeconds, evaluatePlan(prob, plan.bucketOf));
-    size_t n = prob.items.size();
-    for (size_t i = 0; i < n; ++i) {
-      double bytes = 0;
-      for (size_t j = i; j < n; ++j) {
-        bytes += prob.items[j].bytes;
-        EXPECT_LE(plan.finishSeconds,
-                  planThreshold(prob, bytes, 0).finishSeconds * (1 + 1e-12))
-            << "trial " << trial << " threshold " << bytes;
-      }
-    }
-    double best = bruteForce(prob);
-    EXPECT_GE(plan.finishSeconds, best * (1 - 1e-12));
-    worstGap = std::max(worstGap, plan.finishSeconds / best - 1);
-  }
+  double worstGap = expectNeverWorseThanAnyThreshold(g, 300);
   RecordProperty("worst_gap_to_brute_force_percent",
                  std::to_string(100 * worstGap));
   std::printf("worst gap to brute force: %.3f%%\n", 100 * worstGap);
@@ -803,55 +822,20 @@ TEST(BucketPlannerSteal, OnlyDelays) {
 TEST(BucketPlannerSteal, EvaluationMatchesTheSchedulersRule) {
   Gen g(43);
   g.withSteal = true;
-  for (int trial = 0; trial < 400; ++trial) {
-    Problem prob = g.problem(g.integer(1, 40), /*affine=*/true);
-    addBoundaries(g, prob);
-    prob.limits.maxInFlight = g.chance(0.7) ? g.integer(1, 4) : 0;
-    prob.limits.maxBytesInFlight = g.chance(0.5) ? g.real(1e6, 8e7) : 0;
-    for (const Plan &plan :
-         {planSingletons(prob), planThreshold(prob, g.real(1e6, 1e8), 0)})
-      expectNear(evaluatePlan(prob, plan.bucketOf),
-                 simulateLimits(prob, plan.bucketOf));
-  }
+  expectEvaluationMatchesEvents(g);
 }
 
 TEST(BucketPlannerSteal, OneInFlightEqualsBruteForce) {
   Gen g(44);
   g.withWakeup = true;
   g.withSteal = true;
-  for (int trial = 0; trial < 400; ++trial) {
-    Problem prob = g.problem(g.integer(1, 11), /*affine=*/trial % 3 != 0);
-    addBoundaries(g, prob);
-    prob.limits.maxInFlight = 1;
-    Plan plan = planOptimal(prob);
-    ASSERT_TRUE(isValidPlan(prob, plan.bucketOf)) << "trial " << trial;
-    expectNear(plan.finishSeconds, evaluatePlan(prob, plan.bucketOf));
-    expectNear(plan.programmeSeconds, plan.finishSeconds);
-    expectNear(plan.finishSeconds, bruteForce(prob));
-  }
+  expectOneInFlightExact(g, 400);
 }
 
 TEST(BucketPlannerSteal, MoreInFlightNeverWorseThanAThreshold) {
   Gen g(45);
   g.withSteal = true;
-  for (int trial = 0; trial < 200; ++trial) {
-    Problem prob = g.problem(g.integer(2, 11), /*affine=*/true);
-    addBoundaries(g, prob);
-    prob.limits.maxInFlight = g.integer(2, 4);
-    Plan plan = planOptimal(prob);
-    ASSERT_TRUE(isValidPlan(prob, plan.bucketOf)) << "trial " << trial;
-    size_t n = prob.items.size();
-    for (size_t i = 0; i < n; ++i) {
-      double bytes = 0;
-      for (size_t j = i; j < n; ++j) {
-        bytes += prob.items[j].bytes;
-        EXPECT_LE(plan.finishSeconds,
-                  planThreshold(prob, bytes, 0).finishSeconds * (1 + 1e-12))
-            << "trial " << trial << " threshold " << bytes;
-      }
-    }
-    EXPECT_GE(plan.finishSeconds, bruteForce(prob) * (1 - 1e-12));
-  }
+  expectNeverWorseThanAnyThreshold(g, 200);
 }
 
 } // namespace
