@@ -45,6 +45,9 @@ def main(argv):
                    help="bytes all-reduced beside each backward (default: the model's "
                         "gradients, fp32)")
     p.add_argument("--chunks", type=int, default=4, help="all-reduces they are split in")
+    p.add_argument("--op", choices=["avg", "sum"], default="avg",
+                   help="their reduction (default avg: a gradient average, divided on the "
+                        "runtime's worker as the plan's hook scales its buckets there)")
     p.add_argument("--threads", type=int, default=1, help="torch threads per rank")
     p.add_argument("--zero-grad-in-place", action="store_true",
                    help="zero the gradients in place, as train_ddp.py --zero-grad-in-place "
@@ -83,10 +86,12 @@ def main(argv):
     chunks = [torch.zeros(per) for _ in range(args.chunks)]  # sums stay finite
     moved = 4 * per * args.chunks
 
+    op = dist.ReduceOp.AVG if args.op == "avg" else dist.ReduceOp.SUM
+
     def comm_alone():
         dist.barrier()
         t0 = time.perf_counter()
-        for w in [dist.all_reduce(c, async_op=True) for c in chunks]:
+        for w in [dist.all_reduce(c, op=op, async_op=True) for c in chunks]:
             w.wait()
         return time.perf_counter() - t0
 
@@ -95,7 +100,8 @@ def main(argv):
         net.zero_grad(set_to_none=not args.zero_grad_in_place)
         loss = train_ddp.loss_of(args.model, net, x, y)
         dist.barrier()  # both ranks begin together, as in a DDP step
-        works = ([dist.all_reduce(c, async_op=True) for c in chunks] if beside else [])
+        works = ([dist.all_reduce(c, op=op, async_op=True) for c in chunks] if beside
+                 else [])
         t0 = time.perf_counter()
         loss.backward()
         t1 = time.perf_counter()
@@ -140,7 +146,7 @@ def main(argv):
         report["compute_steal_us_per_mb"] = round(steal, 4)
         print(f"{args.model} batch {batch}, {dist.get_world_size()} ranks: backward "
               f"{a * 1e3:.2f} ms alone, {b * 1e3:.2f} ms beside {moved / 1e6:.1f} MB of "
-              f"all-reduce in {args.chunks} (all ended {statistics.median(comm) * 1e3:.2f} ms "
+              f"all-reduce ({args.op}) in {args.chunks} (all ended {statistics.median(comm) * 1e3:.2f} ms "
               f"after its start; outlasted the backward in {int(late_t.item())} of "
               f"{args.rounds} rounds on some rank)")
         print(f"the all-reduces alone: {c * 1e3:.2f} ms ({moved / c / 1e9:.2f} GB/s); the "
@@ -155,7 +161,7 @@ def main(argv):
             with open(args.report, "w") as f:
                 json.dump({"model": args.model, "batch": batch,
                            "ranks": dist.get_world_size(), "bytes": moved,
-                           "chunks": args.chunks, "rounds": args.rounds,
+                           "chunks": args.chunks, "op": args.op, "rounds": args.rounds,
                            "backward_alone_ms": a * 1e3, "backward_beside_ms": b * 1e3,
                            "allreduce_alone_ms": c * 1e3, "outlasted_rounds": int(late_t.item()),
                            "compute_steal_us_per_mb": report["compute_steal_us_per_mb"]},

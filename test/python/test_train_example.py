@@ -184,4 +184,4 @@ def test_measure_steal_writes_link_parameters(tmp_path):
     assert got["reduce_gbps"] == 7.5 and got["collective_wakeup_us"] == 40
     steal = got["compute_steal_us_per_mb"]
     assert isinstance(steal, float) and 0 <= steal < 1e6, steal
-    assert "beside 4.0 MB of all-reduce in 4" in r.stdout, r.stdout
+    assert "beside 4.0 MB of all-reduce (avg) in 4" in r.stdout, r.stdout
