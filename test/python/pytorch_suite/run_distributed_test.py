@@ -20,7 +20,14 @@ import tempfile
 
 os.environ.setdefault("BACKEND", "hccl")
 os.environ.setdefault("WORLD_SIZE", "2")
-os.environ.setdefault("TEMP_DIR", tempfile.mkdtemp(prefix="hccl-pt-suite-"))
+# The suite's shared directory (init files, barriers). Only the process that
+# makes it removes it: every spawned rank imports this file again and finds
+# TEMP_DIR set (setdefault's argument would make a directory each time).
+if "TEMP_DIR" not in os.environ:
+    import atexit
+    import shutil
+    os.environ["TEMP_DIR"] = tempfile.mkdtemp(prefix="hccl-pt-suite-")
+    atexit.register(shutil.rmtree, os.environ["TEMP_DIR"], True)
 # A test that leaves a collective unmatched fails in seconds, not 30 minutes.
 os.environ.setdefault("HCCL_EXEC_TIMEOUT", "30")
 os.environ.setdefault("HCCL_CONNECT_TIMEOUT_MS", "30000")
