@@ -89,18 +89,25 @@ def _batch(which, gen):
 
 
 def _train(rank, size, plan, graph, steps, env_desc, accumulate=False, which="mlp",
-           bucket_view=False, set_to_none=False):
+           bucket_view=False, set_to_none=False, ddp_bucket_bytes=None,
+           keep_ddp_buckets=False):
     import copy
     import torch
+    import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel as DDP
     from hccl_mlir.torch import apply_plan
     base = _model(which)
     runs = {}
+    cap = {}
+    if ddp_bucket_bytes:  # DDP's buckets (its first one too) this small
+        dist._DEFAULT_FIRST_BUCKET_BYTES = ddp_bucket_bytes
+        cap = {"bucket_cap_mb": ddp_bucket_bytes / 2**20}
     for mode in ("ddp", "plan"):
         model = copy.deepcopy(base)
         ddp = DDP(model, find_unused_parameters=which != "mlp",
-                  gradient_as_bucket_view=bucket_view)
-        hook = apply_plan(ddp, plan, graph) if mode == "plan" else None
+                  gradient_as_bucket_view=bucket_view, **cap)
+        hook = (apply_plan(ddp, plan, graph, keep_ddp_buckets=keep_ddp_buckets)
+                if mode == "plan" else None)
         opt = torch.optim.SGD(ddp.parameters(), lr=0.01, momentum=0.9)
         gen = torch.Generator().manual_seed(7 + rank)
         grads, traces = [], []
@@ -133,6 +140,8 @@ def _train(rank, size, plan, graph, steps, env_desc, accumulate=False, which="ml
         "algorithms": hook.algorithms,
         "in_place": hook.in_place_launches,
         "in_place_buckets": [b for b, x in enumerate(hook.in_place) if x is not None],
+        # DDP's buckets after its rebuild, bytes per bucket
+        "ddp_buckets": hook.ddp._get_ddp_logging_data().get("rebuilt_bucket_sizes"),
         "env": env_desc,
     }
 
@@ -207,6 +216,31 @@ def test_plan_with_gradient_as_bucket_view_and_fresh_gradients(tmp):
         _check_launches(o)
 
 
+def test_plan_buckets_across_ddps_buckets_are_reduced_in_place(tmp):
+    # DDP's buckets of 20 KB split the plan's one bucket of all gradients.
+    # apply_plan rebuilds DDP with one bucket, so once DDP has rebuilt it
+    # in ready order (before step 2) the plan's bucket lies in it and is
+    # reduced there: steps 3 and 4 in place, nothing packed or copied back.
+    plan, graph = compile_plan(tmp, 2, "policy=threshold threshold-bytes=1G")
+    out = ranks.run(_train, 2, plan, graph, 4, "default", False, "mlp", True, False,
+                    20000, timeout=300)
+    for r, o in enumerate(out):
+        assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
+        assert o["params_equal"], f"rank {r}: parameters differ"
+        assert len(o["members"]) == 1, o["buckets"]
+        assert "," not in o["ddp_buckets"], o["ddp_buckets"]  # one DDP bucket
+        assert o["in_place"] == 2, o["in_place"]
+        assert all(t[-1] == ("launch", 0) for t in o["traces"]), o["traces"]
+    # keep_ddp_buckets=True: DDP keeps its 20 KB buckets, across which the
+    # plan's bucket is packed in every step.
+    out = ranks.run(_train, 2, plan, graph, 4, "default", False, "mlp", True, False,
+                    20000, True, timeout=300)
+    for r, o in enumerate(out):
+        assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
+        assert "," in o["ddp_buckets"], o["ddp_buckets"]
+        assert o["in_place"] == 0, o["in_place"]
+
+
 def test_plan_with_no_sync_accumulation(tmp):
     # Nothing launches under no_sync(); the synchronised step reduces the
     # accumulated gradients, as DDP does.
@@ -253,11 +287,20 @@ def test_plan_with_compiler_choices_4_ranks(tmp):
 
 
 def _misuse(rank, size, plan2, graph2, plan4, other_graph):
+    import torch
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel as DDP
     from hccl_mlir.torch import PlanError, apply_plan
     gloo = dist.new_group(backend="gloo")
     errors = {}
+
+    def hooked():
+        ddp = DDP(_model())
+
+        def own_hook(_state, bucket):
+            return torch.futures.Future()
+        ddp.register_comm_hook(None, own_hook)
+        return ddp
     cases = {
         "gloo": lambda: apply_plan(DDP(_model(), process_group=gloo), plan2, graph2),
         "ranks": lambda: apply_plan(DDP(_model()), plan4, graph2),
@@ -266,6 +309,7 @@ def _misuse(rank, size, plan2, graph2, plan4, other_graph):
         "no schedule": lambda: apply_plan(DDP(_model()), json.dumps(
             {k: v for k, v in json.load(open(plan2)).items() if k != "plan"}), graph2),
         "missing file": lambda: apply_plan(DDP(_model()), plan2 + ".missing", graph2),
+        "comm hook": lambda: apply_plan(hooked(), plan2, graph2),
     }
     for name, fn in cases.items():
         try:
@@ -285,7 +329,8 @@ def test_plan_misuse_raises(tmp):
     out = ranks.run(_misuse, 2, plan2, graph2, plan4, other, timeout=300)
     want = {"gloo": "on the hccl backend", "ranks": "runs on 4 ranks",
             "graph": "was not compiled from this graph", "no graph": "needs the exported graph",
-            "no schedule": "no schedule", "missing file": "no such file"}
+            "no schedule": "no schedule", "missing file": "no such file",
+            "comm hook": "already has a comm hook (_misuse.<locals>.hooked.<locals>.own_hook)"}
     for r, errors in enumerate(out):
         assert errors.pop("none") is None
         for name, fragment in want.items():

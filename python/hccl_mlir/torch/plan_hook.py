@@ -386,11 +386,49 @@ class PlanHook:
                                 "DDP no longer uses (DDP rebuilt its buckets again)")
 
 
-def apply_plan(ddp_model, plan, graph=None):
+def _one_ddp_bucket_per_dtype(ddp):
+    """Rebuilds DDP's reducer without a bucket size cap, as DDP's own
+    __setstate__ rebuilds it: DDP then keeps each dtype's gradients in one
+    buffer, in their ready order once it has rebuilt its buckets after the
+    first backward. Every plan bucket, a run of consecutive gradients in
+    that order, then lies contiguously in DDP's buffer and is reduced there.
+    Under DDP's default 25 MiB buckets, a plan bucket spanning two of them
+    is packed into a buffer of ours and its result copied back: two more
+    passes over its bytes, 20-40 ms a step for the `mlp` model's one
+    101 MB bucket on the 2-core host (docs/performance.md, "One DDP
+    bucket"). DDP's buckets only decide when DDP collects the results;
+    the plan's launches do not depend on them."""
+    import sys
+    import torch.distributed as dist
+    if ddp._get_ddp_logging_data().get("comm_hook"):
+        raise PlanError("apply_plan: the DDP model already has a comm hook "
+                        f"({ddp._get_ddp_logging_data()['comm_hook']}); the plan "
+                        "installs its own (DDP takes one)")
+    first = dist._DEFAULT_FIRST_BUCKET_BYTES
+    ddp.bucket_bytes_cap = sys.maxsize
+    dist._DEFAULT_FIRST_BUCKET_BYTES = sys.maxsize
+    try:
+        params, sparse = ddp._build_params_for_reducer()
+        names = ddp._build_debug_param_to_name_mapping(params)
+        ddp._ddp_init_helper(params, sparse, names, ddp.static_graph)
+    finally:
+        dist._DEFAULT_FIRST_BUCKET_BYTES = first
+    ddp._has_rebuilt_buckets = False
+    if ddp.static_graph:  # as DDP's constructor sets it on a new reducer
+        ddp.reducer._set_static_graph()
+        ddp.logger._set_static_graph()
+
+
+def apply_plan(ddp_model, plan, graph=None, keep_ddp_buckets=False):
     """Drives `ddp_model`'s gradient reduction by the compiler's plan (a path,
     JSON text or dict from hccl-translate --comm-to-plan) for the exported
     `graph` of the same model (tools/export/export_graph.py). Returns the
-    PlanHook, or None when `plan` is None (DDP's own bucketing stays)."""
+    PlanHook, or None when `plan` is None (DDP's own bucketing stays).
+
+    DDP is rebuilt to hold each dtype's gradients in one bucket, so that
+    every plan bucket is reduced in DDP's buffer
+    (_one_ddp_bucket_per_dtype); keep_ddp_buckets=True leaves DDP's
+    buckets as they are (plan buckets across them are then packed)."""
     if plan is None:
         return None
     if graph is None:
@@ -406,6 +444,8 @@ def apply_plan(ddp_model, plan, graph=None):
         if info[pid]["ranks"] != ddp_model.process_group.size():
             raise PlanError(f"plan program '{pid}' runs on {info[pid]['ranks']} ranks, "
                             f"the DDP group has {ddp_model.process_group.size()}")
+    if not keep_ddp_buckets:
+        _one_ddp_bucket_per_dtype(ddp_model)
     hook = PlanHook(ddp_model, text, buckets, info)
     ddp_model.register_comm_hook(None, hook.comm_hook)
     ddp_model._hccl_plan_hook = hook  # lives as long as the model
