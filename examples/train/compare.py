@@ -188,7 +188,7 @@ def compile_plan(build, work, model, ranks, batch, link_params=None, cpu=None,
 
 def train(build, work, model, ranks, batch, mode, steps, port, rnd, plan=None, graph=None,
           bucket_view=False, zero_grad_in_place=False):
-    tag = f"{model}-p{ranks}-b{batch}-{mode}-r{rnd}"
+    tag = f"{model}-p{ranks}-b{batch}-{mode.replace('/', '-')}-r{rnd}"
     out = os.path.join(work, f"{tag}.json")
     env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
     cmd = ["/usr/bin/torchrun", "--redirects", "1", "--tee", "1",
@@ -203,9 +203,15 @@ def train(build, work, model, ranks, batch, mode, steps, port, rnd, plan=None, g
         cmd.append("--bucket-view")
     if zero_grad_in_place:
         cmd.append("--zero-grad-in-place")
+    if mode == KEPT:
+        cmd.append("--keep-ddp-buckets")
     sh(cmd, env=env)
     with open(out) as f:
         return json.load(f)
+
+
+# The plan with DDP's own buckets kept (apply_plan(keep_ddp_buckets=True)).
+KEPT = "hccl+plan/ddp-buckets"
 
 
 def median(xs):
@@ -255,6 +261,9 @@ def main(argv):
     p.add_argument("--zero-grad-in-place", action="store_true",
                    help="train with zero_grad(set_to_none=False) in every mode "
                         "(train_ddp.py --zero-grad-in-place)")
+    p.add_argument("--keep-ddp-buckets", action="store_true",
+                   help="also run the plan with DDP's own buckets kept (mode " + KEPT +
+                        "): plan buckets across them are packed and copied back")
     p.add_argument("--allocator", choices=["glibc", "retain"], default="glibc",
                    help="'retain': every process (the exporter's compute measurement and "
                         "every mode's ranks alike) runs with glibc malloc keeping freed "
@@ -288,7 +297,7 @@ def main(argv):
           "| max loss diff vs gloo |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     rows = []
-    modes = ["gloo", "hccl", "hccl+plan"]
+    modes = ["gloo", "hccl", "hccl+plan"] + ([KEPT] if args.keep_ddp_buckets else [])
     for model in args.models:
         batch = args.batch or train_ddp.DEFAULT_BATCH[model]
         for ranks in args.ranks:
@@ -307,8 +316,8 @@ def main(argv):
                 for k, mode in enumerate(modes):
                     runs[mode].append(train(
                         args.build, work, model, ranks, batch, mode, args.steps,
-                        args.port + 3 * rnd + k, rnd,
-                        *((plan, graph) if mode == "hccl+plan" else ()),
+                        args.port + len(modes) * rnd + k, rnd,
+                        *((plan, graph) if mode.startswith("hccl+plan") else ()),
                         bucket_view=args.bucket_view,
                         zero_grad_in_place=args.zero_grad_in_place))
             gloo = runs["gloo"]

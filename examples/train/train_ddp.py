@@ -205,6 +205,9 @@ def main(argv):
                         "its buckets; by default (set_to_none=True) DDP copies each fresh "
                         "gradient in, dividing by the world size on the way unless a comm "
                         "hook (the plan's) is installed, which then scales in a pass of its own")
+    p.add_argument("--keep-ddp-buckets", action="store_true",
+                   help="with --plan: keep DDP's own buckets (apply_plan's "
+                        "keep_ddp_buckets; plan buckets across them are packed)")
     p.add_argument("--out", help="JSON report to write (rank 0)")
     args = p.parse_args(argv)
     if args.batch is None:
@@ -215,6 +218,8 @@ def main(argv):
         p.error("--plan needs --backend hccl")
     if args.plan and not args.graph:
         p.error("--plan needs --graph")
+    if args.keep_ddp_buckets and not args.plan:
+        p.error("--keep-ddp-buckets needs --plan (without one DDP keeps its buckets anyway)")
 
     import torch
     import torch.distributed as dist
@@ -237,8 +242,9 @@ def main(argv):
     mode = args.backend
     hook = None
     if args.plan:
-        hook = hccl_torch.apply_plan(ddp, args.plan, args.graph)
-        mode = "hccl+plan"
+        hook = hccl_torch.apply_plan(ddp, args.plan, args.graph,
+                                     keep_ddp_buckets=args.keep_ddp_buckets)
+        mode = "hccl+plan/ddp-buckets" if args.keep_ddp_buckets else "hccl+plan"
     opt = torch.optim.SGD(ddp.parameters(), lr=args.lr, momentum=0.9)
     run_steps(args, base, base_opt, rank, args.warmup, 10**6)
     run_steps(args, ddp, opt, rank, args.warmup, 10**7)  # warm-up (DDP rebuilds buckets)

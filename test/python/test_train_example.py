@@ -80,6 +80,23 @@ def test_compare_refuses_bad_pricing_options(args, message):
     assert message in r.stderr
 
 
+TRAIN_DDP = os.path.join(HERE, "..", "..", "examples", "train", "train_ddp.py")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--batch", "0"], "--batch must be >= 1"),
+    (["--plan", "p.json", "--graph", "g.json", "--backend", "gloo"], "--plan needs --backend hccl"),
+    (["--plan", "p.json"], "--plan needs --graph"),
+    (["--keep-ddp-buckets"], "--keep-ddp-buckets needs --plan"),
+])
+def test_train_ddp_refuses_bad_options(args, message):
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, TRAIN_DDP, *args], capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    assert message in r.stderr
+
+
 def _compare():
     return _load("compare", COMPARE)
 
