@@ -90,7 +90,7 @@ def _batch(which, gen):
 
 def _train(rank, size, plan, graph, steps, env_desc, accumulate=False, which="mlp",
            bucket_view=False, set_to_none=False, ddp_bucket_bytes=None,
-           keep_ddp_buckets=False):
+           keep_ddp_buckets=False, static_graph=False):
     import copy
     import torch
     import torch.distributed as dist
@@ -105,7 +105,7 @@ def _train(rank, size, plan, graph, steps, env_desc, accumulate=False, which="ml
     for mode in ("ddp", "plan"):
         model = copy.deepcopy(base)
         ddp = DDP(model, find_unused_parameters=which != "mlp",
-                  gradient_as_bucket_view=bucket_view, **cap)
+                  gradient_as_bucket_view=bucket_view, static_graph=static_graph, **cap)
         hook = (apply_plan(ddp, plan, graph, keep_ddp_buckets=keep_ddp_buckets)
                 if mode == "plan" else None)
         opt = torch.optim.SGD(ddp.parameters(), lr=0.01, momentum=0.9)
@@ -142,6 +142,7 @@ def _train(rank, size, plan, graph, steps, env_desc, accumulate=False, which="ml
         "in_place_buckets": [b for b, x in enumerate(hook.in_place) if x is not None],
         # DDP's buckets after its rebuild, bytes per bucket
         "ddp_buckets": hook.ddp._get_ddp_logging_data().get("rebuilt_bucket_sizes"),
+        "static_graph": hook.ddp._get_ddp_logging_data().get("static_graph"),
         "env": env_desc,
     }
 
@@ -239,6 +240,16 @@ def test_plan_buckets_across_ddps_buckets_are_reduced_in_place(tmp):
         assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
         assert "," in o["ddp_buckets"], o["ddp_buckets"]
         assert o["in_place"] == 0, o["in_place"]
+    # static_graph=True: the rebuilt reducer is told so too, as DDP's
+    # constructor tells its own.
+    out = ranks.run(_train, 2, plan, graph, 4, "default", False, "mlp", True, False,
+                    20000, False, True, timeout=300)
+    for r, o in enumerate(out):
+        assert o["grads_equal"], f"rank {r}: gradients differ by {o['grads_max_diff']}"
+        assert o["static_graph"] == 1, o["static_graph"]
+        # (DDP tells the hook of its rebuild a step later under a static
+        # graph: step 4 alone is in place.)
+        assert "," not in o["ddp_buckets"] and o["in_place"] >= 1, o
 
 
 def test_plan_with_no_sync_accumulation(tmp):

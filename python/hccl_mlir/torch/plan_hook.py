@@ -15,15 +15,18 @@ is an error naming the start and the gradients.
 At run time a post hook on each parameter's AccumulateGrad node (the node
 DDP's reducer hooks) marks its gradient ready; when a bucket's last gradient
 is ready, and every earlier bucket has been launched (all ranks launch in
-plan order), the bucket is queued on the group's worker, which packs its
-gradients scaled by 1/world size as DDP does and runs HcclRunPlanCollective
-with the program the compiler chose. The DDP comm hook installed here returns, for each of DDP's own
-buckets, a future that assembles DDP's buffer from the plan buckets holding
-its parameters. Under find_unused_parameters the parameters the forward's
-graph does not reach are found as DDP finds them and get zero gradients
-with the first gradient, as DDP marks them ready then (and as the exporter
-records them); any other gradient that never arrives is taken from DDP's
-bucket when DDP hands it over.
+plan order), the bucket is queued on the group's worker, which scales its
+gradients by 1/world size as DDP does and runs HcclRunPlanCollective with
+the program the compiler chose: in DDP's own bucket buffer where the bucket
+lies in one, else packed into a buffer of ours. apply_plan rebuilds DDP with
+one bucket per dtype, so that every plan bucket lies in one once DDP has
+laid it out in ready order. The DDP comm hook installed here returns, for
+each of DDP's own buckets, a future that assembles DDP's buffer from the
+plan buckets holding its parameters. Under find_unused_parameters the
+parameters the forward's graph does not reach are found as DDP finds them
+and get zero gradients with the first gradient, as DDP marks them ready
+then (and as the exporter records them); any other gradient that never
+arrives is taken from DDP's bucket when DDP hands it over.
 
 Without a plan (plan=None) DDP keeps its own bucketing and hook.
 """
