@@ -241,6 +241,44 @@ TEST(Streams, CollectivesOverlapCallerAndKeepIssueOrder) {
   EXPECT_EQ(runRanks(2, body, o), "");
 }
 
+// A synchronizing caller runs its stream's queued calls itself; a call it
+// runs may have to wait for one on another stream (issue order), which that
+// stream's thread runs meanwhile. The ranks synchronize the two streams in
+// opposite orders: rank 0 waits on the later call first. Run on the caller
+// without the other stream's thread, this would hang (runRanks' timeout).
+TEST(Streams, SynchronizeInEitherOrderAcrossStreams) {
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    aclrtStream s1, s2;
+    RT_OK(HcclStreamCreate(&s1));
+    RT_OK(HcclStreamCreate(&s2));
+    const size_t n = 4096;
+    std::vector<float> a(n, 1.0f), b(n), x(n, 3.0f), y(n);
+    for (int round = 0; round < 20; ++round) {
+      RT_OK(HcclAllReduce(a.data(), b.data(), n, HCCL_DATA_TYPE_FP32,
+                          HCCL_REDUCE_SUM, comm, s1));
+      RT_OK(HcclAllReduce(x.data(), y.data(), n, HCCL_DATA_TYPE_FP32,
+                          HCCL_REDUCE_SUM, comm, s2));
+      if (c.rank == 0) {
+        RT_OK(HcclStreamSynchronize(s2));
+        RT_OK(HcclStreamSynchronize(s1));
+      } else {
+        RT_OK(HcclStreamSynchronize(s1));
+        RT_OK(HcclStreamSynchronize(s2));
+      }
+      RT_CHECK(b[n - 1] == static_cast<float>(c.size) &&
+                   y[0] == 3.0f * static_cast<float>(c.size),
+               "round " + std::to_string(round) + ": wrong sums");
+    }
+    RT_OK(HcclStreamDestroy(s1));
+    RT_OK(HcclStreamDestroy(s2));
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  EXPECT_EQ(runRanks(2, body, opts()), "");
+}
+
 //===----------------------------------------------------------------------===//
 // Sub-communicators
 //===----------------------------------------------------------------------===//
