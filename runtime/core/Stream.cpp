@@ -72,56 +72,15 @@ void HostStream::enqueueTask(InlineTask t) {
     workCv_.notify_one();
 }
 
-InlineTask HostStream::takeHead() {
-  InlineTask t = std::move(ring_[head_]);
-  head_ = (head_ + 1) % ring_.size();
-  --queued_;
-  busy_ = true;
-  return t;
-}
-
-Status HostStream::runTask(InlineTask &t) {
-  try {
-    return t();
-  } catch (const std::exception &e) {
-    return Status(HCCL_E_INTERNAL,
-                  std::string("stream task threw: ") + e.what());
-  }
-}
-
-void HostStream::finishTask(const Status &st) {
-  busy_ = false;
-  outstanding_.fetch_sub(1, std::memory_order_acq_rel);
-  if (!st.isOk() && firstError_.isOk())
-    firstError_ = st;
-}
-
 Status HostStream::synchronize() {
+  // Sleep while tasks wait behind the running one: polling beside a queue
+  // takes a core from the ranks' executors. On 2 cores, 2 ranks each
+  // synchronizing after 20 queued 4 KB all-reduces took 130-180 us a call
+  // so, against 5-8 us with 200 queued (docs/performance.md, "Streaming
+  // stores"). The worker wakes us as it starts the last task, so the
+  // wake-up overlaps that task and the poll below catches its end.
   {
     std::unique_lock<std::mutex> g(mu_);
-    // The caller would only wait: it runs what the worker has not started,
-    // in order, one task at a time (busy_ keeps the worker out meanwhile).
-    // The worker, asleep after the stream idled, takes a futex wake-up of
-    // 10-50 us on a VM to start; a batch of small calls queued and then
-    // synchronized no longer pays it, nor the hand-off of the last task's
-    // end (docs/performance.md, "Synchronize runs the queue"). The calls
-    // stay asynchronous: each returned when queued, and every other
-    // stream's worker goes on running its own queue, so calls on two
-    // streams still progress in any order of synchronizes.
-    while (!queueEmpty() && !busy_) {
-      InlineTask t = takeHead();
-      g.unlock();
-      Status st = runTask(t);
-      g.lock();
-      finishTask(st);
-    }
-    // Sleep while tasks wait behind the worker's running one: polling
-    // beside a queue takes a core from the ranks' executors. On 2 cores, 2
-    // ranks each synchronizing after 20 queued 4 KB all-reduces took
-    // 130-180 us a call so, against 5-8 us with 200 queued
-    // (docs/performance.md, "Streaming stores"). The worker wakes us as it
-    // starts the last task, so the wake-up overlaps that task and the poll
-    // below catches its end.
     doneCv_.wait(g, [&] { return queueEmpty(); });
   }
   int64_t until = pollUntil(kSyncPollUs);
@@ -151,19 +110,30 @@ void HostStream::run() {
       g.lock();
     }
     workerSleeping_ = true;
-    // Not while a synchronizing caller runs a task of this stream.
-    workCv_.wait(g, [&] { return (!queueEmpty() && !busy_) || stop_; });
+    workCv_.wait(g, [&] { return !queueEmpty() || stop_; });
     workerSleeping_ = false;
     if (queueEmpty() && stop_)
       return;
-    InlineTask t = takeHead();
+    InlineTask t = std::move(ring_[head_]);
+    head_ = (head_ + 1) % ring_.size();
+    --queued_;
+    busy_ = true;
     bool last = queueEmpty();
     g.unlock();
     if (last)
       doneCv_.notify_all(); // a synchronizer polls for this task's end
-    Status st = runTask(t);
+    Status st;
+    try {
+      st = t();
+    } catch (const std::exception &e) {
+      st = Status(HCCL_E_INTERNAL,
+                  std::string("stream task threw: ") + e.what());
+    }
     g.lock();
-    finishTask(st);
+    busy_ = false;
+    outstanding_.fetch_sub(1, std::memory_order_acq_rel);
+    if (!st.isOk() && firstError_.isOk())
+      firstError_ = st;
     if (queueEmpty())
       doneCv_.notify_all();
   }

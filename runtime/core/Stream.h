@@ -1,9 +1,8 @@
 //===- Stream.h - Host streams: ordered asynchronous queues -----*- C++ -*-===//
 //
 // The runtime's stand-in for an NPU stream: one worker thread runs enqueued
-// work in order while the caller continues. synchronize() runs what the
-// worker has not started (one task at a time, in order), waits for the rest
-// and returns the first error since the previous synchronize.
+// work in order while the caller continues. synchronize() waits for the queue
+// to drain and returns the first error since the previous synchronize.
 //
 // The worker polls (yielding) a little after running out of work before it
 // sleeps, and so does a synchronizing caller once only the last task is
@@ -49,11 +48,6 @@ private:
   void run();
 
   bool queueEmpty() const { return queued_ == 0; }
-  /// With mu_ held: pops the next task and marks the stream busy.
-  InlineTask takeHead();
-  static Status runTask(InlineTask &t);
-  /// With mu_ held, after a task ran: not busy, counted, error kept.
-  void finishTask(const Status &st);
 
   std::mutex mu_;
   std::condition_variable workCv_, doneCv_;

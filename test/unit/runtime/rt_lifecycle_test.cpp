@@ -241,11 +241,11 @@ TEST(Streams, CollectivesOverlapCallerAndKeepIssueOrder) {
   EXPECT_EQ(runRanks(2, body, o), "");
 }
 
-// A synchronizing caller runs its stream's queued calls itself; a call it
-// runs may have to wait for one on another stream (issue order), which that
-// stream's thread runs meanwhile. The ranks synchronize the two streams in
-// opposite orders: rank 0 waits on the later call first. Run on the caller
-// without the other stream's thread, this would hang (runRanks' timeout).
+// A call may wait for one on another stream (issue order), which that
+// stream's thread runs: the ranks synchronize the two streams in opposite
+// orders, rank 0 waiting on the later call first. A runtime that ran a
+// call on a synchronizing caller without the other stream's thread going
+// on would hang here (runRanks' timeout).
 TEST(Streams, SynchronizeInEitherOrderAcrossStreams) {
   auto body = [](RankCtx &c) -> std::string {
     HcclComm comm;

@@ -1392,56 +1392,6 @@ TEST(HostStream, RunsQueuedTasksInOrderPastItsFirstRing) {
   EXPECT_TRUE((*s)->idle());
 }
 
-// A synchronizing caller runs what the worker has not started: the tasks
-// still run in order and never two at once, whichever thread takes each.
-// The worker sleeps before each batch (it polls 100 us after idling), so
-// the caller, synchronizing right after queueing, gets there first in
-// some batches; if it never ran one in 50, it does not run the queue.
-TEST(HostStream, SynchronizeRunsTheQueueInOrderOneTaskAtATime) {
-  auto s = HostStream::create();
-  ASSERT_TRUE(s.isOk()) << s.status().message();
-  std::atomic<int> active{0};
-  std::atomic<int> overlaps{0};
-  std::atomic<int> byCaller{0}, byWorker{0};
-  for (int batch = 0; batch < 50; ++batch) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    std::vector<int> order;
-    const std::thread::id caller = std::this_thread::get_id();
-    for (int i = 0; i < 20; ++i)
-      (*s)->enqueue([&, i]() -> Status {
-        if (active.fetch_add(1) != 0)
-          overlaps.fetch_add(1);
-        order.push_back(i);
-        (std::this_thread::get_id() == caller ? byCaller : byWorker)
-            .fetch_add(1);
-        for (int k = 0; k < 100; ++k) // long enough for the other to try
-          std::this_thread::yield();
-        active.fetch_sub(1);
-        return i == 7 ? Status(HCCL_E_PARA, "task 7") : Status::ok();
-      });
-    Status st = (*s)->synchronize();
-    EXPECT_EQ(st.code(), HCCL_E_PARA) << "batch " << batch;
-    ASSERT_EQ(order.size(), 20u) << "batch " << batch;
-    for (int i = 0; i < 20; ++i)
-      EXPECT_EQ(order[static_cast<size_t>(i)], i) << "batch " << batch;
-    EXPECT_TRUE((*s)->idle());
-  }
-  EXPECT_EQ(overlaps.load(), 0) << "two tasks of one stream ran at once";
-  EXPECT_GT(byCaller.load(), 0) << "synchronize never ran a queued task";
-  // Queued without a synchronize, the worker runs them (asynchronous).
-  std::atomic<int> ran{0};
-  for (int i = 0; i < 5; ++i)
-    (*s)->enqueue([&]() -> Status {
-      ran.fetch_add(1);
-      return Status::ok();
-    });
-  for (int i = 0; i < 5000 && ran.load() != 5; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  EXPECT_EQ(ran.load(), 5)
-      << "the worker did not run tasks left unsynchronized";
-  EXPECT_TRUE((*s)->synchronize().isOk());
-}
-
 // Pages of [p, p + bytes) that this process has a page-table entry for
 // (bit 63 of /proc/self/pagemap), i.e. that an access will not fault on.
 static size_t presentPages(const void *p, size_t bytes) {
