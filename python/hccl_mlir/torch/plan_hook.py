@@ -396,8 +396,8 @@ def _one_ddp_bucket_per_dtype(ddp):
     first backward. Every plan bucket, a run of consecutive gradients in
     that order, then lies contiguously in DDP's buffer and is reduced there.
     Under DDP's default 25 MiB buckets, a plan bucket spanning two of them
-    is packed into a buffer of ours and its result copied back: two more
-    passes over its bytes, 20-40 ms a step for the `mlp` model's one
+    is packed into a buffer of ours and its result copied back, a pass the
+    in-place path does not make: 18-33 ms a step for the `mlp` model's one
     101 MB bucket on the 2-core host (docs/performance.md, "One DDP
     bucket"). DDP's buckets only decide when DDP collects the results;
     the plan's launches do not depend on them."""
