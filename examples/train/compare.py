@@ -67,7 +67,7 @@ def calibrate(build, work, ranks):
 
 
 def measure_steal(build, work, model, ranks, batch, link_params, rounds, port,
-                  zero_grad_in_place=False):
+                  zero_grad_in_place=False, steal_bytes=None):
     """Link parameters for `model`'s plan measured on the torch path
     (measure_steal.py): this host's compute steal (its backward alone and
     beside all-reduces of its gradients' size), and the links scaled so
@@ -83,6 +83,7 @@ def measure_steal(build, work, model, ranks, batch, link_params, rounds, port,
               os.path.join(HERE, "measure_steal.py"), "--model", model, "--batch", str(batch),
               "--rounds", str(rounds), "--out", out, "--report", report,
               *(["--zero-grad-in-place"] if zero_grad_in_place else []),
+              *(["--bytes", str(steal_bytes)] if steal_bytes else []),
               *(["--link-params", link_params] if link_params else [])], env=env).strip(),
           flush=True)
     with open(report) as f:
@@ -248,6 +249,11 @@ def main(argv):
                    help="price the plan's compute with the backward measured here "
                         "(median of N runs per layer, x ranks/cores) instead of "
                         "--peak-tflops / --memory-gbps")
+    p.add_argument("--steal-bytes", type=float, metavar="B",
+                   help="with --measure-steal: all-reduce B bytes beside each backward "
+                        "(measure_steal.py --bytes; default the model's gradients). "
+                        "Fewer, where the gradients' all-reduces outlast the backward "
+                        "(4 ranks on 2 cores) and so show only part of their steal")
     p.add_argument("--measure-steal", type=int, default=0, metavar="N",
                    help="price the plan with this host's compute steal for the model "
                         "(measure_steal.py, N rounds: the backward alone and beside "
@@ -280,6 +286,11 @@ def main(argv):
         p.error("--measure-compute must be >= 0")
     if args.measure_steal != 0 and args.measure_steal < 3:
         p.error("--measure-steal needs at least 3 rounds (0: not measured)")
+    if args.steal_bytes is not None and not args.measure_steal:
+        p.error("--steal-bytes needs --measure-steal")
+    if args.steal_bytes is not None and args.steal_bytes < 16:
+        p.error(f"--steal-bytes must be >= 16 (one fp32 element per chunk), "
+                f"found {args.steal_bytes:g}")
     if not (args.peak_tflops > 0 and args.memory_gbps > 0):
         p.error("--peak-tflops and --memory-gbps must be > 0")
     if args.link_params and (args.calibrate or len(args.ranks) != 1):
@@ -306,7 +317,7 @@ def main(argv):
             if args.measure_steal:
                 links = measure_steal(args.build, work, model, ranks, batch, links,
                                       args.measure_steal, args.port - 1,
-                                      args.zero_grad_in_place)
+                                      args.zero_grad_in_place, args.steal_bytes)
             plan, graph = compile_plan(args.build, work, model, ranks, batch, links,
                                        {"peak_tflops": args.peak_tflops,
                                         "memory_gbps": args.memory_gbps},

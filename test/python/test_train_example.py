@@ -71,6 +71,8 @@ COMPARE = os.path.join(HERE, "..", "..", "examples", "train", "compare.py")
     (["--peak-tflops", "0"], "--peak-tflops and --memory-gbps must be > 0"),
     (["--measure-compute", "-1"], "--measure-compute must be >= 0"),
     (["--measure-steal", "2"], "--measure-steal needs at least 3 rounds"),
+    (["--steal-bytes", "1e6"], "--steal-bytes needs --measure-steal"),
+    (["--measure-steal", "5", "--steal-bytes", "8"], "--steal-bytes must be >= 16"),
 ])
 def test_compare_refuses_bad_pricing_options(args, message):
     import subprocess
