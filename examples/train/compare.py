@@ -212,7 +212,7 @@ def train(build, work, model, ranks, batch, mode, steps, port, rnd, plan=None, g
 
 
 # The plan with DDP's own buckets kept (apply_plan(keep_ddp_buckets=True)).
-KEPT = "hccl+plan/ddp-buckets"
+KEPT = train_ddp.KEPT_MODE
 
 
 def median(xs):

@@ -60,6 +60,8 @@ DECODERS = {
 MODELS = ["cnn", *DECODERS, "mlp"]
 # Per-rank batch sizes unless --batch says otherwise.
 DEFAULT_BATCH = {"cnn": 8, "gpt": 4, "lm": 1, "mlp": 8}
+# The plan with DDP's own buckets kept (--keep-ddp-buckets).
+KEPT_MODE = "hccl+plan/ddp-buckets"
 # The mlp's width, its blocks' inner width, blocks and classes.
 MLP = dict(width=1024, inner=4096, blocks=3, classes=10)
 
@@ -244,7 +246,7 @@ def main(argv):
     if args.plan:
         hook = hccl_torch.apply_plan(ddp, args.plan, args.graph,
                                      keep_ddp_buckets=args.keep_ddp_buckets)
-        mode = "hccl+plan/ddp-buckets" if args.keep_ddp_buckets else "hccl+plan"
+        mode = KEPT_MODE if args.keep_ddp_buckets else "hccl+plan"
     opt = torch.optim.SGD(ddp.parameters(), lr=args.lr, momentum=0.9)
     run_steps(args, base, base_opt, rank, args.warmup, 10**6)
     run_steps(args, ddp, opt, rank, args.warmup, 10**7)  # warm-up (DDP rebuilds buckets)

@@ -403,10 +403,10 @@ def _one_ddp_bucket_per_dtype(ddp):
     the plan's launches do not depend on them."""
     import sys
     import torch.distributed as dist
-    if ddp._get_ddp_logging_data().get("comm_hook"):
-        raise PlanError("apply_plan: the DDP model already has a comm hook "
-                        f"({ddp._get_ddp_logging_data()['comm_hook']}); the plan "
-                        "installs its own (DDP takes one)")
+    installed = ddp._get_ddp_logging_data().get("comm_hook")
+    if installed:
+        raise PlanError(f"apply_plan: the DDP model already has a comm hook "
+                        f"({installed}); the plan installs its own (DDP takes one)")
     first = dist._DEFAULT_FIRST_BUCKET_BYTES
     ddp.bucket_bytes_cap = sys.maxsize
     dist._DEFAULT_FIRST_BUCKET_BYTES = sys.maxsize
