@@ -19,6 +19,7 @@ iterable there); the runs pass --redirects 1 --tee 1, which works.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -90,45 +91,104 @@ def measure_steal(build, work, model, ranks, batch, link_params, rounds, port,
         return priced_like_torch(build, work, ranks, out, json.load(f))
 
 
-def _selected_us(build, ranks, count, links):
-    """hccl-plan cost's price of the algorithm it selects, us."""
+def _prices_us(build, ranks, count, links):
+    """hccl-plan cost's price of each allreduce algorithm, us, and the
+    name of the one it selects."""
     out = sh([os.path.join(build, "bin", "hccl-plan"), "cost", "--collective", "allreduce",
               "--ranks", str(ranks), "--count", str(count), "--topology", f"host-{ranks}",
               "--link-params", links])
-    return next(float(l.split()[1]) for l in out.splitlines() if l.rstrip().endswith("*"))
+    prices, selected = {}, None
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 2 and re.fullmatch(r"[a-z_]+", f[0]) and re.fullmatch(r"[0-9.]+", f[1]):
+            prices[f[0]] = float(f[1])
+            if line.rstrip().endswith("*"):
+                selected = f[0]
+    if selected is None:
+        sys.exit(f"compare.py: no selected algorithm in hccl-plan cost's output:\n{out}")
+    return prices, selected
+
+
+def _selected_us(build, ranks, count, links):
+    """hccl-plan cost's price of the algorithm it selects, us."""
+    prices, selected = _prices_us(build, ranks, count, links)
+    return prices[selected]
+
+
+def fit_links(points):
+    """The latency factor a and bandwidth factor k that price each measured
+    all-reduce at its time: for each point (A, O, B, measured), A are the
+    price's per-step latency terms, O its fixed terms and B its byte terms,
+    and the fit solves measured = a * A + O + B / k. Two points of
+    different sizes give both factors; one point (or two that leave a or
+    1/k not positive, i.e. noise larger than their difference) gives k
+    alone with a = 1. Returns (a, k, how)."""
+    if len(points) == 2:
+        (a1, o1, b1, m1), (a2, o2, b2, m2) = points
+        det = a1 * b2 - a2 * b1
+        if det != 0:
+            a = ((m1 - o1) * b2 - (m2 - o2) * b1) / det
+            inv_k = (a1 * (m2 - o2) - a2 * (m1 - o1)) / det
+            if a > 0 and inv_k > 0:
+                return a, 1 / inv_k, "two sizes"
+    big = max(points, key=lambda p: p[2])
+    lat_a, o, b, m = big
+    if not m > lat_a + o:
+        sys.exit(f"compare.py: the measured all-reduce ({m:.1f} us) is not above its "
+                 f"latency terms ({lat_a + o:.1f} us): cannot scale the links to it")
+    return 1.0, b / (m - lat_a - o), "one size"
 
 
 def priced_like_torch(build, work, ranks, links, report):
-    """`links` with the intra link's bandwidth and the reduction rate scaled
-    by one factor k, so that one of the measured all-reduce chunks is priced
-    at its measured time (the all-reduces alone / chunks): their byte terms
-    scale by 1/k, their latency terms stay. hccl-test calibrates with
-    HcclMemAlloc buffers, read zero-copy; torch tensors take the copying
-    path (docs/performance.md), and the plan runs on those."""
-    count = report["bytes"] // report["chunks"] // 4
-    measured = report["allreduce_alone_ms"] * 1e3 / report["chunks"]
+    """`links` refitted to the all-reduces measure_steal.py timed on torch
+    tensors: the intra link's per-step latency scaled by a, its bandwidth
+    and the reduction rate by k (fit_links), so that the model prices the
+    chunks and, when measured, the same bytes as one all-reduce at what
+    they took. hccl-test calibrates with HcclMemAlloc buffers, read
+    zero-copy; torch tensors take the copying path (docs/performance.md),
+    and the plan runs on those. On an oversubscribed host (4 ranks on 2
+    cores) each step also waits for a co-located rank to be scheduled: a
+    bandwidth factor alone puts that into the byte terms and prices large
+    buckets too dear, hence the second size."""
+    sizes = [(report["bytes"] // report["chunks"] // 4,
+              report["allreduce_alone_ms"] * 1e3 / report["chunks"])]
+    if report.get("allreduce_whole_ms") and report["chunks"] > 1:
+        sizes.append((report["bytes"] // 4, report["allreduce_whole_ms"] * 1e3))
     plan = os.path.join(work, f"links-p{ranks}.plan.json")
     sh([os.path.join(build, "bin", "hccl-plan"), "generate", "--collective", "allreduce",
         "--algo", "ring", "--ranks", str(ranks), "--count", "1", "--topology", f"host-{ranks}",
         "--link-params", links, "-o", plan])
     with open(plan) as f:
         topo = json.load(f)["topology"]
-    lat = _selected_us(build, ranks, 1, links)
-    price = _selected_us(build, ranks, count, links)
-    if not measured > lat:
-        sys.exit(f"compare.py: the measured all-reduce ({measured:.1f} us a chunk) is not above "
-                 f"its latency terms ({lat:.1f} us): cannot scale the links to it")
-    k = (price - lat) / (measured - lat)
     with open(links) as f:
         params = json.load(f)
-    params["intra"] = dict(topo["intra"], bandwidth_gbps=topo["intra"]["bandwidth_gbps"] * k)
-    params["reduce_gbps"] = topo["reduce_gbps"] * k
+    params["intra"] = dict(topo["intra"])
+    params["reduce_gbps"] = topo["reduce_gbps"]
+    full = os.path.join(work, f"links-full-p{ranks}.json")
+    no_lat = os.path.join(work, f"links-nolat-p{ranks}.json")
+    with open(full, "w") as f:
+        json.dump(params, f, indent=1)
+    with open(no_lat, "w") as f:
+        json.dump(dict(params, intra=dict(params["intra"], latency_us=0.0)), f, indent=1)
+    # One algorithm for every point: the one selected for the largest.
+    algo = _prices_us(build, ranks, sizes[-1][0], full)[1]
+    fixed = _prices_us(build, ranks, 1, no_lat)[0][algo]
+    points = []
+    for count, measured in sizes:
+        price = _prices_us(build, ranks, count, full)[0][algo]
+        price_no_lat = _prices_us(build, ranks, count, no_lat)[0][algo]
+        points.append((price - price_no_lat, fixed, price_no_lat - fixed, measured))
+    a, k, how = fit_links(points)
+    params["intra"] = dict(params["intra"], latency_us=params["intra"]["latency_us"] * a,
+                           bandwidth_gbps=params["intra"]["bandwidth_gbps"] * k)
+    params["reduce_gbps"] = params["reduce_gbps"] * k
     scaled = os.path.join(work, f"links-torch-p{ranks}.json")
     with open(scaled, "w") as f:
         json.dump(params, f, indent=1)
-    print(f"links: an all-reduce of {4 * count / 1e6:.1f} MB measured {measured / 1e3:.2f} ms on "
-          f"torch tensors, priced {price / 1e3:.2f} ms; bandwidths x{k:.3f}: "
-          f"{_selected_us(build, ranks, count, scaled) / 1e3:.2f} ms ({scaled})", flush=True)
+    fits = ", ".join(f"{4 * c / 1e6:.1f} MB measured {m / 1e3:.2f} ms, priced "
+                     f"{_selected_us(build, ranks, c, scaled) / 1e3:.2f}" for c, m in sizes)
+    print(f"links fitted to torch tensors ({how}, {algo}): latency x{a:.3f}, bandwidths "
+          f"x{k:.3f}; {fits} ({scaled})", flush=True)
     return scaled
 
 

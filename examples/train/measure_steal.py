@@ -12,8 +12,10 @@ per rank, on the hccl backend:
 
 Each round times, in rotating order, the backward alone, the backward with
 all-reduces of --bytes in all (in --chunks pieces, as a DDP step's buckets)
-issued just before it and waited for after it, and those all-reduces
-alone. The steal is the difference of the backward's medians (the slowest
+issued just before it and waited for after it, those all-reduces alone,
+and (with more than one chunk) the same bytes all-reduced as one tensor:
+two sizes, so that compare.py can fit a per-call cost and a bandwidth to
+the torch path rather than a bandwidth alone. The steal is the difference of the backward's medians (the slowest
 rank's) over the bytes. A round where the all-reduces outlast the backward
 charges it only part of their steal, so the report says how many did.
 Written to --out as link parameters (merged into --link-params' when
@@ -83,15 +85,18 @@ def main(argv):
     grad_bytes = 4 * sum(q.numel() for q in net.parameters())
     total = int(args.bytes or grad_bytes) // 4 * 4
     per = total // 4 // args.chunks
-    chunks = [torch.zeros(per) for _ in range(args.chunks)]  # sums stay finite
+    # Views of one tensor, so that the whole arm all-reduces the same bytes
+    # in one call without a second copy of them. Zeros: sums stay finite.
+    flat = torch.zeros(per * args.chunks)
+    chunks = list(flat.split(per))
     moved = 4 * per * args.chunks
 
     op = dist.ReduceOp.AVG if args.op == "avg" else dist.ReduceOp.SUM
 
-    def comm_alone():
+    def comm_alone(tensors):
         dist.barrier()
         t0 = time.perf_counter()
-        for w in [dist.all_reduce(c, op=op, async_op=True) for c in chunks]:
+        for w in [dist.all_reduce(c, op=op, async_op=True) for c in tensors]:
             w.wait()
         return time.perf_counter() - t0
 
@@ -112,15 +117,15 @@ def main(argv):
         t2 = time.perf_counter()
         return t1 - t0, t2 - t0, done
 
-    alone, beside, comm, only, late = [], [], [], [], 0
-    arms = ("alone", "beside", "comm")
+    alone, beside, comm, only, whole, late = [], [], [], [], [], 0
+    arms = ("alone", "beside", "comm") + (("whole",) if args.chunks > 1 else ())
     for r in range(args.warmup + args.rounds):
-        for k in range(3):  # rotating, so that drift hits every arm alike
-            arm = arms[(r + k) % 3]
-            if arm == "comm":
-                t = comm_alone()
+        for k in range(len(arms)):  # rotating, so that drift hits every arm alike
+            arm = arms[(r + k) % len(arms)]
+            if arm in ("comm", "whole"):
+                t = comm_alone(chunks if arm == "comm" else [flat])
                 if r >= args.warmup:
-                    only.append(t)
+                    (only if arm == "comm" else whole).append(t)
                 continue
             t, t_all, done = backward(r, arm == "beside")
             if r < args.warmup:
@@ -132,13 +137,15 @@ def main(argv):
             else:
                 alone.append(t)
     # The slowest rank's time per backward: what a step waits for.
-    times = torch.tensor([alone, beside, comm, only], dtype=torch.float64)
+    series = [alone, beside, comm, only] + ([whole] if whole else [])
+    times = torch.tensor(series, dtype=torch.float64)
     dist.all_reduce(times, op=dist.ReduceOp.MAX)
     late_t = torch.tensor([late], dtype=torch.float64)
     dist.all_reduce(late_t, op=dist.ReduceOp.MAX)
     alone, beside, comm, only = (times[i].tolist() for i in range(4))
     a, b = statistics.median(alone), statistics.median(beside)
     c = statistics.median(only)
+    w = statistics.median(times[4].tolist()) if whole else None
     steal = max(0.0, (b - a) * 1e6 / (moved / 1e6))
     pairs = sorted((y - x) * 1e6 / (moved / 1e6) for x, y in zip(alone, beside))
     if rank == 0:
@@ -151,6 +158,8 @@ def main(argv):
               f"{args.rounds} rounds on some rank)")
         print(f"the all-reduces alone: {c * 1e3:.2f} ms ({moved / c / 1e9:.2f} GB/s); the "
               f"backward's delay beside them is {(b - a) / c:.2f} of that")
+        if w is not None:
+            print(f"the same bytes as one all-reduce: {w * 1e3:.2f} ms ({moved / w / 1e9:.2f} GB/s)")
         print(f"steal: {steal:.3f} us per MB (median difference; per pair: "
               f"{pairs[len(pairs) // 4]:.3f} to {pairs[3 * len(pairs) // 4]:.3f} between "
               f"the quartiles){' (negative: clamped to 0)' if b < a else ''}")
@@ -158,8 +167,9 @@ def main(argv):
             json.dump(report, f, indent=1)
             f.write("\n")
         if args.report:
+            extra = {"allreduce_whole_ms": w * 1e3} if w is not None else {}
             with open(args.report, "w") as f:
-                json.dump({"model": args.model, "batch": batch,
+                json.dump({**extra, "model": args.model, "batch": batch,
                            "ranks": dist.get_world_size(), "bytes": moved,
                            "chunks": args.chunks, "op": args.op, "rounds": args.rounds,
                            "backward_alone_ms": a * 1e3, "backward_beside_ms": b * 1e3,

@@ -196,7 +196,8 @@ def test_measure_steal_writes_link_parameters(tmp_path):
         ["/usr/bin/torchrun", "--redirects", "1", "--tee", "1", "--log_dir", str(tmp_path / "logs"),
          "--nproc_per_node", "2", "--master_port", str(_free_port()),
          MEASURE_STEAL, "--model", "gpt", "--rounds", "3", "--warmup", "1",
-         "--bytes", "4e6", "--link-params", str(base), "--out", str(out)],
+         "--bytes", "4e6", "--link-params", str(base), "--out", str(out),
+         "--report", str(tmp_path / "report.json")],
         capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-4000:]
     got = json.loads(out.read_text())
@@ -204,3 +205,59 @@ def test_measure_steal_writes_link_parameters(tmp_path):
     steal = got["compute_steal_us_per_mb"]
     assert isinstance(steal, float) and 0 <= steal < 1e6, steal
     assert "beside 4.0 MB of all-reduce (avg) in 4" in r.stdout, r.stdout
+    # The second size compare.py fits the links with: the bytes as one call.
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["chunks"] == 4 and report["bytes"] == 4_000_000
+    assert report["allreduce_whole_ms"] > 0 and report["allreduce_alone_ms"] > 0
+    assert "the same bytes as one all-reduce" in r.stdout, r.stdout
+
+
+def test_fit_links_recovers_both_factors_from_two_sizes():
+    c = _compare()
+    # measured = a * A + O + B / k, priced at a = 1, k = 1 by (A, O, B).
+    a, k = 40.0, 0.5
+    pts = [(A, 30.0, B, a * A + 30.0 + B / k) for A, B in [(20.0, 1e3), (20.0, 4e3)]]
+    fa, fk, how = c.fit_links(pts)
+    assert how == "two sizes"
+    assert abs(fa - a) < 1e-9 and abs(fk - k) < 1e-12
+    # One size: latency kept, bandwidth alone carries the difference.
+    fa, fk, how = c.fit_links(pts[1:])
+    assert (fa, how) == (1.0, "one size")
+    assert abs(20.0 + 30.0 + 4e3 / fk - pts[1][3]) < 1e-9
+    # Noise the fit cannot take: the larger size measured faster (1/k < 0),
+    # or the smaller one below what the slope leaves for latency (a < 0).
+    # The one-size fit on the larger then.
+    for noisy in ([(20.0, 30.0, 1e3, 5e3), (20.0, 30.0, 4e3, 4.8e3)],
+                  [(20.0, 30.0, 1e3, 100.0), (20.0, 30.0, 4e3, 5e3)]):
+        fa, fk, how = c.fit_links(noisy)
+        assert (fa, how) == (1.0, "one size"), noisy
+        assert abs(50.0 + 4e3 / fk - noisy[1][3]) < 1e-9
+
+
+def test_fit_links_refuses_a_time_below_the_latency():
+    c = _compare()
+    with pytest.raises(SystemExit, match="not above its latency terms"):
+        c.fit_links([(20.0, 30.0, 4e3, 40.0)])
+
+
+def test_priced_like_torch_prices_both_measured_sizes(tmp_path):
+    # Round trip through hccl-plan: links refitted to two measured sizes
+    # (a per-call cost well above the host preset's, as 4 ranks on 2 cores
+    # show) price each at its measured time, within hccl-plan's rounding.
+    import json
+    build = os.environ.get("HCCL_BUILD_DIR", os.path.join(HERE, "..", "..", "build"))
+    if not os.path.isfile(os.path.join(build, "bin", "hccl-plan")):
+        pytest.skip(f"no hccl-plan under {build} (build the project first)")
+    c = _compare()
+    links = tmp_path / "links.json"
+    links.write_text('{"compute_steal_us_per_mb": 12.5}')
+    report = {"bytes": 25_200_000, "chunks": 4, "allreduce_alone_ms": 4 * 12.06,
+              "allreduce_whole_ms": 21.23}
+    out = c.priced_like_torch(build, str(tmp_path), 4, str(links), report)
+    got = json.loads(open(out).read())
+    assert got["compute_steal_us_per_mb"] == 12.5
+    assert got["intra"]["latency_us"] > 100, got  # the preset's is 1 us
+    algo = c._prices_us(build, 4, 25_200_000 // 4, out)[1]
+    for count, ms in [(6_300_000 // 4, 12.06), (25_200_000 // 4, 21.23)]:
+        us = c._prices_us(build, 4, count, out)[0][algo]
+        assert abs(us / 1e3 - ms) / ms < 0.01, (count, us, ms)
