@@ -402,11 +402,11 @@ def parse_run(text, what):
 
 # ---------------------------------------------------------------- the bench
 
-def calibrate(args, work):
+def calibrate(args, work, tag=""):
     if args.link_params:
         with open(args.link_params) as f:
             return json.load(f), args.link_params
-    out = os.path.join(work, f"host-calibration-p{args.ranks}.json")
+    out = os.path.join(work, f"host-calibration-p{args.ranks}{tag}.json")
     cmd = [sys.executable, os.path.join(ROOT, "tools", "calibrate", "calibrate_host.py"),
            "--hccl-test", args.hccl_test or os.path.join(args.bin, "hccl-test"),
            "-p", str(args.ranks),
@@ -491,6 +491,11 @@ def main(argv=None):
     ap.add_argument("--link-params", metavar="FILE",
                     help="calibrated link figures for host-N (calibrate_host.py's "
                          "output for the same --ranks); default: calibrate now")
+    ap.add_argument("--calibrate-each-graph", action="store_true",
+                    help="calibrate just before each graph, and price and measure "
+                         "it with that calibration (graph by graph; the rounds "
+                         "rotate within a graph): the host's figures drift over the "
+                         "tens of minutes a full run takes. Excludes --link-params")
     ap.add_argument("--compute-scale", type=float,
                     help="multiply every graph's compute times by this (default: 1 "
                          "for host-priced graphs, 16 for NPU-priced ones)")
@@ -574,6 +579,8 @@ def main(argv=None):
         ap.error("--horovod-cycle-ms must be >= 0")
     if args.horovod_fusion_bytes <= 0:
         ap.error("--horovod-fusion-bytes must be > 0")
+    if args.link_params and args.calibrate_each_graph:
+        ap.error("--calibrate-each-graph calibrates: it excludes --link-params")
     if args.link_params and not os.path.isfile(args.link_params):
         ap.error(f"--link-params: no file '{args.link_params}'")
     policies = list(dict.fromkeys(policies))
@@ -597,59 +604,53 @@ def main(argv=None):
             log(f"intermediate files kept in {work}")
 
 
-def bench(args, graphs, policies, in_flight, work):
-    tools = Tools(args.bin, args.nice)
-    calib, calib_src = calibrate(args, work)
-    started = time.time()
-    load0 = os.getloadavg()
-
-    # Compile and predict every configuration.
+def compile_graph(args, tools, work, gpath, calib, policies, in_flight):
+    """Every configuration of one graph, compiled and predicted with `calib`."""
+    gname = graph_name(gpath)
+    with open(gpath) as f:
+        graph = json.load(f)
+    scale = compute_scale(graph, args.compute_scale)
+    host = host_graph(graph, calib, args.ranks, scale)
+    variants = {"plain": host}
+    if "horovod" in policies:
+        b = horovod_buckets(host, args.horovod_cycle_ms * 1e3, args.horovod_fusion_bytes)
+        variants["horovod"] = fuse_graph(host, b)
+    gjson = os.path.join(work, f"{gname}.graph.json")
+    with open(gjson, "w") as f:
+        json.dump(host, f)
+    mlir = os.path.join(work, f"{gname}.mlir")
+    tools.run("hccl-translate", ["--import-graph", gjson, "-o", mlir])
+    extra = " ".join(x for x in (GRAPH_PIPELINE.get(gname, ""), args.pipeline) if x)
     configs = []
-    for gpath in graphs:
-        gname = graph_name(gpath)
-        with open(gpath) as f:
-            graph = json.load(f)
-        scale = compute_scale(graph, args.compute_scale)
-        host = host_graph(graph, calib, args.ranks, scale)
-        variants = {"plain": host}
-        if "horovod" in policies:
-            b = horovod_buckets(host, args.horovod_cycle_ms * 1e3, args.horovod_fusion_bytes)
-            variants["horovod"] = fuse_graph(host, b)
-        gjson = os.path.join(work, f"{gname}.graph.json")
-        with open(gjson, "w") as f:
-            json.dump(host, f)
-        mlir = os.path.join(work, f"{gname}.mlir")
-        tools.run("hccl-translate", ["--import-graph", gjson, "-o", mlir])
-        extra = " ".join(x for x in (GRAPH_PIPELINE.get(gname, ""), args.pipeline) if x)
-        for k in in_flight:
-            for pol in policies:
-                ext = " ".join(x for x in (extra, args.optimal_pipeline
-                                           if pol == "optimal" else "") if x)
-                pred, plan, nb, opts = compile_config(tools, work, gname, mlir, variants,
-                                                      pol, k, ext)
-                configs.append({"graph": gname, "policy": pol, "in_flight": k,
-                                "scale": scale, "pipeline": opts, "buckets": nb,
-                                "pred": pred, "plan": plan, "runs": [],
-                                "failures": []})
-        log(f"{gname}: compiled {len(policies) * len(in_flight)} configurations "
-            f"(compute x{scale:g})")
+    for k in in_flight:
+        for pol in policies:
+            ext = " ".join(x for x in (extra, args.optimal_pipeline
+                                       if pol == "optimal" else "") if x)
+            pred, plan, nb, opts = compile_config(tools, work, gname, mlir, variants,
+                                                  pol, k, ext)
+            configs.append({"graph": gname, "policy": pol, "in_flight": k,
+                            "scale": scale, "pipeline": opts, "buckets": nb,
+                            "pred": pred, "plan": plan, "runs": [],
+                            "failures": []})
+    log(f"{gname}: compiled {len(policies) * len(in_flight)} configurations "
+        f"(compute x{scale:g})")
+    return configs
 
-    total = len(configs) * args.rounds
-    est = sum(c["pred"]["iter_ms"] for c in configs) * (args.iters + args.warmup) \
-        * args.rounds / 1e3
-    log(f"measuring {len(configs)} configurations x {args.rounds} rounds on "
-        f"{args.ranks} ranks (predicted iterations alone: {est:.0f} s)")
-    if args.predict_only:
-        print(f"{'graph':<16} {'policy':<8} {'k':>3} {'bkts':>5} | {'pred it':>9} "
-              f"{'pred exp':>9} {'pred cmp':>9}")
-        for c in configs:
-            p = c["pred"]
-            print(f"{c['graph']:<16} {c['policy']:<8} {c['in_flight'] or 'inf':>3} "
-                  f"{c['buckets']:>5} | {p['iter_ms']:9.3f} {p['exposed_ms']:9.3f} "
-                  f"{p['compute_ms']:9.3f}")
-        return 0
-    done = 0
-    slice_refused = 0
+
+def print_predictions(configs):
+    print(f"{'graph':<16} {'policy':<8} {'k':>3} {'bkts':>5} | {'pred it':>9} "
+          f"{'pred exp':>9} {'pred cmp':>9}")
+    for c in configs:
+        p = c["pred"]
+        print(f"{c['graph']:<16} {c['policy']:<8} {c['in_flight'] or 'inf':>3} "
+              f"{c['buckets']:>5} | {p['iter_ms']:9.3f} {p['exposed_ms']:9.3f} "
+              f"{p['compute_ms']:9.3f}")
+
+
+def measure(args, tools, configs, progress):
+    """args.rounds rounds over `configs`, each round in a rotated order so
+    that drift hits every configuration alike; fills each one's "runs".
+    `progress` counts runs across calls: [done, total, slice refusals]."""
     for r in range(args.rounds):
         order = configs[r % len(configs):] + configs[:r % len(configs)]
         for c in order:
@@ -674,11 +675,52 @@ def bench(args, graphs, policies, in_flight, work):
                         f"{args.retries}): {first}")
             m = parse_run(out, what)
             if "refused --host-slice-us" in tools.last_stderr:
-                slice_refused += 1
+                progress[2] += 1
             c["runs"].append(m)
-            done += 1
-            log(f"[{done}/{total}] round {r + 1}: {what}: {m['iter_ms']:.2f} ms "
-                f"(predicted {c['pred']['iter_ms']:.2f})")
+            progress[0] += 1
+            log(f"[{progress[0]}/{progress[1]}] round {r + 1}: {what}: {m['iter_ms']:.2f} "
+                f"ms (predicted {c['pred']['iter_ms']:.2f})")
+
+
+def bench(args, graphs, policies, in_flight, work):
+    tools = Tools(args.bin, args.nice)
+    started = time.time()
+    load0 = os.getloadavg()
+    progress = [0, len(graphs) * len(policies) * len(in_flight) * args.rounds, 0]
+    configs = []
+    calibrations = {}
+    if args.calibrate_each_graph:
+        # Calibrate, compile and measure one graph at a time: the host's
+        # memory and wake-up drift over tens of minutes (docs/performance.md,
+        # "Price what the host does now"), so each graph is priced with
+        # figures taken just before its own runs.
+        for gpath in graphs:
+            gname = graph_name(gpath)
+            calib, src = calibrate(args, work, f"-{gname}")
+            calibrations[gname] = {"file": src, "taken_utc": time.strftime(
+                "%H:%M", time.gmtime()), "params": calib}
+            own = compile_graph(args, tools, work, gpath, calib, policies, in_flight)
+            configs += own
+            if args.predict_only:
+                continue
+            measure(args, tools, own, progress)
+        calib, calib_src = None, None
+    else:
+        calib, calib_src = calibrate(args, work)
+        for gpath in graphs:
+            configs += compile_graph(args, tools, work, gpath, calib, policies, in_flight)
+    est = sum(c["pred"]["iter_ms"] for c in configs) * (args.iters + args.warmup) \
+        * args.rounds / 1e3
+    if args.predict_only:
+        log(f"{len(configs)} configurations x {args.rounds} rounds on {args.ranks} "
+            f"ranks would take {est:.0f} s of predicted iterations alone")
+        print_predictions(configs)
+        return 0
+    if not args.calibrate_each_graph:
+        log(f"measuring {len(configs)} configurations x {args.rounds} rounds on "
+            f"{args.ranks} ranks (predicted iterations alone: {est:.0f} s)")
+        measure(args, tools, configs, progress)
+    slice_refused = progress[2]
 
     rows = []
     for c in configs:
@@ -721,6 +763,7 @@ def bench(args, graphs, policies, in_flight, work):
             "host_slice_us": args.host_slice_us,
             "host_slice_refused_runs": slice_refused,
             "calibration": calib, "calibration_file": calib_src,
+            "calibrations": calibrations,
             "command": " ".join(sys.argv)}
     print_report(rows, summary, meta, policies)
     if args.csv:
@@ -817,12 +860,18 @@ def print_report(rows, summary, meta, policies):
           f"{meta['rounds']} rounds x {meta['iters']} iterations (+{meta['warmup']} "
           f"warm-up), load {meta['load_start'][0]:.2f} -> {meta['load_end'][0]:.2f}, "
           f"{meta['duration_s']:.0f} s")
-    c = meta["calibration"]
-    intra = c.get("intra", {})
-    print(f"calibration: alpha {intra.get('latency_us')} us, "
-          f"{intra.get('bandwidth_gbps')} GB/s, reduction {c.get('reduce_gbps')} "
-          f"GB/s, overhead {c.get('collective_overhead_us', 0)} us per collective, "
-          f"wake-up {c.get('collective_wakeup_us', 0)} us")
+    def figures(c):
+        intra = c.get("intra", {})
+        return (f"alpha {intra.get('latency_us')} us, {intra.get('bandwidth_gbps')} GB/s, "
+                f"reduction {c.get('reduce_gbps')} GB/s, overhead "
+                f"{c.get('collective_overhead_us', 0)} us per collective, wake-up "
+                f"{c.get('collective_wakeup_us', 0)} us")
+    if meta.get("calibrations"):
+        print("calibrated before each graph:")
+        for g, c in meta["calibrations"].items():
+            print(f"  {g} ({c['taken_utc']} UTC): {figures(c['params'])}")
+    else:
+        print(f"calibration: {figures(meta['calibration'])}")
     print("times in ms; err = (predicted - measured) / measured; cerr = the same "
           "with the measured compute in place of the predicted (diagnostic); exp "
           "err = (predicted - measured exposed) / measured iteration; spread = "
