@@ -30,6 +30,19 @@ class Statistics(unittest.TestCase):
         # one swap among 4: d = (0, 0, 1, -1), 1 - 6*2/(4*15) = 0.8
         self.assertAlmostEqual(vm.spearman([1, 2, 3, 4], [1, 2, 4, 3]), 0.8)
 
+    def test_rho_ceiling(self):
+        # preds 1 1 2: ranks 1.5 1.5 3, best measurement 1 2 3; deviations
+        # -0.5 -0.5 1 and -1 0 1: 1.5 / sqrt(1.5 * 2) = sqrt(3) / 2.
+        self.assertAlmostEqual(vm.rho_ceiling([1, 1, 2]), math.sqrt(3) / 2, places=12)
+        # reached by any measurement in the predicted order, either way
+        # within the tie; nothing measured reaches above it
+        for meas in ([5, 4, 9], [4, 5, 9]):
+            self.assertAlmostEqual(vm.spearman([1, 1, 2], meas), vm.rho_ceiling([1, 1, 2]))
+        self.assertAlmostEqual(vm.rho_ceiling([3, 1, 2, 5]), 1.0)
+        self.assertIsNone(vm.rho_ceiling([7, 7, 7]))
+        # 5 of 7 tied (bert-large unlimited in run 14): below 0.9
+        self.assertLess(vm.rho_ceiling([371, 371.6, 371, 371, 381.4, 371, 371]), 0.9)
+
     def test_spearman_undefined(self):
         self.assertIsNone(vm.spearman([1], [2]))
         self.assertIsNone(vm.spearman([1, 2, 3], [4, 4, 4]))
