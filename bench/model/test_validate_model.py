@@ -35,7 +35,7 @@ class Statistics(unittest.TestCase):
         # -0.5 -0.5 1 and -1 0 1: 1.5 / sqrt(1.5 * 2) = sqrt(3) / 2.
         self.assertAlmostEqual(vm.rho_ceiling([1, 1, 2]), math.sqrt(3) / 2, places=12)
         # reached by any measurement in the predicted order, either way
-        # within the tie; nothing measured reaches above it
+        # within the tie; no measurement of distinct values goes above it
         for meas in ([5, 4, 9], [4, 5, 9]):
             self.assertAlmostEqual(vm.spearman([1, 1, 2], meas), vm.rho_ceiling([1, 1, 2]))
         self.assertAlmostEqual(vm.rho_ceiling([3, 1, 2, 5]), 1.0)

@@ -137,13 +137,13 @@ def spearman(xs, ys):
 
 
 def rho_ceiling(preds):
-    """The highest Spearman correlation any measurement can reach against
-    these predictions: where the model predicts exact ties (policies whose
-    finish is set by the same compute, every collective hidden) no order of
-    the measured values is "right" within the tie, and rho stays below 1
-    even when every separated pair is measured in order. Reached by any
-    measurement ordered as the predictions (the order within a tie does not
-    change it)."""
+    """The highest Spearman correlation a measurement without ties can reach
+    against these predictions: where the model predicts exact ties
+    (policies whose finish is set by the same compute, every collective
+    hidden) no order of distinct measured values is "right" within the
+    tie, and rho stays below 1 even when every separated pair is measured
+    in order. Reached by any measurement ordered as the predictions (the
+    order within a tie does not change it)."""
     order = sorted(range(len(preds)), key=lambda i: (preds[i], i))
     strict = [0] * len(preds)
     for rank, i in enumerate(order):
@@ -652,6 +652,20 @@ def compile_graph(args, tools, work, gpath, calib, policies, in_flight):
     return configs
 
 
+def print_calibrations(calibrations):
+    print("calibrated before each graph:")
+    for g, c in calibrations.items():
+        print(f"  {g} ({c['taken_utc']} UTC): {calibration_figures(c['params'])}")
+
+
+def calibration_figures(c):
+    intra = c.get("intra", {})
+    return (f"alpha {intra.get('latency_us')} us, {intra.get('bandwidth_gbps')} GB/s, "
+            f"reduction {c.get('reduce_gbps')} GB/s, overhead "
+            f"{c.get('collective_overhead_us', 0)} us per collective, wake-up "
+            f"{c.get('collective_wakeup_us', 0)} us")
+
+
 def print_predictions(configs):
     print(f"{'graph':<16} {'policy':<8} {'k':>3} {'bkts':>5} | {'pred it':>9} "
           f"{'pred exp':>9} {'pred cmp':>9}")
@@ -713,7 +727,7 @@ def bench(args, graphs, policies, in_flight, work):
             gname = graph_name(gpath)
             calib, src = calibrate(args, work, f"-{gname}")
             calibrations[gname] = {"file": src, "taken_utc": time.strftime(
-                "%H:%M", time.gmtime()), "params": calib}
+                "%Y-%m-%d %H:%M", time.gmtime()), "params": calib}
             own = compile_graph(args, tools, work, gpath, calib, policies, in_flight)
             configs += own
             if args.predict_only:
@@ -729,6 +743,8 @@ def bench(args, graphs, policies, in_flight, work):
     if args.predict_only:
         log(f"{len(configs)} configurations x {args.rounds} rounds on {args.ranks} "
             f"ranks would take {est:.0f} s of predicted iterations alone")
+        if calibrations:
+            print_calibrations(calibrations)
         print_predictions(configs)
         return 0
     if not args.calibrate_each_graph:
@@ -876,18 +892,10 @@ def print_report(rows, summary, meta, policies):
           f"{meta['rounds']} rounds x {meta['iters']} iterations (+{meta['warmup']} "
           f"warm-up), load {meta['load_start'][0]:.2f} -> {meta['load_end'][0]:.2f}, "
           f"{meta['duration_s']:.0f} s")
-    def figures(c):
-        intra = c.get("intra", {})
-        return (f"alpha {intra.get('latency_us')} us, {intra.get('bandwidth_gbps')} GB/s, "
-                f"reduction {c.get('reduce_gbps')} GB/s, overhead "
-                f"{c.get('collective_overhead_us', 0)} us per collective, wake-up "
-                f"{c.get('collective_wakeup_us', 0)} us")
     if meta.get("calibrations"):
-        print("calibrated before each graph:")
-        for g, c in meta["calibrations"].items():
-            print(f"  {g} ({c['taken_utc']} UTC): {figures(c['params'])}")
+        print_calibrations(meta["calibrations"])
     else:
-        print(f"calibration: {figures(meta['calibration'])}")
+        print(f"calibration: {calibration_figures(meta['calibration'])}")
     print("times in ms; err = (predicted - measured) / measured; cerr = the same "
           "with the measured compute in place of the predicted (diagnostic); exp "
           "err = (predicted - measured exposed) / measured iteration; spread = "
@@ -941,10 +949,14 @@ def print_report(rows, summary, meta, policies):
           f"{100 * o['median_spread']:.1f}%, worst {100 * o['worst_spread']:.1f}%")
     low = [g for g in summary["groups"] if g["rho"] is not None and g["rho"] < TARGET_RHO]
     if low:
-        print(f"rho below {TARGET_RHO} against the highest the predictions' exact ties "
-              f"allow (a ceiling below {TARGET_RHO}: the target cannot be met there): "
-              + ", ".join(f"{g['graph']} k={g['in_flight'] or 'inf'} {fmt_rho(g['rho'])} of "
-                          f"{fmt_rho(g.get('rho_ceiling'))}" for g in low))
+        def ceiling(g):
+            c = g.get("rho_ceiling")
+            out = f"{fmt_rho(g['rho'])} of {fmt_rho(c)}"
+            return out + (" (unreachable)" if c is not None and c < TARGET_RHO else "")
+        print(f"rho below {TARGET_RHO}, of the highest the predictions' exact ties allow "
+              f"(unreachable: that ceiling is below {TARGET_RHO} itself): "
+              + ", ".join(f"{g['graph']} k={g['in_flight'] or 'inf'} {ceiling(g)}"
+                          for g in low))
     failed = [r for r in rows if r["failed_runs"]]
     if failed:
         print(f"hccl-run failed and was run again {sum(r['failed_runs'] for r in failed)} "

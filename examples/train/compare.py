@@ -185,10 +185,15 @@ def priced_like_torch(build, work, ranks, links, report):
     scaled = os.path.join(work, f"links-torch-p{ranks}.json")
     with open(scaled, "w") as f:
         json.dump(params, f, indent=1)
-    fits = ", ".join(f"{4 * c / 1e6:.1f} MB measured {m / 1e3:.2f} ms, priced "
-                     f"{_selected_us(build, ranks, c, scaled) / 1e3:.2f}" for c, m in sizes)
+    fits = []
+    for c, m in sizes:
+        prices, sel = _prices_us(build, ranks, c, scaled)
+        fits.append(f"{4 * c / 1e6:.1f} MB measured {m / 1e3:.2f} ms, priced "
+                    f"{prices[algo] / 1e3:.2f}" + (f" (the model now selects {sel} there: "
+                                                  f"{prices[sel] / 1e3:.2f})" if sel != algo
+                                                  else ""))
     print(f"links fitted to torch tensors ({how}, {algo}): latency x{a:.3f}, bandwidths "
-          f"x{k:.3f}; {fits} ({scaled})", flush=True)
+          f"x{k:.3f}; {', '.join(fits)} ({scaled})", flush=True)
     return scaled
 
 

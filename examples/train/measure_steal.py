@@ -14,8 +14,8 @@ Each round times, in rotating order, the backward alone, the backward with
 all-reduces of --bytes in all (in --chunks pieces, as a DDP step's buckets)
 issued just before it and waited for after it, those all-reduces alone,
 and (with more than one chunk) the same bytes all-reduced as one tensor:
-two sizes, so that compare.py can fit a per-call cost and a bandwidth to
-the torch path rather than a bandwidth alone. The steal is the difference of the backward's medians (the slowest
+two sizes, so that compare.py can fit the link's per-step latency and its
+bandwidth to the torch path rather than a bandwidth alone. The steal is the difference of the backward's medians (the slowest
 rank's) over the bytes. A round where the all-reduces outlast the backward
 charges it only part of their steal, so the report says how many did.
 Written to --out as link parameters (merged into --link-params' when
@@ -159,7 +159,8 @@ def main(argv):
         print(f"the all-reduces alone: {c * 1e3:.2f} ms ({moved / c / 1e9:.2f} GB/s); the "
               f"backward's delay beside them is {(b - a) / c:.2f} of that")
         if w is not None:
-            print(f"the same bytes as one all-reduce: {w * 1e3:.2f} ms ({moved / w / 1e9:.2f} GB/s)")
+            print(f"the same bytes as one all-reduce: {w * 1e3:.2f} ms "
+                  f"({moved / w / 1e9:.2f} GB/s)")
         print(f"steal: {steal:.3f} us per MB (median difference; per pair: "
               f"{pairs[len(pairs) // 4]:.3f} to {pairs[3 * len(pairs) // 4]:.3f} between "
               f"the quartiles){' (negative: clamped to 0)' if b < a else ''}")
