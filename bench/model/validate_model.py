@@ -721,7 +721,7 @@ def bench(args, graphs, policies, in_flight, work):
     if args.calibrate_each_graph:
         # Calibrate, compile and measure one graph at a time: the host's
         # memory and wake-up drift over tens of minutes (docs/performance.md,
-        # "Price what the host does now"), so each graph is priced with
+        # "Calibrated before each graph: run 14"), so each graph is priced with
         # figures taken just before its own runs.
         for gpath in graphs:
             gname = graph_name(gpath)

@@ -109,12 +109,6 @@ def _prices_us(build, ranks, count, links):
     return prices, selected
 
 
-def _selected_us(build, ranks, count, links):
-    """hccl-plan cost's price of the algorithm it selects, us."""
-    prices, selected = _prices_us(build, ranks, count, links)
-    return prices[selected]
-
-
 def fit_links(points):
     """The latency factor a and bandwidth factor k that price each measured
     all-reduce at its time: for each point (A, O, B, measured), A are the

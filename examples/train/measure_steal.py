@@ -15,8 +15,9 @@ all-reduces of --bytes in all (in --chunks pieces, as a DDP step's buckets)
 issued just before it and waited for after it, those all-reduces alone,
 and (with more than one chunk) the same bytes all-reduced as one tensor:
 two sizes, so that compare.py can fit the link's per-step latency and its
-bandwidth to the torch path rather than a bandwidth alone. The steal is the difference of the backward's medians (the slowest
-rank's) over the bytes. A round where the all-reduces outlast the backward
+bandwidth to the torch path rather than a bandwidth alone. The steal is
+the difference of the backward's medians (the slowest rank's) over the
+bytes. A round where the all-reduces outlast the backward
 charges it only part of their steal, so the report says how many did.
 Written to --out as link parameters (merged into --link-params' when
 given) for hccl-opt, the exporter or compare.py; --report adds the
