@@ -319,6 +319,49 @@ TEST(Cost, OtherCollectivesClosedFormsMatchPrograms) {
              7 * (a + n * b));
 }
 
+// On shared memory the receiver copies: a send costs its sender the
+// latency alone. Symmetric steps price as before; a star broadcast costs
+// one receive where a sender-paid link charges the root every copy.
+TEST(Cost, ReceiverCopiesOnSharedMemory) {
+  Topology hccs = flatTopo(4, 1);
+  Topology shm = hccs;
+  shm.intra.cls = shm.inter.cls = LinkClass::SHM;
+  ASSERT_TRUE(shm.intra.receiverCopies());
+  ASSERT_FALSE(hccs.intra.receiverCopies());
+  const int64_t count = 4 * 1024;
+  const double n = count * 4.0;
+  struct {
+    Collective c;
+    Algorithm alg;
+  } cases[] = {{Collective::AllReduce, Algorithm::Ring},
+               {Collective::AllReduce, Algorithm::MeshTwoShot},
+               {Collective::AllReduce, Algorithm::RHD},
+               {Collective::ReduceScatter, Algorithm::MeshTwoShot},
+               {Collective::AllGather, Algorithm::Ring},
+               {Collective::AllGather, Algorithm::MeshTwoShot},
+               {Collective::Broadcast, Algorithm::Tree},
+               {Collective::Broadcast, Algorithm::Star},
+               {Collective::Broadcast, Algorithm::Ring},
+               {Collective::Reduce, Algorithm::Star},
+               {Collective::AllToAll, Algorithm::Pairwise}};
+  for (auto &c : cases) {
+    SCOPED_TRACE(std::string(collectiveName(c.c)) + " " + algorithmName(c.alg));
+    double pc = programCost(c.c, c.alg, 4, count, shm);
+    EXPECT_REL(closed(c.c, c.alg, n, 4, shm), pc);
+    bool rootSends = c.c == Collective::Broadcast && c.alg == Algorithm::Star;
+    if (!rootSends) { // every rank sends what it receives in each step
+      EXPECT_REL(pc, programCost(c.c, c.alg, 4, count, hccs));
+    }
+  }
+  EXPECT_REL(closed(Collective::Broadcast, Algorithm::Star, n, 4, shm),
+             a + n * b);
+  EXPECT_REL(closed(Collective::Broadcast, Algorithm::Star, n, 4, hccs),
+             3 * (a + n * b));
+  // The root's latencies still bound a step of tiny messages.
+  EXPECT_REL(closed(Collective::Broadcast, Algorithm::Star, 0.0, 4, shm),
+             3 * a);
+}
+
 TEST(Cost, RhdClosedFormsEqualTheProgramsForEveryP) {
   // Selection prices RHD with its closed forms, so they must be the price
   // of the programs that run: every p in 2..64 (powers of two and the
