@@ -75,10 +75,10 @@ double stepCost(const std::vector<ConcreteOp> &ops, int64_t globalRank,
     int dir = c.kind == OpKind::Send ? 0 : 1;
     int tier =
         topo.tierBetween(static_cast<int>(globalRank), static_cast<int>(peer));
-    // Where the receiver copies, a send occupies its sender for the
-    // message's latency only.
+    // Where the receiver copies, a send only posts an offer: its sender
+    // pays neither the bytes nor the wait (the receiver does).
     if (dir == 0 && topo.tierLink(tier).receiverCopies())
-      bytes = 0;
+      continue;
     if (tier == 0 && topo.intraShape != IntraShape::FullMesh)
       pooled[dir].push_back(bytes);
     else

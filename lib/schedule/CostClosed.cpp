@@ -161,7 +161,7 @@ double bcast(Algorithm a, int64_t k, double n, const Level &L) {
     double f = L.fan(k);
     // Receivers that copy take the root's bytes at once (predictCost).
     if (L.link->receiverCopies())
-      return std::max(L.step(1, f, 0, 0), L.step(1, 1, n, 0));
+      return L.step(1, 1, n, 0);
     return L.step(1, f, f * n, 0);
   }
   default:

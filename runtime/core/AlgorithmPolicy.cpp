@@ -26,6 +26,12 @@ AlgorithmPolicy::create(sched::Topology topo, const std::vector<int64_t> &ranks,
   return p;
 }
 
+sched::Topology AlgorithmPolicy::onSharedCores(sched::Topology hostTopo) {
+  if (hostTopo.intra.cls == sched::LinkClass::SHM)
+    hostTopo.intra.latencyUs += kSharedCoreStepUs;
+  return hostTopo;
+}
+
 StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,
                                                   uint64_t bytes,
                                                   size_t elemBytes) const {

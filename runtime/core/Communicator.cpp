@@ -165,6 +165,9 @@ Status Communicator::init(CommInit &in) {
     if (!t)
       return errInternal(t.message());
     topo = t.take();
+    // One host: every rank counts the same cores, so all price alike.
+    if (perHost.size() == 1 && oversubscribed_)
+      topo = AlgorithmPolicy::onSharedCores(std::move(topo));
   }
   std::vector<int64_t> topoRanks = in.topologyRanks;
   if (topoRanks.empty())

@@ -43,11 +43,12 @@ struct LinkParams {
   double latencyUs = 1.0;      ///< alpha, per message
   int ports = 1;               ///< links a device can drive at once
 
-  /// Whether the receiver moves a message's bytes, so that a send costs its
-  /// sender the message's latency alone: shared memory, where the receiver
-  /// copies out of the sender's buffer (a one-to-many send then costs what
-  /// one receive does: a star broadcast of 64 KB on 3 local ranks measured
-  /// 58 us against 164 by ring, which a sender-paid price made the dearer).
+  /// Whether the receiver moves a message's bytes and waits for it, so that
+  /// a send costs its sender nothing: shared memory, where the sender posts
+  /// an offer and the receiver copies out of its buffer (a one-to-many send
+  /// then costs what one receive does: a star broadcast of 64 KB on 3 local
+  /// ranks measured 58 us against 164 by ring, which a sender-paid price
+  /// made the dearer).
   bool receiverCopies() const { return cls == LinkClass::SHM; }
 
   /// Cost-model terms in seconds and seconds per byte.
