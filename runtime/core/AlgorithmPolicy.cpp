@@ -3,6 +3,7 @@
 
 #include "common/Log.h"
 
+#include <algorithm>
 #include <atomic>
 
 namespace hccl::rt {
@@ -30,6 +31,14 @@ sched::Topology AlgorithmPolicy::onSharedCores(sched::Topology hostTopo) {
   if (hostTopo.intra.cls == sched::LinkClass::SHM)
     hostTopo.intra.latencyUs += kSharedCoreStepUs;
   return hostTopo;
+}
+
+bool AlgorithmPolicy::sharesCores(size_t hosts,
+                                  const std::vector<int> &rankCores) {
+  if (hosts != 1 || rankCores.empty())
+    return false;
+  int fewest = *std::min_element(rankCores.begin(), rankCores.end());
+  return static_cast<int64_t>(rankCores.size()) > fewest;
 }
 
 StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,

@@ -8,8 +8,9 @@
 // choice. Without an HCCL_ALGO for the collective, an HCCL_ALGO_TABLE entry
 // for it decides (measured choices, as comm-select-algorithm's table=); one
 // that cannot serve falls back the same way. A pure function of its inputs
-// (the ranks check at init that they read the same table), so every rank
-// chooses alike.
+// (the ranks check at init that they read the same table, and the topology
+// comes from the table of ranks every rank received, onSharedCores
+// included), so every rank chooses alike.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_CORE_ALGORITHMPOLICY_H
@@ -63,6 +64,11 @@ public:
   /// dominate. Every rank must price alike, so the caller applies it only
   /// to a communicator whose ranks are all on one host.
   static sched::Topology onSharedCores(sched::Topology hostTopo);
+  /// Whether onSharedCores applies to a communicator on `hosts` hosts whose
+  /// ranks counted `rankCores` cores each: one host, and more ranks than
+  /// the fewest cores any of them counted (every rank decides alike from
+  /// the same table, whatever its own count).
+  static bool sharesCores(size_t hosts, const std::vector<int> &rankCores);
 
   const sched::Topology &topology() const { return topo_; }
   const sched::GroupPlacement &placement() const { return placement_; }

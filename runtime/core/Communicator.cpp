@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <thread>
 #include <unistd.h>
 
 namespace hccl::rt {
@@ -106,6 +107,8 @@ Status Communicator::init(CommInit &in) {
   me.nSlots = geo.nSlots;
   me.slotBytes = geo.slotBytes;
   me.server = in.server;
+  me.cores =
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   me.settings = settingsOf(cfg_);
 
   std::vector<std::string> table;
@@ -165,8 +168,13 @@ Status Communicator::init(CommInit &in) {
     if (!t)
       return errInternal(t.message());
     topo = t.take();
-    // One host: every rank counts the same cores, so all price alike.
-    if (perHost.size() == 1 && oversubscribed_)
+    // By the cores every rank reported, not this process's own count (a C
+    // library may count its affinity mask), so that every rank prices
+    // alike.
+    std::vector<int> cores;
+    for (const RankInfo &i : infos_)
+      cores.push_back(i.cores);
+    if (AlgorithmPolicy::sharesCores(perHost.size(), cores))
       topo = AlgorithmPolicy::onSharedCores(std::move(topo));
   }
   std::vector<int64_t> topoRanks = in.topologyRanks;

@@ -16,17 +16,10 @@ namespace hccl::rt {
 using nlohmann::json;
 
 std::string RankInfo::encode() const {
-  json j = {{"rank", rank},
-            {"host", hostId},
-            {"hostname", hostname},
-            {"pid", pid},
-            {"ip", ip},
-            {"port", port},
-            {"segFd", segFd},
-            {"nSlots", nSlots},
-            {"slotBytes", slotBytes},
-            {"server", server},
-            {"settings", settings}};
+  json j = {{"rank", rank},     {"host", hostId},   {"hostname", hostname},
+            {"pid", pid},       {"ip", ip},         {"port", port},
+            {"segFd", segFd},   {"nSlots", nSlots}, {"slotBytes", slotBytes},
+            {"server", server}, {"cores", cores},   {"settings", settings}};
   return j.dump();
 }
 
@@ -39,9 +32,11 @@ StatusOr<RankInfo> RankInfo::decode(const std::string &s) {
   const std::string top; // paths read "port: ...", as in the other files
   jr::Json j;
   RankInfo r;
-  int64_t rank = 0, pid = 0, port = 0, segFd = 0, nSlots = 0, slotBytes = 0;
+  int64_t rank = 0, pid = 0, port = 0, segFd = 0, nSlots = 0, slotBytes = 0,
+          cores = 0;
   constexpr int64_t kIntMax = std::numeric_limits<int>::max();
   constexpr int64_t kU32Max = std::numeric_limits<uint32_t>::max();
+  constexpr int64_t kMaxCores = 1 << 20;
   sched::Status parsed = jr::parseObject(s, top, j);
   if (!parsed)
     return errInternal("malformed rank description in the rendezvous: " +
@@ -57,6 +52,7 @@ StatusOr<RankInfo> RankInfo::decode(const std::string &s) {
         jr::intField(j, "nSlots", top, 0, kU32Max, nSlots, true),
         jr::intField(j, "slotBytes", top, 0, kU32Max, slotBytes, true),
         jr::stringField(j, "server", top, r.server, true),
+        jr::intField(j, "cores", top, 1, kMaxCores, cores, true),
         jr::stringField(j, "settings", top, r.settings, true)}) {
     if (!st)
       return errInternal("malformed rank description in the rendezvous: " +
@@ -68,6 +64,7 @@ StatusOr<RankInfo> RankInfo::decode(const std::string &s) {
   r.segFd = static_cast<int>(segFd);
   r.nSlots = static_cast<uint32_t>(nSlots);
   r.slotBytes = static_cast<uint32_t>(slotBytes);
+  r.cores = static_cast<int>(cores);
   return r;
 }
 

@@ -26,6 +26,9 @@ struct RankInfo {
   int segFd = -1; ///< shared segment descriptor in that process
   uint32_t nSlots = 0, slotBytes = 0;
   std::string server; ///< rank table server id ("" = by host)
+  /// Online CPUs this rank counts (hardware_concurrency): the algorithm
+  /// choice reads the fewest any rank counts, so all choose alike.
+  int cores = 1;
   /// Settings that must be equal on every rank.
   std::string settings;
 

@@ -132,11 +132,15 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
   // Intra server: a directed link per ordered pair; a device with fewer
   // ports than peers also gets a send and a receive port link of `ports`
   // links' bandwidth that its transfers share (as the cost model's ports).
+  // Where the receiver copies (shared memory) sends share no port: a pad
+  // stands in for the send port, so the edge still weighs 3.
+  const bool senderFree = in.receiverCopies();
   for (const std::vector<int> &srv : servers) {
     bool portLimited = in.ports < static_cast<int>(srv.size()) - 1;
     for (int a : srv) {
       if (portLimited) {
-        addLink("tx-" + std::to_string(a), in.bandwidthGBps * in.ports, 0);
+        if (!senderFree)
+          addLink("tx-" + std::to_string(a), in.bandwidthGBps * in.ports, 0);
         addLink("rx-" + std::to_string(a), in.bandwidthGBps * in.ports, 0);
       }
       for (int b : srv)
@@ -148,7 +152,10 @@ Result<PlatformSpec> buildPlatform(const Topology &topo,
         if (a == b)
           continue;
         SimEdge e{hostName(a), hostName(b), {hccsName(a, b)}};
-        if (portLimited) // already 3 links
+        if (portLimited && senderFree) {
+          e.links = padded(hccsName(a, b), 1);
+          e.links.push_back("rx-" + std::to_string(b));
+        } else if (portLimited) // already 3 links
           e.links = {"tx-" + std::to_string(a), hccsName(a, b),
                      "rx-" + std::to_string(b)};
         else if (padHccs)

@@ -31,7 +31,8 @@ struct CostOptions {
   /// Group-local rank -> global rank in the topology; empty = identity.
   std::vector<int64_t> groupRanks;
   /// Price only these ranks (empty = all); the step time is the max over
-  /// them. Useful for very large p.
+  /// them. Useful for very large p. On a link where the receiver copies a
+  /// rank that only sends costs nothing: sample receivers too.
   std::vector<int64_t> ranks;
   /// Work budget in rank-steps evaluated; beyond it predictCost fails
   /// (price fewer `ranks`, or use closedFormCost).

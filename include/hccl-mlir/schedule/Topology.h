@@ -48,7 +48,10 @@ struct LinkParams {
   /// an offer and the receiver copies out of its buffer (a one-to-many send
   /// then costs what one receive does: a star broadcast of 64 KB on 3 local
   /// ranks measured 58 us against 164 by ring, which a sender-paid price
-  /// made the dearer).
+  /// made the dearer). True of the runtime's zero-copy path (HcclMemAlloc
+  /// buffers); with malloc'd buffers the sender copies into each
+  /// receiver's ring too, but every rank must choose alike whatever its
+  /// buffers, and star measured no slower there either.
   bool receiverCopies() const { return cls == LinkClass::SHM; }
 
   /// Cost-model terms in seconds and seconds per byte.

@@ -157,7 +157,8 @@ def rank_info(rank, port):
                        "hostname": "node%d" % rank, "pid": 4000 + rank,
                        "ip": "10.0.0.%d" % (rank + 1), "port": port,
                        "segFd": 7, "nSlots": 8, "slotBytes": 524288,
-                       "server": "", "settings": "algo=;det=0"},
+                       "server": "", "cores": 2,
+                       "settings": "algo=;det=0"},
                       separators=(",", ":"))
 
 

@@ -112,6 +112,7 @@ TEST(Rendezvous, RankDescriptionsAreTypeAndRangeChecked) {
   r.nSlots = 8;
   r.slotBytes = 524288;
   r.settings = "algo=;det=0";
+  r.cores = 96;
   const std::string good = r.encode();
   auto back = RankInfo::decode(good);
   ASSERT_TRUE(back.isOk()) << back.status().message();
@@ -121,6 +122,7 @@ TEST(Rendezvous, RankDescriptionsAreTypeAndRangeChecked) {
   EXPECT_EQ(back->nSlots, 8u);
   EXPECT_EQ(back->slotBytes, 524288u);
   EXPECT_EQ(back->settings, r.settings);
+  EXPECT_EQ(back->cores, 96);
   // `good` with one field's value replaced.
   auto with = [&](const std::string &key, const std::string &value) {
     std::string k = "\"" + key + "\":";
@@ -134,7 +136,7 @@ TEST(Rendezvous, RankDescriptionsAreTypeAndRangeChecked) {
       {"slotBytes", "1e10"},  {"port", "70000"},        {"port", "-1"},
       {"rank", "4294967299"}, {"rank", "1.5"},          {"rank", "-3"},
       {"pid", "\"4001\""},    {"segFd", "-2"},          {"ip", "17"},
-      {"settings", "null"},
+      {"settings", "null"},   {"cores", "0"},           {"cores", "2e9"},
   };
   for (const auto &[key, value] : bad) {
     auto d = RankInfo::decode(with(key, value));
@@ -1263,7 +1265,7 @@ TEST(AlgorithmPolicy, TableEntriesDecideAfterHcclAlgo) {
   ASSERT_TRUE(topo.isOk()) << topo.message();
   auto table = hccl::sched::parseAlgoTable(
       R"({"format": "hccl-mlir.algo-table", "version": 1, "topology": "host-4", "entries": [
-        {"collective": "broadcast", "ranks": 4, "bytes": 0, "algorithm": "star"},
+        {"collective": "broadcast", "ranks": 4, "bytes": 0, "algorithm": "tree"},
         {"collective": "broadcast", "ranks": 4, "bytes": 1048576, "algorithm": "ring"},
         {"collective": "allgather", "ranks": 4, "bytes": 0, "algorithm": "rhd"},
         {"collective": "allreduce", "ranks": 2, "bytes": 0, "algorithm": "star"}]})");
@@ -1277,11 +1279,12 @@ TEST(AlgorithmPolicy, TableEntriesDecideAfterHcclAlgo) {
     EXPECT_TRUE(c.isOk());
     return c.isOk() ? c->algorithm : Algorithm::Hierarchical;
   };
-  EXPECT_EQ(bcast(*policy, 65536), Algorithm::Star);
+  EXPECT_EQ(bcast(*policy, 65536), Algorithm::Tree);
   EXPECT_EQ(bcast(*policy, 4u << 20), Algorithm::Ring);
   // The 2-rank entry does not apply to 4 ranks: the automatic choice.
   auto plain = AlgorithmPolicy::create(*topo, {0, 1, 2, 3}, Config{});
   ASSERT_TRUE(plain.isOk());
+  EXPECT_EQ(bcast(*plain, 65536), Algorithm::Star); // so the table decided
   auto ar = policy->choose(Collective::AllReduce, 65536, 4);
   auto arPlain = plain->choose(Collective::AllReduce, 65536, 4);
   ASSERT_TRUE(ar.isOk() && arPlain.isOk());
@@ -1329,6 +1332,12 @@ TEST(AlgorithmPolicy, SharedCoresPreferFewerSteps) {
     EXPECT_EQ(pick(3, shared, Collective::Broadcast, 16 << 20),
               Algorithm::Star);
   }
+  // When: one host, more ranks than the fewest cores any rank counted.
+  EXPECT_TRUE(AlgorithmPolicy::sharesCores(1, {2, 2, 2}));
+  EXPECT_TRUE(AlgorithmPolicy::sharesCores(1, {8, 2, 8}));
+  EXPECT_FALSE(AlgorithmPolicy::sharesCores(1, {4, 4, 4}));
+  EXPECT_FALSE(AlgorithmPolicy::sharesCores(1, {3, 3, 3}));
+  EXPECT_FALSE(AlgorithmPolicy::sharesCores(2, {1, 1, 1, 1}));
   // Only shared memory's latency grows.
   auto tcp = *hccl::sched::Topology::preset("host-4");
   tcp.intra.cls = hccl::sched::LinkClass::TCP;

@@ -323,42 +323,53 @@ TEST(Cost, OtherCollectivesClosedFormsMatchPrograms) {
 // Symmetric steps price as before; a star broadcast costs one receive where a
 // sender-paid link charges the root every copy.
 TEST(Cost, ReceiverCopiesOnSharedMemory) {
-  Topology hccs = flatTopo(4, 1);
-  Topology shm = hccs;
-  shm.intra.cls = shm.inter.cls = LinkClass::SHM;
-  ASSERT_TRUE(shm.intra.receiverCopies());
-  ASSERT_FALSE(hccs.intra.receiverCopies());
-  const int64_t count = 4 * 1024;
-  const double n = count * 4.0;
-  struct {
-    Collective c;
-    Algorithm alg;
-  } cases[] = {{Collective::AllReduce, Algorithm::Ring},
-               {Collective::AllReduce, Algorithm::MeshTwoShot},
-               {Collective::AllReduce, Algorithm::RHD},
-               {Collective::ReduceScatter, Algorithm::MeshTwoShot},
-               {Collective::AllGather, Algorithm::Ring},
-               {Collective::AllGather, Algorithm::MeshTwoShot},
-               {Collective::Broadcast, Algorithm::Tree},
-               {Collective::Broadcast, Algorithm::Star},
-               {Collective::Broadcast, Algorithm::Ring},
-               {Collective::Reduce, Algorithm::Star},
-               {Collective::AllToAll, Algorithm::Pairwise}};
-  for (auto &c : cases) {
-    SCOPED_TRACE(std::string(collectiveName(c.c)) + " " + algorithmName(c.alg));
-    double pc = programCost(c.c, c.alg, 4, count, shm);
-    EXPECT_REL(closed(c.c, c.alg, n, 4, shm), pc);
-    bool rootSends = c.c == Collective::Broadcast && c.alg == Algorithm::Star;
-    if (!rootSends) { // every rank sends what it receives in each step
-      EXPECT_REL(pc, programCost(c.c, c.alg, 4, count, hccs));
+  for (int64_t p : {3, 4, 5}) {
+    SCOPED_TRACE("p=" + std::to_string(p));
+    Topology hccs = flatTopo(p, 1);
+    Topology shm = hccs;
+    shm.intra.cls = shm.inter.cls = LinkClass::SHM;
+    ASSERT_TRUE(shm.intra.receiverCopies());
+    ASSERT_FALSE(hccs.intra.receiverCopies());
+    const int64_t count = p * 1024;
+    const double n = count * 4.0;
+    struct {
+      Collective c;
+      Algorithm alg;
+    } cases[] = {{Collective::AllReduce, Algorithm::Ring},
+                 {Collective::AllReduce, Algorithm::MeshTwoShot},
+                 {Collective::AllReduce, Algorithm::MeshOneShot},
+                 {Collective::AllReduce, Algorithm::RHD},
+                 {Collective::AllReduce, Algorithm::RecursiveDoubling},
+                 {Collective::ReduceScatter, Algorithm::MeshTwoShot},
+                 {Collective::ReduceScatter, Algorithm::RHD},
+                 {Collective::AllGather, Algorithm::Ring},
+                 {Collective::AllGather, Algorithm::MeshTwoShot},
+                 {Collective::AllGather, Algorithm::RHD},
+                 {Collective::Broadcast, Algorithm::Tree},
+                 {Collective::Broadcast, Algorithm::Star},
+                 {Collective::Broadcast, Algorithm::Ring},
+                 {Collective::Reduce, Algorithm::Tree},
+                 {Collective::Reduce, Algorithm::Star},
+                 {Collective::Reduce, Algorithm::Ring},
+                 {Collective::AllToAll, Algorithm::Pairwise}};
+    for (auto &c : cases) {
+      SCOPED_TRACE(std::string(collectiveName(c.c)) + " " +
+                   algorithmName(c.alg));
+      double pc = programCost(c.c, c.alg, p, count, shm);
+      EXPECT_REL(closed(c.c, c.alg, n, p, shm), pc);
+      bool rootSends = c.c == Collective::Broadcast && c.alg == Algorithm::Star;
+      if (!rootSends) { // every rank sends what it receives in each step
+        EXPECT_REL(pc, programCost(c.c, c.alg, p, count, hccs));
+      }
     }
+    double pp = static_cast<double>(p);
+    EXPECT_REL(closed(Collective::Broadcast, Algorithm::Star, n, p, shm),
+               a + n * b);
+    EXPECT_REL(closed(Collective::Broadcast, Algorithm::Star, n, p, hccs),
+               (pp - 1) * (a + n * b));
+    // The root's offers cost no latency either: one receive's.
+    EXPECT_REL(closed(Collective::Broadcast, Algorithm::Star, 0.0, p, shm), a);
   }
-  EXPECT_REL(closed(Collective::Broadcast, Algorithm::Star, n, 4, shm),
-             a + n * b);
-  EXPECT_REL(closed(Collective::Broadcast, Algorithm::Star, n, 4, hccs),
-             3 * (a + n * b));
-  // The root's offers cost no latency either: one receive's.
-  EXPECT_REL(closed(Collective::Broadcast, Algorithm::Star, 0.0, 4, shm), a);
 }
 
 TEST(Cost, RhdClosedFormsEqualTheProgramsForEveryP) {

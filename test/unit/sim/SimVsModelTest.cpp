@@ -20,6 +20,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <tuple>
 #include <vector>
 
 using namespace hccl::sched;
@@ -153,6 +154,31 @@ TEST(SimVsModel, RingAndRhdOnOneServerEqualTheCostModel) {
           simUs(request("allreduce", name, 8, n) + " --topology 910b-8");
       EXPECT_NEAR(got, expect, expect * kTolerance) << name << " n=" << n;
     }
+}
+
+// host-4: one port per rank on shared memory, where the receiver copies:
+// a star broadcast's three receives run at once (the root's sends share no
+// port), as the model prices it; the ring and a mesh all-gather, whose
+// ranks send what they receive, agree as before.
+TEST(SimVsModel, SharedMemoryReceiversCopyAtOnce) {
+  Topology t = preset("host-4");
+  ASSERT_TRUE(t.intra.receiverCopies());
+  const int64_t n = int64_t(1) << 20;
+  double star = modelUs(Collective::Broadcast, Algorithm::Star, 4, n, t);
+  double bytes = static_cast<double>(n) * 4;
+  EXPECT_NEAR(star, (t.intra.alpha() + bytes * t.intra.beta()) * 1e6,
+              star * 1e-9);
+  EXPECT_NEAR(simUs(request("broadcast", "star", 4, n) + " --topology host-4"),
+              star, star * kTolerance);
+  for (auto [coll, name, c, a] :
+       {std::tuple{"allreduce", "ring", Collective::AllReduce, Algorithm::Ring},
+        std::tuple{"allgather", "mesh", Collective::AllGather,
+                   Algorithm::MeshTwoShot}}) {
+    double expect = modelUs(c, a, 4, n, t);
+    EXPECT_NEAR(simUs(request(coll, name, 4, n) + " --topology host-4"), expect,
+                expect * kTolerance)
+        << coll << " " << name;
+  }
 }
 
 TEST(SimVsModel, RhdAgainstRingGoesTheWayTheModelSays) {
