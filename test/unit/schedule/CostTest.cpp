@@ -66,6 +66,30 @@ double closed(Collective c, Algorithm alg, double bytes, int64_t p,
   return *v;
 }
 
+// Every flat collective and algorithm the closed forms price.
+const struct {
+  Collective c;
+  Algorithm alg;
+} kClosedFormCases[] = {{Collective::AllReduce, Algorithm::Ring},
+                        {Collective::AllReduce, Algorithm::MeshTwoShot},
+                        {Collective::AllReduce, Algorithm::MeshOneShot},
+                        {Collective::AllReduce, Algorithm::RHD},
+                        {Collective::AllReduce, Algorithm::RecursiveDoubling},
+                        {Collective::ReduceScatter, Algorithm::Ring},
+                        {Collective::ReduceScatter, Algorithm::MeshTwoShot},
+                        {Collective::ReduceScatter, Algorithm::RHD},
+                        {Collective::AllGather, Algorithm::Ring},
+                        {Collective::AllGather, Algorithm::MeshTwoShot},
+                        {Collective::AllGather, Algorithm::RHD},
+                        {Collective::Broadcast, Algorithm::Tree},
+                        {Collective::Broadcast, Algorithm::Star},
+                        {Collective::Broadcast, Algorithm::Ring},
+                        {Collective::Reduce, Algorithm::Tree},
+                        {Collective::Reduce, Algorithm::Star},
+                        {Collective::Reduce, Algorithm::Ring},
+                        {Collective::AllToAll, Algorithm::Pairwise},
+                        {Collective::AllToAll, Algorithm::MeshTwoShot}};
+
 #define EXPECT_REL(x, y) EXPECT_NEAR((x), (y), 1e-9 * std::fabs(y) + 1e-15)
 
 TEST(Cost, AllReduceMatchesDesignFormulas) {
@@ -287,24 +311,7 @@ TEST(Cost, OtherCollectivesClosedFormsMatchPrograms) {
   Topology t = flatTopo(8, 7);
   const int64_t count = 8 * 1024;
   const double n = count * 4.0;
-  struct {
-    Collective c;
-    Algorithm alg;
-  } cases[] = {{Collective::ReduceScatter, Algorithm::Ring},
-               {Collective::ReduceScatter, Algorithm::MeshTwoShot},
-               {Collective::ReduceScatter, Algorithm::RHD},
-               {Collective::AllGather, Algorithm::Ring},
-               {Collective::AllGather, Algorithm::MeshTwoShot},
-               {Collective::AllGather, Algorithm::RHD},
-               {Collective::Broadcast, Algorithm::Tree},
-               {Collective::Broadcast, Algorithm::Star},
-               {Collective::Broadcast, Algorithm::Ring},
-               {Collective::Reduce, Algorithm::Tree},
-               {Collective::Reduce, Algorithm::Star},
-               {Collective::Reduce, Algorithm::Ring},
-               {Collective::AllToAll, Algorithm::Pairwise},
-               {Collective::AllToAll, Algorithm::MeshTwoShot}};
-  for (auto &c : cases) {
+  for (auto &c : kClosedFormCases) {
     SCOPED_TRACE(std::string(collectiveName(c.c)) + " " + algorithmName(c.alg));
     double pc = programCost(c.c, c.alg, 8, count, t);
     double cf = closed(c.c, c.alg, n, 8, t);
@@ -332,27 +339,7 @@ TEST(Cost, ReceiverCopiesOnSharedMemory) {
     ASSERT_FALSE(hccs.intra.receiverCopies());
     const int64_t count = p * 1024;
     const double n = count * 4.0;
-    struct {
-      Collective c;
-      Algorithm alg;
-    } cases[] = {{Collective::AllReduce, Algorithm::Ring},
-                 {Collective::AllReduce, Algorithm::MeshTwoShot},
-                 {Collective::AllReduce, Algorithm::MeshOneShot},
-                 {Collective::AllReduce, Algorithm::RHD},
-                 {Collective::AllReduce, Algorithm::RecursiveDoubling},
-                 {Collective::ReduceScatter, Algorithm::MeshTwoShot},
-                 {Collective::ReduceScatter, Algorithm::RHD},
-                 {Collective::AllGather, Algorithm::Ring},
-                 {Collective::AllGather, Algorithm::MeshTwoShot},
-                 {Collective::AllGather, Algorithm::RHD},
-                 {Collective::Broadcast, Algorithm::Tree},
-                 {Collective::Broadcast, Algorithm::Star},
-                 {Collective::Broadcast, Algorithm::Ring},
-                 {Collective::Reduce, Algorithm::Tree},
-                 {Collective::Reduce, Algorithm::Star},
-                 {Collective::Reduce, Algorithm::Ring},
-                 {Collective::AllToAll, Algorithm::Pairwise}};
-    for (auto &c : cases) {
+    for (auto &c : kClosedFormCases) {
       SCOPED_TRACE(std::string(collectiveName(c.c)) + " " +
                    algorithmName(c.alg));
       double pc = programCost(c.c, c.alg, p, count, shm);
