@@ -55,6 +55,10 @@ bool busyWith(int runnable, int cores, int job) {
   return runnable > cores + job;
 }
 
+int hostCores() {
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 bool hostBusy() {
   using Clock = std::chrono::steady_clock;
   static std::atomic<int64_t> lastNs{INT64_MIN / 2};
@@ -65,8 +69,7 @@ bool hostBusy() {
   int64_t last = lastNs.load(std::memory_order_relaxed);
   if (now - last >= 5'000'000 &&
       lastNs.compare_exchange_strong(last, now, std::memory_order_relaxed)) {
-    int cores =
-        static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    int cores = hostCores();
     int running = runnableThreads();
     busy.store(running >= 0 &&
                    busyWith(running, cores,

@@ -21,6 +21,11 @@ int runnableThreads();
 /// The count parsed from /proc/loadavg's text; -1 if malformed.
 int runnableThreadsOf(const std::string &loadavg);
 
+/// The cores this process counts (std::thread::hardware_concurrency, at
+/// least 1). One place, so that the waits, the load test and the count a
+/// rank reports at init (RankInfo::cores) agree.
+int hostCores();
+
 /// Threads of this job that may be runnable while it waits, besides the
 /// host's cores (an executor and a synchronizing caller per local rank);
 /// communicators raise it at init, it never falls.

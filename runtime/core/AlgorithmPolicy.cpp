@@ -29,7 +29,7 @@ AlgorithmPolicy::create(sched::Topology topo, const std::vector<int64_t> &ranks,
 
 sched::Topology AlgorithmPolicy::onSharedCores(sched::Topology hostTopo) {
   if (hostTopo.intra.cls == sched::LinkClass::SHM)
-    hostTopo.intra.latencyUs += kSharedCoreStepUs;
+    hostTopo.intra.latencyUs += kSharedCoreMessageUs;
   return hostTopo;
 }
 

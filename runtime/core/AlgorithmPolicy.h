@@ -51,15 +51,17 @@ public:
   StatusOr<AlgorithmChoice> choose(sched::Collective c, uint64_t bytes,
                                    size_t elemBytes) const;
 
-  /// What a shared-memory step costs beyond the host preset's latency
+  /// What a shared-memory message costs beyond the host preset's latency
   /// when the host has fewer cores than local ranks: each step waits for a
-  /// rank of a shared core to be scheduled. Measured on 2 cores: a ring
-  /// all-reduce of 4-64 KB took 80-87 us over its 4 steps at 3 ranks and
-  /// 175-206 us over 6 at 4 ranks, against 30-46 us for the one step of a
-  /// one-shot (docs/performance.md, "Steps on shared cores").
-  static constexpr double kSharedCoreStepUs = 20.0;
+  /// rank of a shared core to be scheduled. Charged per message, not per
+  /// step: per step broke the exact ring/mesh tie toward mesh (2x slower at
+  /// 1-4 MB) and charged a star root for all its messages at once. Measured on
+  /// 2 cores: a ring all-reduce of 4-64 KB took 80-87 us over its 4 steps at 3
+  /// ranks and 175-206 us over 6 at 4 ranks, against 30-46 us for the one step
+  /// of a one-shot (docs/performance.md, "Steps on shared cores").
+  static constexpr double kSharedCoreMessageUs = 20.0;
   /// `hostTopo` (Topology::hosts) as the runtime prices it when the host
-  /// has more local ranks than cores: kSharedCoreStepUs more latency per
+  /// has more local ranks than cores: kSharedCoreMessageUs more latency per
   /// shared-memory message, so that fewer steps win until the bytes
   /// dominate. Every rank must price alike, so the caller applies it only
   /// to a communicator whose ranks are all on one host.

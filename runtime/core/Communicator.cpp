@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
-#include <thread>
+
 #include <unistd.h>
 
 namespace hccl::rt {
@@ -107,8 +107,7 @@ Status Communicator::init(CommInit &in) {
   me.nSlots = geo.nSlots;
   me.slotBytes = geo.slotBytes;
   me.server = in.server;
-  me.cores =
-      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  me.cores = hostCores();
   me.settings = settingsOf(cfg_);
 
   std::vector<std::string> table;

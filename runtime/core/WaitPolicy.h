@@ -27,11 +27,11 @@
 #define HCCL_RUNTIME_CORE_WAITPOLICY_H
 
 #include "common/Futex.h"
+#include "common/HostLoad.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <sched.h>
-#include <thread>
 
 namespace hccl::rt {
 
@@ -41,8 +41,7 @@ public:
 
   /// More ranks of the communicator on this host than it has cores.
   static bool oversubscribed(int localRanks) {
-    unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    return static_cast<unsigned>(localRanks) > hw;
+    return localRanks > hostCores();
   }
 
   /// `callerMoves`: a pair of the step moves data only in progress() calls
