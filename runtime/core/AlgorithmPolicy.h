@@ -7,7 +7,10 @@
 // HCCL_ALGO that cannot serve a collective falls back to the automatic
 // choice. Without an HCCL_ALGO for the collective, an HCCL_ALGO_TABLE entry
 // for it decides (measured choices, as comm-select-algorithm's table=); one
-// that cannot serve falls back the same way. A pure function of its inputs
+// that cannot serve falls back the same way. On one host with more ranks
+// than cores, small all-gathers and reduce-scatters take the mesh, a
+// measured rule (docs/performance.md, "Mesh all-gathers and reduce-scatters on
+// shared cores"). A pure function of its inputs
 // (the ranks check at init that they read the same table, and the topology
 // comes from the table of ranks every rank received, onSharedCores
 // included), so every rank chooses alike.
@@ -42,10 +45,13 @@ class AlgorithmPolicy {
 public:
   AlgorithmPolicy() = default;
   /// `ranks`: the communicator's members in its rank order, as ranks of
-  /// `topo`. Errors when a rank lies outside the topology.
+  /// `topo`. Errors when a rank lies outside the topology. `sharedCores`:
+  /// sharesCores() held for the communicator (topo then onSharedCores'd):
+  /// all-gathers and reduce-scatters take the mesh (see choose()).
   static StatusOr<AlgorithmPolicy> create(sched::Topology topo,
                                           const std::vector<int64_t> &ranks,
-                                          const Config &cfg);
+                                          const Config &cfg,
+                                          bool sharedCores = false);
 
   /// The algorithm for a collective of `bytes` (HCCL count * elemBytes).
   StatusOr<AlgorithmChoice> choose(sched::Collective c, uint64_t bytes,
@@ -60,6 +66,12 @@ public:
   /// ranks and 175-206 us over 6 at 4 ranks, against 30-46 us for the one step
   /// of a one-shot (docs/performance.md, "Steps on shared cores").
   static constexpr double kSharedCoreMessageUs = 20.0;
+  /// On shared cores all-gathers and reduce-scatters of at most these
+  /// bytes a rank (HCCL's count * element size) take the mesh: the
+  /// measured bounds of its gain (docs/performance.md, "Mesh all-gathers
+  /// and reduce-scatters on shared cores").
+  static constexpr uint64_t kSharedCoreMeshGatherBytes = 1ull << 20;
+  static constexpr uint64_t kSharedCoreMeshScatterBytes = 64ull << 10;
   /// `hostTopo` (Topology::hosts) as the runtime prices it when the host
   /// has more local ranks than cores: kSharedCoreMessageUs more latency per
   /// shared-memory message, so that fewer steps win until the bytes
@@ -81,6 +93,7 @@ private:
   sched::Topology topo_;
   sched::GroupPlacement placement_;
   std::vector<int64_t> ranks_;
+  bool sharedCores_ = false;
   Deterministic deterministic_ = Deterministic::False;
   std::optional<sched::HcclAlgoSpec> algoSpec_;
   std::string algoText_;

@@ -160,6 +160,7 @@ Status Communicator::init(CommInit &in) {
   netPieces_ = cfg_.transport == TransportKind::Tcp || perHost.size() > 1;
   // Algorithm choice: the rank table if given, else hosts as servers.
   sched::Topology topo;
+  bool sharedCores = false;
   if (in.rankTable) {
     topo = *in.rankTable;
   } else {
@@ -173,14 +174,16 @@ Status Communicator::init(CommInit &in) {
     std::vector<int> cores;
     for (const RankInfo &i : infos_)
       cores.push_back(i.cores);
-    if (AlgorithmPolicy::sharesCores(perHost.size(), cores))
+    sharedCores = AlgorithmPolicy::sharesCores(perHost.size(), cores);
+    if (sharedCores)
       topo = AlgorithmPolicy::onSharedCores(std::move(topo));
   }
   std::vector<int64_t> topoRanks = in.topologyRanks;
   if (topoRanks.empty())
     for (int r = 0; r < size_; ++r)
       topoRanks.push_back(r);
-  auto policy = AlgorithmPolicy::create(std::move(topo), topoRanks, cfg_);
+  auto policy =
+      AlgorithmPolicy::create(std::move(topo), topoRanks, cfg_, sharedCores);
   if (!policy)
     return policy.status();
   policy_ = policy.take();

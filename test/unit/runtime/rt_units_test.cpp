@@ -1345,6 +1345,64 @@ TEST(AlgorithmPolicy, SharedCoresPreferFewerSteps) {
             tcp.intra.latencyUs);
 }
 
+// On shared cores small all-gathers and reduce-scatters take the one-step
+// mesh (the measured rule in AlgorithmPolicy::choose); without the flag,
+// above its bounds, and
+// where HCCL_ALGO or a table entry speaks, the usual choice stands.
+TEST(AlgorithmPolicy, SharedCoresGatherAndScatterTakeTheMesh) {
+  using hccl::sched::Algorithm;
+  using hccl::sched::Collective;
+  auto pick = [](int p, bool shared, Collective c, uint64_t bytes,
+                 const Config &cfg = Config{}) {
+    auto topo = hccl::sched::Topology::preset("host-" + std::to_string(p));
+    EXPECT_TRUE(topo.isOk());
+    hccl::sched::Topology t =
+        shared ? AlgorithmPolicy::onSharedCores(*topo) : *topo;
+    std::vector<int64_t> ranks;
+    for (int r = 0; r < p; ++r)
+      ranks.push_back(r);
+    auto policy = AlgorithmPolicy::create(t, ranks, cfg, shared);
+    EXPECT_TRUE(policy.isOk());
+    auto ch = policy->choose(c, bytes, 4);
+    EXPECT_TRUE(ch.isOk());
+    return ch.isOk() ? ch->algorithm : Algorithm::Hierarchical;
+  };
+  for (Collective c : {Collective::AllGather, Collective::ReduceScatter}) {
+    EXPECT_EQ(pick(3, false, c, 64 << 10), Algorithm::Ring);
+    EXPECT_EQ(pick(4, false, c, 64 << 10), Algorithm::RHD);
+    uint64_t bound = c == Collective::AllGather
+                         ? AlgorithmPolicy::kSharedCoreMeshGatherBytes
+                         : AlgorithmPolicy::kSharedCoreMeshScatterBytes;
+    for (int p : {3, 4}) {
+      for (uint64_t bytes : {uint64_t(4) << 10, bound})
+        EXPECT_EQ(pick(p, true, c, bytes), Algorithm::MeshTwoShot);
+      // Above the bound the model decides as without shared cores.
+      EXPECT_EQ(pick(p, true, c, bound + 4),
+                p == 3 ? Algorithm::Ring : Algorithm::RHD);
+    }
+  }
+  // The rule is for gathers and scatters alone.
+  EXPECT_EQ(pick(3, true, Collective::AllReduce, 4 << 20), Algorithm::Ring);
+  EXPECT_EQ(pick(4, true, Collective::Broadcast, 4096), Algorithm::Star);
+  // HCCL_ALGO and a table entry still decide.
+  Config forced;
+  auto spec = hccl::sched::parseHcclAlgo("level0:ring");
+  ASSERT_TRUE(spec.isOk()) << spec.message();
+  forced.algoSpec = *spec;
+  forced.algo = "level0:ring";
+  EXPECT_EQ(pick(4, true, Collective::AllGather, 64 << 10, forced),
+            Algorithm::Ring);
+  auto table = hccl::sched::parseAlgoTable(
+      R"({"format": "hccl-mlir.algo-table", "version": 1, "topology": "host-4", "entries": [
+        {"collective": "reducescatter", "ranks": 4, "bytes": 0, "algorithm": "rhd"}]})");
+  ASSERT_TRUE(table.isOk()) << table.message();
+  Config tabled;
+  tabled.algoTable = std::make_shared<const hccl::sched::AlgoTable>(*table);
+  tabled.algoTableFile = "tuned.json";
+  EXPECT_EQ(pick(4, true, Collective::ReduceScatter, 64 << 10, tabled),
+            Algorithm::RHD);
+}
+
 // A table entry the collective cannot use (pairwise cannot broadcast) falls
 // back to the automatic choice, with one warning naming the file.
 TEST(AlgorithmPolicy, TableEntryThatCannotServeFallsBackWithAWarning) {

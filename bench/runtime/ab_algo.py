@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""The automatic algorithm choice against a forced one, alternated.
+
+    ab_algo.py -o all_gather -o reduce_scatter -p 3 -p 4 \\
+        --old 3=level0:ring --old 4=level0:rhd -b 4K -e 64M -f 4 -r 8
+
+Per round, for each collective and rank count, hccl-test runs the sizes
+once with HCCL_ALGO as --old gives it for that rank count ("old") and once
+without ("new"), one right after the other, so that the host's drift hits
+both alike. Prints per size the median time of each over the rounds (with
+min-max) and new / old. Rows where both ran the same algorithm show the
+noise. Needs HCCL_JOB_SECRET like hccl-test.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def times_of(text):
+    """hccl-test's rows: {data size: average time in us}."""
+    out = {}
+    for line in text.splitlines():
+        cols = [c.strip() for c in line.split("|")]
+        if len(cols) >= 5 and cols[0].isdigit():
+            out[int(cols[0])] = float(cols[1])
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("-o", "--op", action="append", required=True,
+                    help="hccl-test collective (repeatable)")
+    ap.add_argument("-p", "--ranks", action="append", type=int, required=True,
+                    help="local ranks (repeatable)")
+    ap.add_argument("--old", action="append", default=[], metavar="P=HCCL_ALGO",
+                    help="the forced choice at P ranks (repeatable)")
+    ap.add_argument("-b", default="4K")
+    ap.add_argument("-e", default="64M")
+    ap.add_argument("-f", default="4")
+    ap.add_argument("-n", default="20")
+    ap.add_argument("-w", default="5")
+    ap.add_argument("-r", "--rounds", type=int, default=8)
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
+    a = ap.parse_args()
+    old = {}
+    for o in a.old:
+        p, sep, algo = o.partition("=")
+        if not sep or not p.isdigit() or not algo:
+            ap.error(f"--old needs P=HCCL_ALGO, found '{o}'")
+        old[int(p)] = algo
+    missing = [p for p in a.ranks if p not in old]
+    if missing:
+        ap.error(f"no --old for {missing} ranks")
+    test = os.path.join(a.bin, "hccl-test")
+    times = {}
+    for _ in range(a.rounds):
+        for op in a.op:
+            for p in a.ranks:
+                for variant in ("old", "new"):
+                    env = dict(os.environ, HCCL_LOG_LEVEL="warn")
+                    env.pop("HCCL_ALGO", None)
+                    if variant == "old":
+                        env["HCCL_ALGO"] = old[p]
+                    cmd = [test, op, "-b", a.b, "-e", a.e, "-f", a.f, "-p", str(p),
+                           "-n", a.n, "-w", a.w, "-c", "0"]
+                    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+                    if r.returncode != 0:
+                        sys.exit(f"ab_algo: {' '.join(cmd)} failed (exit "
+                                 f"{r.returncode}):\n{(r.stdout + r.stderr)[-2000:]}")
+                    for size, us in times_of(r.stdout).items():
+                        times.setdefault((op, p, size, variant), []).append(us)
+    print(f"# {a.rounds} rounds; old = HCCL_ALGO {old}, new = the automatic choice")
+    print("| collective | ranks | bytes | old us (min-max) | new us (min-max) | new / old |")
+    print("|---|---|---|---|---|---|")
+    for op in a.op:
+        for p in a.ranks:
+            for size in sorted({k[2] for k in times if k[0] == op and k[1] == p}):
+                o, n = times[(op, p, size, "old")], times.get((op, p, size, "new"), [])
+                if not n:
+                    continue
+                mo, mn = statistics.median(o), statistics.median(n)
+                print(f"| {op} | {p} | {size} | {mo:.1f} ({min(o):.1f}-{max(o):.1f}) | "
+                      f"{mn:.1f} ({min(n):.1f}-{max(n):.1f}) | {mn / mo:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
