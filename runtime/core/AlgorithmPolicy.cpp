@@ -42,6 +42,30 @@ bool AlgorithmPolicy::sharesCores(size_t hosts,
   return static_cast<int64_t>(rankCores.size()) > fewest;
 }
 
+// On shared cores a mesh all-gather or reduce-scatter is one step that
+// reads every peer's posted buffer; ring and RHD forward what the step
+// before received, so each of their steps waits for a rank of a shared core
+// to have run. The model charges both per message and ties them (ring at 3
+// ranks, RHD ahead at 4). Measured on 2 cores (docs/performance.md, "Mesh
+// all-gathers and reduce-scatters on shared cores"): all-gathers up to 1 MB
+// a rank took 0.60-0.76x the time in the final A/B (one earlier run 1.16x at
+// 4 ranks, 256 KB a rank); reduce-scatters up to 64 KB a rank 0.58-0.76x at
+// 3 ranks, and at 4 ranks 0.58-0.82x at 1 KB a rank but 0.79-1.43x above,
+// within noise. Above the bounds the mesh's concurrent reads of every peer
+// lost (1.03-1.4x at 16-64 MB). Only 3 and 4 ranks on shared memory were
+// measured, so only there. All-reduce stays with the model: its fused ring
+// beat the two-shot mesh from 1 MB up.
+bool AlgorithmPolicy::takesSharedCoreMesh(sched::Collective c,
+                                          uint64_t bytes) const {
+  if (!sharedCores_ || topo_.intra.cls != sched::LinkClass::SHM ||
+      placement_.servers != 1 || ranks_.size() > kSharedCoreMeshMaxRanks)
+    return false;
+  return (c == sched::Collective::AllGather &&
+          bytes <= kSharedCoreMeshGatherBytes) ||
+         (c == sched::Collective::ReduceScatter &&
+          bytes <= kSharedCoreMeshScatterBytes);
+}
+
 StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,
                                                   uint64_t bytes,
                                                   size_t elemBytes) const {
@@ -77,8 +101,9 @@ StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,
   // The table's entry, as HCCL_ALGO would say it: a flat algorithm for
   // both levels, a hierarchical one's levels as given.
   sched::HcclAlgoSpec fromTable;
+  const bool forcedHere = algoSpec_ && algoSpec_->forCollective(c).set;
   const sched::AlgoTableEntry *entry =
-      table_ && (!algoSpec_ || !algoSpec_->forCollective(c).set)
+      table_ && !forcedHere
           ? table_->lookup(c, static_cast<int64_t>(ranks_.size()), req.bytes)
           : nullptr;
   if (entry) {
@@ -89,21 +114,10 @@ StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,
     lv.level1.algorithm = hier ? entry->level1 : entry->algorithm;
     req.override = &fromTable;
   }
-  // On shared cores a mesh all-gather or reduce-scatter is one step that
-  // reads every peer's posted buffer; ring and RHD forward what the step
-  // before received, so each of their steps waits for a rank of a shared
-  // core to have run. The model charges both per message and ties them
-  // (ring at 3 ranks, RHD ahead at 4). Measured on 2 cores at 3 and 4
-  // ranks, the mesh took 0.39-0.85x the time of all-gathers up to 1 MB a
-  // rank and 0.59-0.93x of reduce-scatters up to 64 KB a rank; above, its
-  // concurrent reads of every peer lost (1.03-1.4x at 16-64 MB, and
-  // reduce-scatters from 256 KB a rank moved both ways). All-reduce stays
-  // with the model: its fused ring beat the two-shot mesh from 1 MB up.
-  if (sharedCores_ && !entry && !req.override && placement_.servers == 1 &&
-      ((c == sched::Collective::AllGather &&
-        bytes <= kSharedCoreMeshGatherBytes) ||
-       (c == sched::Collective::ReduceScatter &&
-        bytes <= kSharedCoreMeshScatterBytes))) {
+  // The measured rule for shared cores (takesSharedCoreMesh) is part of the
+  // automatic choice: it yields to HCCL_ALGO for this collective and to a
+  // table entry, and applies again where either falls back.
+  if (!entry && !forcedHere && takesSharedCoreMesh(c, bytes)) {
     out.algorithm = Algorithm::MeshTwoShot;
     return out;
   }
@@ -117,6 +131,10 @@ StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,
                          " ranks does not apply (" + sel.message() +
                          "); using the automatic choice");
     req.override = algoSpec_ ? &*algoSpec_ : nullptr;
+    if (!forcedHere && takesSharedCoreMesh(c, bytes)) {
+      out.algorithm = Algorithm::MeshTwoShot;
+      return out;
+    }
     sel = sched::selectAlgorithm(req, topo_);
   }
   if (!sel && req.override) {
@@ -128,6 +146,10 @@ StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,
                          sched::collectiveName(c) + " (" + sel.message() +
                          "); using the automatic choice");
     req.override = nullptr;
+    if (takesSharedCoreMesh(c, bytes)) {
+      out.algorithm = Algorithm::MeshTwoShot;
+      return out;
+    }
     sel = sched::selectAlgorithm(req, topo_);
   }
   if (!sel)

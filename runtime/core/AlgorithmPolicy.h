@@ -8,12 +8,12 @@
 // choice. Without an HCCL_ALGO for the collective, an HCCL_ALGO_TABLE entry
 // for it decides (measured choices, as comm-select-algorithm's table=); one
 // that cannot serve falls back the same way. On one host with more ranks
-// than cores, small all-gathers and reduce-scatters take the mesh, a
-// measured rule (docs/performance.md, "Mesh all-gathers and reduce-scatters on
-// shared cores"). A pure function of its inputs
-// (the ranks check at init that they read the same table, and the topology
-// comes from the table of ranks every rank received, onSharedCores
-// included), so every rank chooses alike.
+// than cores, small all-gathers and reduce-scatters of 3-4 ranks take the
+// mesh, a measured rule (docs/performance.md, "Mesh all-gathers and
+// reduce-scatters on shared cores"). A pure function of its inputs (the ranks
+// check at init that they read the same table, and the topology comes from the
+// table of ranks every rank received, onSharedCores included), so every rank
+// chooses alike.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_CORE_ALGORITHMPOLICY_H
@@ -72,6 +72,8 @@ public:
   /// and reduce-scatters on shared cores").
   static constexpr uint64_t kSharedCoreMeshGatherBytes = 1ull << 20;
   static constexpr uint64_t kSharedCoreMeshScatterBytes = 64ull << 10;
+  /// The rank counts measured (3 and 4; at 2 the mesh is the ring).
+  static constexpr size_t kSharedCoreMeshMaxRanks = 4;
   /// `hostTopo` (Topology::hosts) as the runtime prices it when the host
   /// has more local ranks than cores: kSharedCoreMessageUs more latency per
   /// shared-memory message, so that fewer steps win until the bytes
@@ -85,11 +87,16 @@ public:
   static bool sharesCores(size_t hosts, const std::vector<int> &rankCores);
 
   const sched::Topology &topology() const { return topo_; }
+  /// create()'s `sharedCores` (a child communicator inherits it).
+  bool sharedCores() const { return sharedCores_; }
   const sched::GroupPlacement &placement() const { return placement_; }
   /// Global ranks of the members on topology().
   const std::vector<int64_t> &ranks() const { return ranks_; }
 
 private:
+  /// The shared-core mesh rule (see the .cpp) for this collective and size.
+  bool takesSharedCoreMesh(sched::Collective c, uint64_t bytes) const;
+
   sched::Topology topo_;
   sched::GroupPlacement placement_;
   std::vector<int64_t> ranks_;

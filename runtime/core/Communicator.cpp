@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
-
 #include <unistd.h>
 
 namespace hccl::rt {
@@ -163,6 +162,7 @@ Status Communicator::init(CommInit &in) {
   bool sharedCores = false;
   if (in.rankTable) {
     topo = *in.rankTable;
+    sharedCores = in.sharedCores;
   } else {
     auto t = sched::Topology::hosts(rankServer);
     if (!t)

@@ -71,6 +71,10 @@ struct CommInit {
   /// The members' ranks on `rankTable` in this communicator's rank order
   /// (empty: 0..nRanks-1).
   std::vector<int64_t> topologyRanks;
+  /// With `rankTable` from a parent: whether its ranks share cores
+  /// (AlgorithmPolicy::sharedCores), which a child inherits as it inherits
+  /// the parent's pricing of them.
+  bool sharedCores = false;
   std::string server;
   std::string name;
   /// Overall init deadline (default: HCCL_CONNECT_TIMEOUT from now).

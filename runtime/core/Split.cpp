@@ -33,6 +33,7 @@ buildChild(const std::vector<int> &members, int myIndex, const Uid &uid,
   // The child lies where its members lie on the parent's topology, so it
   // chooses as the compiler does for that group.
   in.rankTable = parentPolicy.topology();
+  in.sharedCores = parentPolicy.sharedCores();
   for (int m : members)
     in.topologyRanks.push_back(parentPolicy.ranks()[static_cast<size_t>(m)]);
   const RankInfo &root = parentInfos[static_cast<size_t>(members[0])];

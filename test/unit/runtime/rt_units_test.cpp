@@ -1349,23 +1349,34 @@ TEST(AlgorithmPolicy, SharedCoresPreferFewerSteps) {
 // mesh (the measured rule in AlgorithmPolicy::choose); without the flag,
 // above its bounds, and
 // where HCCL_ALGO or a table entry speaks, the usual choice stands.
+namespace {
+/// What a communicator of `p` ranks on host-p chooses; `shared`: its ranks
+/// share cores (priced by onSharedCores, create's flag set).
+void pickOnHost(int p, bool shared, hccl::sched::Collective c, uint64_t bytes,
+                const Config &cfg, hccl::sched::Algorithm &out) {
+  auto topo = hccl::sched::Topology::preset("host-" + std::to_string(p));
+  ASSERT_TRUE(topo.isOk()) << topo.message();
+  hccl::sched::Topology t =
+      shared ? AlgorithmPolicy::onSharedCores(*topo) : *topo;
+  std::vector<int64_t> ranks;
+  for (int r = 0; r < p; ++r)
+    ranks.push_back(r);
+  auto policy = AlgorithmPolicy::create(t, ranks, cfg, shared);
+  ASSERT_TRUE(policy.isOk()) << policy.status().message();
+  auto ch = policy->choose(c, bytes, 4);
+  ASSERT_TRUE(ch.isOk()) << ch.status().message();
+  out = ch->algorithm;
+}
+} // namespace
+
 TEST(AlgorithmPolicy, SharedCoresGatherAndScatterTakeTheMesh) {
   using hccl::sched::Algorithm;
   using hccl::sched::Collective;
   auto pick = [](int p, bool shared, Collective c, uint64_t bytes,
                  const Config &cfg = Config{}) {
-    auto topo = hccl::sched::Topology::preset("host-" + std::to_string(p));
-    EXPECT_TRUE(topo.isOk());
-    hccl::sched::Topology t =
-        shared ? AlgorithmPolicy::onSharedCores(*topo) : *topo;
-    std::vector<int64_t> ranks;
-    for (int r = 0; r < p; ++r)
-      ranks.push_back(r);
-    auto policy = AlgorithmPolicy::create(t, ranks, cfg, shared);
-    EXPECT_TRUE(policy.isOk());
-    auto ch = policy->choose(c, bytes, 4);
-    EXPECT_TRUE(ch.isOk());
-    return ch.isOk() ? ch->algorithm : Algorithm::Hierarchical;
+    Algorithm a = Algorithm::Hierarchical; // never chosen on one host
+    pickOnHost(p, shared, c, bytes, cfg, a);
+    return a;
   };
   for (Collective c : {Collective::AllGather, Collective::ReduceScatter}) {
     EXPECT_EQ(pick(3, false, c, 64 << 10), Algorithm::Ring);
@@ -1380,27 +1391,47 @@ TEST(AlgorithmPolicy, SharedCoresGatherAndScatterTakeTheMesh) {
       EXPECT_EQ(pick(p, true, c, bound + 4),
                 p == 3 ? Algorithm::Ring : Algorithm::RHD);
     }
+    // Only the rank counts measured.
+    EXPECT_NE(pick(5, true, c, 4 << 10), Algorithm::MeshTwoShot);
   }
   // The rule is for gathers and scatters alone.
   EXPECT_EQ(pick(3, true, Collective::AllReduce, 4 << 20), Algorithm::Ring);
   EXPECT_EQ(pick(4, true, Collective::Broadcast, 4096), Algorithm::Star);
-  // HCCL_ALGO and a table entry still decide.
-  Config forced;
-  auto spec = hccl::sched::parseHcclAlgo("level0:ring");
-  ASSERT_TRUE(spec.isOk()) << spec.message();
-  forced.algoSpec = *spec;
-  forced.algo = "level0:ring";
-  EXPECT_EQ(pick(4, true, Collective::AllGather, 64 << 10, forced),
-            Algorithm::Ring);
-  auto table = hccl::sched::parseAlgoTable(
-      R"({"format": "hccl-mlir.algo-table", "version": 1, "topology": "host-4", "entries": [
-        {"collective": "reducescatter", "ranks": 4, "bytes": 0, "algorithm": "rhd"}]})");
-  ASSERT_TRUE(table.isOk()) << table.message();
-  Config tabled;
-  tabled.algoTable = std::make_shared<const hccl::sched::AlgoTable>(*table);
-  tabled.algoTableFile = "tuned.json";
-  EXPECT_EQ(pick(4, true, Collective::ReduceScatter, 64 << 10, tabled),
+  // HCCL_ALGO for the collective decides; for another one it does not.
+  auto withAlgo = [](const char *text) {
+    Config cfg;
+    auto spec = hccl::sched::parseHcclAlgo(text);
+    EXPECT_TRUE(spec.isOk()) << spec.message();
+    if (spec.isOk())
+      cfg.algoSpec = *spec;
+    cfg.algo = text;
+    return cfg;
+  };
+  EXPECT_EQ(
+      pick(4, true, Collective::AllGather, 64 << 10, withAlgo("level0:ring")),
+      Algorithm::Ring);
+  EXPECT_EQ(pick(4, true, Collective::AllGather, 64 << 10,
+                 withAlgo("allreduce=level0:ring")),
+            Algorithm::MeshTwoShot);
+  // A table entry decides; one that cannot serve falls back to the
+  // automatic choice, the rule included.
+  auto tabled = [](const char *algorithm) {
+    auto table = hccl::sched::parseAlgoTable(
+        std::string(
+            R"({"format": "hccl-mlir.algo-table", "version": 1, "topology": "host-4", "entries": [
+        {"collective": "reducescatter", "ranks": 4, "bytes": 0, "algorithm": ")") +
+        algorithm + R"("}]})");
+    EXPECT_TRUE(table.isOk()) << table.message();
+    Config cfg;
+    if (table.isOk())
+      cfg.algoTable = std::make_shared<const hccl::sched::AlgoTable>(*table);
+    cfg.algoTableFile = "tuned.json";
+    return cfg;
+  };
+  EXPECT_EQ(pick(4, true, Collective::ReduceScatter, 64 << 10, tabled("rhd")),
             Algorithm::RHD);
+  // (A table entry that falls back meets the rule again:
+  // TableEntryThatCannotServeFallsBackWithAWarning, after its one warning.)
 }
 
 // A table entry the collective cannot use (pairwise cannot broadcast) falls
@@ -1431,6 +1462,22 @@ TEST(AlgorithmPolicy, TableEntryThatCannotServeFallsBackWithAWarning) {
                      "ranks does not apply"),
             std::string::npos)
       << err;
+  // On shared cores the automatic choice it falls back to includes the
+  // measured mesh rule (here after the one warning, which this test reads).
+  auto scatterTable = hccl::sched::parseAlgoTable(
+      R"({"format": "hccl-mlir.algo-table", "version": 1, "topology": "host-4", "entries": [
+        {"collective": "reducescatter", "ranks": 4, "bytes": 0, "algorithm": "pairwise"}]})");
+  ASSERT_TRUE(scatterTable.isOk()) << scatterTable.message();
+  Config shared;
+  shared.algoTable =
+      std::make_shared<const hccl::sched::AlgoTable>(*scatterTable);
+  shared.algoTableFile = "tuned.json";
+  auto onShared = AlgorithmPolicy::create(AlgorithmPolicy::onSharedCores(*topo),
+                                          {0, 1, 2, 3}, shared, true);
+  ASSERT_TRUE(onShared.isOk());
+  auto s = onShared->choose(Collective::ReduceScatter, 4096, 4);
+  ASSERT_TRUE(s.isOk());
+  EXPECT_EQ(s->algorithm, hccl::sched::Algorithm::MeshTwoShot);
 }
 
 // A ticket given back (its call could not be queued) is skipped, whether
