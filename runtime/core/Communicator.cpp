@@ -174,7 +174,12 @@ Status Communicator::init(CommInit &in) {
     std::vector<int> cores;
     for (const RankInfo &i : infos_)
       cores.push_back(i.cores);
-    sharedCores = AlgorithmPolicy::sharesCores(perHost.size(), cores);
+    // Measured on shared memory only: a job that forces sockets or verbs
+    // on one host keeps the model's choice (HCCL_TRANSPORT is among the
+    // settings every rank must share).
+    sharedCores = AlgorithmPolicy::sharesCores(perHost.size(), cores) &&
+                  (cfg_.transport == TransportKind::Auto ||
+                   cfg_.transport == TransportKind::Shm);
     if (sharedCores)
       topo = AlgorithmPolicy::onSharedCores(std::move(topo));
   }
