@@ -20,17 +20,10 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_rows import rows_of  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def times_of(text):
-    """hccl-test's rows: {data size: average time in us}."""
-    out = {}
-    for line in text.splitlines():
-        cols = [c.strip() for c in line.split("|")]
-        if len(cols) >= 5 and cols[0].isdigit():
-            out[int(cols[0])] = float(cols[1])
-    return out
 
 
 def main():
@@ -84,12 +77,12 @@ def main():
                               f"{r.returncode}):\n{(r.stdout + r.stderr)[-2000:]}",
                               file=sys.stderr)
                         sys.exit(1)
-                    got = times_of(r.stdout)
+                    got = rows_of(r.stdout)
                     if not got:
                         print(f"ab_algo: {' '.join(cmd)} printed no rows:\n"
                               f"{r.stdout[-2000:]}", file=sys.stderr)
                         sys.exit(1)
-                    for size, us in got.items():
+                    for size, (us, _, _) in got.items():
                         times.setdefault((op, p, size, variant), []).append(us)
     print(f"# {a.rounds} rounds; old = HCCL_ALGO {old}, new = the automatic choice")
     print("| collective | ranks | bytes | old us (min-max) | new us (min-max) | new / old |")

@@ -12,15 +12,20 @@ import statistics
 import sys
 
 
-def rows(path):
+def rows_of(text):
+    """hccl-test's rows in `text`: {data size: (time us, busbw, check)}."""
     out = {}
-    with open(path) as f:
-        for line in f:
-            cols = [c.strip() for c in line.split("|")]
-            if len(cols) < 5 or not cols[0].isdigit():
-                continue
-            out[int(cols[0])] = (float(cols[1]), float(cols[4]), cols[3])
+    for line in text.splitlines():
+        cols = [c.strip() for c in line.split("|")]
+        if len(cols) < 5 or not cols[0].isdigit():
+            continue
+        out[int(cols[0])] = (float(cols[1]), float(cols[4]), cols[3])
     return out
+
+
+def rows(path):
+    with open(path) as f:
+        return rows_of(f.read())
 
 
 def merged(paths):

@@ -49,12 +49,12 @@ bool AlgorithmPolicy::sharesCores(size_t hosts,
 // ranks, RHD ahead at 4). Measured on 2 cores (docs/performance.md, "Mesh
 // all-gathers and reduce-scatters on shared cores"): all-gathers up to 1 MB
 // a rank took 0.60-0.76x the time in the final A/B (one earlier run 1.16x at
-// 4 ranks, 256 KB a rank); reduce-scatters up to 64 KB a rank 0.58-0.76x at
-// 3 ranks, and at 4 ranks 0.58-0.82x at 1 KB a rank but 0.79-1.43x above,
-// within noise. Above the bounds the mesh's concurrent reads of every peer
-// lost (1.03-1.4x at 16-64 MB). Only 3 and 4 ranks on shared memory were
-// measured, so only there. All-reduce stays with the model: its fused ring
-// beat the two-shot mesh from 1 MB up.
+// 4 ranks, 256 KB a rank); reduce-scatters up to 64 KB a rank 0.58-0.90x at
+// 3 ranks over the runs, and at 4 ranks 0.58-0.82x at 1 KB a rank but
+// 0.79-1.43x above, within noise. Above the bounds the mesh's concurrent reads
+// of every peer lost (1.03-1.4x at 16-64 MB). Only 3 and 4 ranks on shared
+// memory were measured, so only there. All-reduce stays with the model: its
+// fused ring beat the two-shot mesh from 1 MB up.
 bool AlgorithmPolicy::takesSharedCoreMesh(sched::Collective c,
                                           uint64_t bytes) const {
   if (!sharedCores_ || topo_.intra.cls != sched::LinkClass::SHM ||
@@ -117,7 +117,8 @@ StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,
   // The measured rule for shared cores (takesSharedCoreMesh) is part of the
   // automatic choice: it yields to HCCL_ALGO for this collective and to a
   // table entry, and applies again where either falls back.
-  if (!entry && !forcedHere && takesSharedCoreMesh(c, bytes)) {
+  const bool sharedCoreMesh = takesSharedCoreMesh(c, bytes);
+  if (sharedCoreMesh && !entry && !forcedHere) {
     out.algorithm = Algorithm::MeshTwoShot;
     return out;
   }
@@ -131,7 +132,7 @@ StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,
                          " ranks does not apply (" + sel.message() +
                          "); using the automatic choice");
     req.override = algoSpec_ ? &*algoSpec_ : nullptr;
-    if (!forcedHere && takesSharedCoreMesh(c, bytes)) {
+    if (sharedCoreMesh && !forcedHere) {
       out.algorithm = Algorithm::MeshTwoShot;
       return out;
     }
@@ -146,7 +147,7 @@ StatusOr<AlgorithmChoice> AlgorithmPolicy::choose(sched::Collective c,
                          sched::collectiveName(c) + " (" + sel.message() +
                          "); using the automatic choice");
     req.override = nullptr;
-    if (takesSharedCoreMesh(c, bytes)) {
+    if (sharedCoreMesh) {
       out.algorithm = Algorithm::MeshTwoShot;
       return out;
     }

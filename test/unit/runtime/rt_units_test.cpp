@@ -1298,6 +1298,26 @@ TEST(AlgorithmPolicy, TableEntriesDecideAfterHcclAlgo) {
   EXPECT_EQ(bcast(*forced, 65536), Algorithm::Ring);
 }
 
+namespace {
+/// What a communicator of `p` ranks on host-p chooses; `shared`: its ranks
+/// share cores (priced by onSharedCores, create's flag set).
+void pickOnHost(int p, bool shared, hccl::sched::Collective c, uint64_t bytes,
+                const Config &cfg, hccl::sched::Algorithm &out) {
+  auto topo = hccl::sched::Topology::preset("host-" + std::to_string(p));
+  ASSERT_TRUE(topo.isOk()) << topo.message();
+  hccl::sched::Topology t =
+      shared ? AlgorithmPolicy::onSharedCores(*topo) : *topo;
+  std::vector<int64_t> ranks;
+  for (int r = 0; r < p; ++r)
+    ranks.push_back(r);
+  auto policy = AlgorithmPolicy::create(t, ranks, cfg, shared);
+  ASSERT_TRUE(policy.isOk()) << policy.status().message();
+  auto ch = policy->choose(c, bytes, 4);
+  ASSERT_TRUE(ch.isOk()) << ch.status().message();
+  out = ch->algorithm;
+}
+} // namespace
+
 // More local ranks than cores: each shared-memory step waits for a rank of
 // a shared core, so small all-reduces take the algorithms of fewer steps
 // (measured 2-2.7x faster on 2 cores); from 256 KB the bytes decide as
@@ -1306,18 +1326,9 @@ TEST(AlgorithmPolicy, SharedCoresPreferFewerSteps) {
   using hccl::sched::Algorithm;
   using hccl::sched::Collective;
   auto pick = [](int p, bool shared, Collective c, uint64_t bytes) {
-    auto topo = hccl::sched::Topology::preset("host-" + std::to_string(p));
-    EXPECT_TRUE(topo.isOk());
-    hccl::sched::Topology t =
-        shared ? AlgorithmPolicy::onSharedCores(*topo) : *topo;
-    std::vector<int64_t> ranks;
-    for (int r = 0; r < p; ++r)
-      ranks.push_back(r);
-    auto policy = AlgorithmPolicy::create(t, ranks, Config{});
-    EXPECT_TRUE(policy.isOk());
-    auto ch = policy->choose(c, bytes, 4);
-    EXPECT_TRUE(ch.isOk());
-    return ch.isOk() ? ch->algorithm : Algorithm::Hierarchical;
+    Algorithm a = Algorithm::Hierarchical; // never chosen on one host
+    pickOnHost(p, shared, c, bytes, Config{}, a);
+    return a;
   };
   EXPECT_EQ(pick(3, false, Collective::AllReduce, 64 << 10), Algorithm::Ring);
   EXPECT_EQ(pick(3, true, Collective::AllReduce, 64 << 10),
@@ -1347,28 +1358,8 @@ TEST(AlgorithmPolicy, SharedCoresPreferFewerSteps) {
 
 // On shared cores small all-gathers and reduce-scatters take the one-step
 // mesh (the measured rule in AlgorithmPolicy::choose); without the flag,
-// above its bounds, and
-// where HCCL_ALGO or a table entry speaks, the usual choice stands.
-namespace {
-/// What a communicator of `p` ranks on host-p chooses; `shared`: its ranks
-/// share cores (priced by onSharedCores, create's flag set).
-void pickOnHost(int p, bool shared, hccl::sched::Collective c, uint64_t bytes,
-                const Config &cfg, hccl::sched::Algorithm &out) {
-  auto topo = hccl::sched::Topology::preset("host-" + std::to_string(p));
-  ASSERT_TRUE(topo.isOk()) << topo.message();
-  hccl::sched::Topology t =
-      shared ? AlgorithmPolicy::onSharedCores(*topo) : *topo;
-  std::vector<int64_t> ranks;
-  for (int r = 0; r < p; ++r)
-    ranks.push_back(r);
-  auto policy = AlgorithmPolicy::create(t, ranks, cfg, shared);
-  ASSERT_TRUE(policy.isOk()) << policy.status().message();
-  auto ch = policy->choose(c, bytes, 4);
-  ASSERT_TRUE(ch.isOk()) << ch.status().message();
-  out = ch->algorithm;
-}
-} // namespace
-
+// above its bounds, and where HCCL_ALGO or a table entry speaks, the usual
+// choice stands.
 TEST(AlgorithmPolicy, SharedCoresGatherAndScatterTakeTheMesh) {
   using hccl::sched::Algorithm;
   using hccl::sched::Collective;
