@@ -114,6 +114,31 @@ class Statistics(unittest.TestCase):
         # an older hccl-run prints none
         self.assertIsNone(vm.parse_run(rows, "t")["late_starts"])
 
+    def test_hccl_run_args(self):
+        import argparse
+        a = argparse.Namespace(ranks=4, iters=5, warmup=1, check=False,
+                               spin_us=None, host_slice_us=None,
+                               max_buffer_mib=None)
+        self.assertEqual(vm.hccl_run_args(a, "p.json"),
+                         ["p.json", "-p", "4", "-n", "5", "-w", "1", "-c", "0"])
+        # 0 is a value (share always), not "unset"
+        a.max_buffer_mib, a.spin_us, a.check = 0, 20000, True
+        cmd = vm.hccl_run_args(a, "p.json")
+        self.assertEqual(cmd[cmd.index("--max-buffer-mib") + 1], "0")
+        self.assertEqual(cmd[cmd.index("--spin-us") + 1], "20000")
+        self.assertEqual(cmd[cmd.index("-c") + 1], "1")
+        self.assertNotIn("--host-slice-us", cmd)
+
+    def test_max_buffer_mib_checked(self):
+        import contextlib
+        import io
+        for bad in ("-1", str((1 << 20) + 1)):
+            err = io.StringIO()
+            with self.assertRaises(SystemExit) as e, contextlib.redirect_stderr(err):
+                vm.main(["--predict-only", "--max-buffer-mib", bad])
+            self.assertEqual(e.exception.code, 2)
+            self.assertIn("--max-buffer-mib must be in 0..1048576", err.getvalue())
+
 
 def graph(times, grad_elems):
     """compute c_i (time_us) -> g_i (fp32), then all_reduce g_i."""

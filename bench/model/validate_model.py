@@ -547,6 +547,14 @@ def main(argv=None):
                          "that it can preempt busy runtime threads sooner when "
                          "it wakes to issue a start (default: hccl-run's 0, the "
                          "kernel's slice)")
+    ap.add_argument("--max-buffer-mib", type=int, metavar="M",
+                    help="hccl-run --max-buffer-mib M: above M MiB of buffers "
+                         "per rank the plan's collectives share one buffer pair "
+                         "(0: always). Default: hccl-run's 1024. On this VM a "
+                         "rank that touches hundreds of MiB of distinct buffers "
+                         "an iteration loses the cores to memory management at 4 "
+                         "ranks (tens of ms of late wake-ups; docs/performance.md, "
+                         "run 17); the calibration reuses one buffer per size")
     ap.add_argument("--nice", type=int, default=5,
                     help="run hccl-run and the calibration under nice -n N (0: no)")
     ap.add_argument("--timeout", type=float, default=1800,
@@ -588,6 +596,8 @@ def main(argv=None):
     if args.host_slice_us is not None and not (
             args.host_slice_us == 0 or 100 <= args.host_slice_us <= 100_000):
         ap.error("--host-slice-us must be 0 or in 100..100000")
+    if args.max_buffer_mib is not None and not 0 <= args.max_buffer_mib <= 1 << 20:
+        ap.error("--max-buffer-mib must be in 0..1048576")
     if args.compute_scale is not None and args.compute_scale <= 0:
         ap.error("--compute-scale must be > 0")
     if args.horovod_cycle_ms < 0:
@@ -676,6 +686,18 @@ def print_predictions(configs):
               f"{p['compute_ms']:9.3f}")
 
 
+def hccl_run_args(args, plan):
+    """hccl-run's arguments for one measured run of `plan`."""
+    cmd = [plan, "-p", str(args.ranks), "-n", str(args.iters),
+           "-w", str(args.warmup), "-c", "1" if args.check else "0"]
+    for opt, val in (("--spin-us", args.spin_us),
+                     ("--host-slice-us", args.host_slice_us),
+                     ("--max-buffer-mib", args.max_buffer_mib)):
+        if val is not None:
+            cmd += [opt, str(val)]
+    return cmd
+
+
 def measure(args, tools, configs, progress):
     """args.rounds rounds over `configs`, each round in a rotated order so
     that drift hits every configuration alike; fills each one's "runs".
@@ -683,12 +705,7 @@ def measure(args, tools, configs, progress):
     for r in range(args.rounds):
         order = configs[r % len(configs):] + configs[:r % len(configs)]
         for c in order:
-            cmd = [c["plan"], "-p", str(args.ranks), "-n", str(args.iters),
-                   "-w", str(args.warmup), "-c", "1" if args.check else "0"]
-            if args.spin_us is not None:
-                cmd += ["--spin-us", str(args.spin_us)]
-            if args.host_slice_us is not None:
-                cmd += ["--host-slice-us", str(args.host_slice_us)]
+            cmd = hccl_run_args(args, c["plan"])
             what = f"{c['graph']} {c['policy']} in-flight {c['in_flight'] or 'unlimited'}"
             for attempt in range(args.retries + 1):
                 try:
@@ -792,6 +809,7 @@ def bench(args, graphs, policies, in_flight, work):
             "ranks": args.ranks, "rounds": args.rounds, "iters": args.iters,
             "warmup": args.warmup, "spin_us": args.spin_us,
             "host_slice_us": args.host_slice_us,
+            "max_buffer_mib": args.max_buffer_mib,
             "host_slice_refused_runs": slice_refused,
             "calibration": calib, "calibration_file": calib_src,
             "calibrations": calibrations,
@@ -891,7 +909,9 @@ def print_report(rows, summary, meta, policies):
     print(f"validate_model: {meta['date_utc']}, {meta['ranks']} ranks, "
           f"{meta['rounds']} rounds x {meta['iters']} iterations (+{meta['warmup']} "
           f"warm-up), load {meta['load_start'][0]:.2f} -> {meta['load_end'][0]:.2f}, "
-          f"{meta['duration_s']:.0f} s")
+          f"{meta['duration_s']:.0f} s"
+          + (f", hccl-run --max-buffer-mib {meta['max_buffer_mib']}"
+             if meta.get("max_buffer_mib") is not None else ""))
     if meta.get("calibrations"):
         print_calibrations(meta["calibrations"])
     else:
