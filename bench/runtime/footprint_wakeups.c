@@ -50,8 +50,10 @@ static int positive(const char *flag, const char *v, long long max,
   errno = 0;
   long long x = v ? strtoll(v, &end, 10) : 0;
   if (!v || errno || *end || x < 1 || x > max) {
-    fprintf(stderr, "footprint-wakeups: %s needs an integer in 1..%lld, "
-                    "found '%s'\n", flag, max, v ? v : "");
+    fprintf(stderr,
+            "footprint-wakeups: %s needs an integer in 1..%lld, "
+            "found '%s'\n",
+            flag, max, v ? v : "");
     return 0;
   }
   *out = x;
@@ -85,8 +87,9 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "-n")) {
       ok = positive(a, v, 10000000, &sleeps);
     } else {
-      fprintf(stderr, "footprint-wakeups: unknown option '%s'\nusage: "
-                      "footprint-wakeups [-p 4] [-m 2400] [-r 1] [-n 5000] [-s]\n",
+      fprintf(stderr,
+              "footprint-wakeups: unknown option '%s'\nusage: "
+              "footprint-wakeups [-p 4] [-m 2400] [-r 1] [-n 5000] [-s]\n",
               a);
       return 2;
     }

@@ -11,6 +11,7 @@
 #include "core/WaitPolicy.h"
 #include "rt_harness.h"
 
+#include <cstdlib>
 #include <dirent.h>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -1116,6 +1117,59 @@ TEST(Selection, HcclAlgoOverridesTheAutomaticChoice) {
                    "level1:ring/broadcast=level0:H-D_R;level1:H-D_R"});
   o.env.push_back({"HCCL_LOG_LEVEL", "error"});
   EXPECT_EQ(runRanks(3, body, o), "");
+}
+
+TEST(Selection, SharedCoresMeshReachesChildrenAndNotSockets) {
+  // With more ranks on the host than cores, all-gathers of up to 1 MiB a
+  // rank take the mesh (AlgorithmPolicy::takesSharedCoreMesh); a child
+  // communicator inherits that (Split.cpp passes the parent's flag), and a
+  // job that forces sockets keeps the model's choice (Communicator::init).
+  if (!hccl::rt::WaitPolicy::oversubscribed(4))
+    GTEST_SKIP() << "this host has " << hccl::rt::hostCores()
+                 << " cores: 4 ranks do not share them, so the rule is off";
+  auto body = [](RankCtx &c) -> std::string {
+    const bool tcp = std::getenv("HCCL_TRANSPORT") != nullptr;
+    auto gatherAlgo = [](HcclComm comm, uint32_t size,
+                         hccl::sched::Algorithm &algo) -> std::string {
+      std::vector<int32_t> in(16 << 10, 7), out((16 << 10) * size);
+      RT_OK(HcclAllGather(in.data(), out.data(), in.size(),
+                          HCCL_DATA_TYPE_INT32, comm, nullptr));
+      for (int32_t v : out)
+        RT_CHECK(v == 7, "all-gather result " + std::to_string(v));
+      algo = static_cast<hccl::rt::Communicator *>(comm)->lastAlgorithm();
+      return "";
+    };
+    auto expect = [&](hccl::sched::Algorithm algo,
+                      const char *which) -> std::string {
+      RT_CHECK((algo == hccl::sched::Algorithm::MeshTwoShot) != tcp,
+               std::string(which) + " all-gather of 64 KiB a rank used " +
+                   hccl::sched::algorithmName(algo) +
+                   (tcp ? " over tcp" : " on shared cores"));
+      return "";
+    };
+    HcclComm world;
+    RT_OK(c.initComm(&world));
+    hccl::sched::Algorithm algo;
+    std::string e = gatherAlgo(world, c.size, algo);
+    if (e.empty())
+      e = expect(algo, "the 4-rank");
+    if (!e.empty())
+      return e;
+    HcclComm sub = nullptr;
+    RT_OK(HcclCommSplit(world, c.rank == 3 ? -1 : 0, c.rank, &sub));
+    if (sub) {
+      e = gatherAlgo(sub, 3, algo);
+      if (e.empty())
+        e = expect(algo, "the 3-rank child's");
+      RT_OK(HcclCommDestroy(sub));
+      if (!e.empty())
+        return e;
+    }
+    RT_OK(HcclCommDestroy(world));
+    return "";
+  };
+  EXPECT_EQ(runRanks(4, body, opts()), "");
+  EXPECT_EQ(runRanks(4, body, opts(true)), "");
 }
 
 TEST(Threads, RanksAsThreadsOfOneProcess) {
