@@ -550,11 +550,11 @@ def main(argv=None):
     ap.add_argument("--max-buffer-mib", type=int, metavar="M",
                     help="hccl-run --max-buffer-mib M: above M MiB of buffers "
                          "per rank the plan's collectives share one buffer pair "
-                         "(0: always). Default: hccl-run's 1024. On this VM a "
-                         "rank that touches hundreds of MiB of distinct buffers "
-                         "an iteration loses the cores to memory management at 4 "
-                         "ranks (tens of ms of late wake-ups; docs/performance.md, "
-                         "run 17); the calibration reuses one buffer per size")
+                         "(0: always). Default: hccl-run's 1024. On this VM, "
+                         "ranks that touch hundreds of MiB of distinct buffers "
+                         "an iteration woke tens of ms late at 4 ranks "
+                         "(docs/performance.md, run 17); the calibration reuses "
+                         "one buffer per size")
     ap.add_argument("--nice", type=int, default=5,
                     help="run hccl-run and the calibration under nice -n N (0: no)")
     ap.add_argument("--timeout", type=float, default=1800,

@@ -1,14 +1,15 @@
 /*===- footprint_wakeups.c - Late wake-ups under a memory footprint -------===//
  *
- * Why validate_model.py measures 4-rank plans with one shared buffer pair
- * (docs/performance.md, run 17): on this VM, processes that touch a large
- * footprint every iteration make every other thread's wake-ups late by
- * tens of milliseconds, while the same page touches within a small
- * footprint do not. -p processes each map -m MiB (private, or -s shared
- * with the others, as the runtime's buffers are) and touch every page of
- * it -r times every 250 ms; meanwhile the parent sleeps 1 ms -n times and
- * reports how late it woke, with the CPU time the host spent (user+system
- * from /proc/stat, all CPUs) over the same window.
+ * Why run 17 measured plans with one shared buffer pair (validate_model.py
+ * --max-buffer-mib 0; docs/performance.md, "Buffers the VM pays for"): on
+ * this VM the same page touches cost far more CPU spread over a large
+ * footprint than within a small one, and a host whose cores that keeps
+ * busy wakes every other thread late. -p processes each map -m MiB of
+ * their own (private, or -s MAP_SHARED: shmem pages, as the runtime's
+ * buffers are) and touch every page of it -r times a pass, pausing 250 ms
+ * between passes; once all have touched their memory the parent sleeps
+ * 1 ms -n times and reports how late it woke, with the CPU time the host
+ * spent (user+nice+system, and steal, from /proc/stat) over that window.
  *
  *   footprint-wakeups [-p 4] [-m 2400] [-r 1] [-n 5000] [-s]
  *
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,16 +34,21 @@ static double nowMs(void) {
   return (double)t.tv_sec * 1e3 + 1e-6 * (double)t.tv_nsec;
 }
 
-/* user + system ticks of all CPUs (the first line of /proc/stat). */
-static long long cpuTicks(void) {
+/* Busy (user + nice + system) and steal ticks of all CPUs, from the first
+ * line of /proc/stat; 0 when it cannot be read. */
+static int cpuTicks(long long *busy, long long *steal) {
   FILE *f = fopen("/proc/stat", "r");
-  long long user = 0, nice = 0, sys = 0;
+  long long v[8] = {0};
   if (!f)
-    return -1;
-  if (fscanf(f, "cpu %lld %lld %lld", &user, &nice, &sys) != 3)
-    user = -1;
+    return 0;
+  int n = fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1],
+                 &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
   fclose(f);
-  return user < 0 ? -1 : user + nice + sys;
+  if (n != 8)
+    return 0;
+  *busy = v[0] + v[1] + v[2];
+  *steal = v[7];
+  return 1;
 }
 
 static int positive(const char *flag, const char *v, long long max,
@@ -60,13 +67,35 @@ static int positive(const char *flag, const char *v, long long max,
   return 1;
 }
 
-static void toucher(char *p, size_t bytes, long long reps) {
+/* A child: map and touch its memory, say so on `ready`, then touch it
+ * every pass until killed (or until the parent dies). */
+static void toucher(size_t bytes, long long reps, int shared, int ready,
+                    pid_t parent) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent)
+    _exit(1); /* the parent died before the line above */
+  char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                 (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    _exit(1);
+  memset(p, 1, bytes);
+  char ok = 1;
+  if (write(ready, &ok, 1) != 1)
+    _exit(1);
+  close(ready);
   for (;;) {
     for (long long r = 0; r < reps; ++r)
       for (size_t i = 0; i < bytes; i += 4096)
         p[i]++;
     usleep(250000);
   }
+}
+
+static void killAll(const pid_t *kids, long long n) {
+  for (long long k = 0; k < n; ++k)
+    kill(kids[k], SIGKILL);
+  for (long long k = 0; k < n; ++k)
+    waitpid(kids[k], NULL, 0);
 }
 
 int main(int argc, char **argv) {
@@ -98,36 +127,38 @@ int main(int argc, char **argv) {
     ++i;
   }
   size_t bytes = (size_t)mib << 20;
-  char *shm = NULL;
-  if (shared) {
-    shm = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-               -1, 0);
-    if (shm == MAP_FAILED) {
-      perror("footprint-wakeups: mmap");
-      return 1;
-    }
+  int pipefd[2];
+  if (pipe(pipefd) != 0) {
+    perror("footprint-wakeups: pipe");
+    return 1;
   }
-  pid_t kids[64];
+  pid_t kids[64], parent = getpid();
   for (long long k = 0; k < procs; ++k) {
     kids[k] = fork();
     if (kids[k] < 0) {
       perror("footprint-wakeups: fork");
-      for (long long j = 0; j < k; ++j)
-        kill(kids[j], SIGKILL);
+      killAll(kids, k);
       return 1;
     }
     if (kids[k] == 0) {
-      char *p = shm ? shm
-                    : mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (p == MAP_FAILED)
-        _exit(1);
-      memset(p, 1, bytes);
-      toucher(p, bytes, reps);
+      close(pipefd[0]);
+      toucher(bytes, reps, shared, pipefd[1], parent);
     }
   }
-  sleep(3); /* the first touches (page faults) are not what is measured */
-  long long t0 = cpuTicks();
+  close(pipefd[1]);
+  /* Every child has touched its memory (the first touches' page faults are
+   * not what is measured); a child that failed closes its end unwritten. */
+  for (long long k = 0; k < procs; ++k) {
+    char ok;
+    if (read(pipefd[0], &ok, 1) != 1) {
+      fprintf(stderr, "footprint-wakeups: a child could not map or touch "
+                      "its memory (out of memory?)\n");
+      killAll(kids, procs);
+      return 1;
+    }
+  }
+  long long busy0 = 0, steal0 = 0, busy1 = 0, steal1 = 0;
+  int ticks = cpuTicks(&busy0, &steal0);
   double w0 = nowMs(), worst = 0;
   long long over5 = 0, over20 = 0;
   for (long long i = 0; i < sleeps; ++i) {
@@ -140,18 +171,24 @@ int main(int argc, char **argv) {
     over20 += late > 20;
   }
   double wall = (nowMs() - w0) / 1e3;
-  long long t1 = cpuTicks();
+  ticks = ticks && cpuTicks(&busy1, &steal1);
+  /* A child that died while we measured (killed for memory) means the
+   * figures are not what the line below says. */
   for (long long k = 0; k < procs; ++k)
-    kill(kids[k], SIGKILL);
-  for (long long k = 0; k < procs; ++k)
-    waitpid(kids[k], NULL, 0);
+    if (waitpid(kids[k], NULL, WNOHANG) != 0) {
+      fprintf(stderr, "footprint-wakeups: a child ended while measuring\n");
+      killAll(kids, procs);
+      return 1;
+    }
+  killAll(kids, procs);
   long hz = sysconf(_SC_CLK_TCK);
-  printf("%lld processes x %lld MiB (%s), every page touched %lld times per "
-         "250 ms: %lld sleeps of 1 ms woke up to %.1f ms late, %lld over 5 ms, "
-         "%lld over 20 ms; host CPU busy %.2f s of %.2f s wall\n",
-         procs, mib, shared ? "one shared mapping" : "private", reps, sleeps,
+  printf("%lld processes x %lld MiB (%s), every page touched %lld times a "
+         "pass, 250 ms between passes: %lld sleeps of 1 ms woke up to %.1f "
+         "ms late, %lld over 5 ms, %lld over 20 ms; host CPU busy %.2f s "
+         "(steal %.2f s) of %.2f s wall\n",
+         procs, mib, shared ? "MAP_SHARED each" : "private", reps, sleeps,
          worst, over5, over20,
-         t0 >= 0 && t1 >= 0 && hz > 0 ? (double)(t1 - t0) / (double)hz : -1.0,
-         wall);
+         ticks && hz > 0 ? (double)(busy1 - busy0) / (double)hz : -1.0,
+         ticks && hz > 0 ? (double)(steal1 - steal0) / (double)hz : -1.0, wall);
   return 0;
 }

@@ -192,6 +192,9 @@ public:
   std::pair<uint64_t, uint64_t> splitCounts() const;
   /// Algorithm of the last collective run (tests, diagnostics).
   sched::Algorithm lastAlgorithm() const { return lastAlgo_; }
+  /// Whether the algorithm choice prices ranks sharing cores
+  /// (AlgorithmPolicy::sharedCores; tests).
+  bool sharesCores() const { return policy_.sharedCores(); }
   /// Expanded programs held (collective shapes and plan programs; tests).
   size_t cachedPrograms() const { return cache_.size(); }
   /// Bytes of the scratch buffer currently held (tests).

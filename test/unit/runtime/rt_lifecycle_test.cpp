@@ -1120,47 +1120,43 @@ TEST(Selection, HcclAlgoOverridesTheAutomaticChoice) {
 }
 
 TEST(Selection, SharedCoresMeshReachesChildrenAndNotSockets) {
-  // With more ranks on the host than cores, all-gathers of up to 1 MiB a
-  // rank take the mesh (AlgorithmPolicy::takesSharedCoreMesh); a child
-  // communicator inherits that (Split.cpp passes the parent's flag), and a
-  // job that forces sockets keeps the model's choice (Communicator::init).
+  // With more ranks on the host than cores, the choice prices shared cores
+  // and all-gathers of up to 1 MiB a rank take the mesh
+  // (AlgorithmPolicy::takesSharedCoreMesh); a child communicator inherits
+  // that (Split.cpp passes the parent's flag), and a job that forces
+  // sockets does not (Communicator::init): there the model chooses alone.
   if (!hccl::rt::WaitPolicy::oversubscribed(4))
     GTEST_SKIP() << "this host has " << hccl::rt::hostCores()
                  << " cores: 4 ranks do not share them, so the rule is off";
   auto body = [](RankCtx &c) -> std::string {
-    const bool tcp = std::getenv("HCCL_TRANSPORT") != nullptr;
-    auto gatherAlgo = [](HcclComm comm, uint32_t size,
-                         hccl::sched::Algorithm &algo) -> std::string {
+    const char *transport = std::getenv("HCCL_TRANSPORT");
+    const bool tcp = transport && std::string(transport) == "tcp";
+    auto check = [&](HcclComm comm, uint32_t size,
+                     const char *which) -> std::string {
       std::vector<int32_t> in(16 << 10, 7), out((16 << 10) * size);
       RT_OK(HcclAllGather(in.data(), out.data(), in.size(),
                           HCCL_DATA_TYPE_INT32, comm, nullptr));
       for (int32_t v : out)
         RT_CHECK(v == 7, "all-gather result " + std::to_string(v));
-      algo = static_cast<hccl::rt::Communicator *>(comm)->lastAlgorithm();
-      return "";
-    };
-    auto expect = [&](hccl::sched::Algorithm algo,
-                      const char *which) -> std::string {
-      RT_CHECK((algo == hccl::sched::Algorithm::MeshTwoShot) != tcp,
+      auto *cc = static_cast<hccl::rt::Communicator *>(comm);
+      RT_CHECK(cc->sharesCores() != tcp,
+               std::string(which) + (tcp ? " prices shared cores over tcp"
+                                         : " does not price shared cores"));
+      hccl::sched::Algorithm algo = cc->lastAlgorithm();
+      RT_CHECK(tcp || algo == hccl::sched::Algorithm::MeshTwoShot,
                std::string(which) + " all-gather of 64 KiB a rank used " +
-                   hccl::sched::algorithmName(algo) +
-                   (tcp ? " over tcp" : " on shared cores"));
+                   hccl::sched::algorithmName(algo) + " on shared cores");
       return "";
     };
     HcclComm world;
     RT_OK(c.initComm(&world));
-    hccl::sched::Algorithm algo;
-    std::string e = gatherAlgo(world, c.size, algo);
-    if (e.empty())
-      e = expect(algo, "the 4-rank");
+    std::string e = check(world, c.size, "the 4-rank communicator");
     if (!e.empty())
       return e;
     HcclComm sub = nullptr;
     RT_OK(HcclCommSplit(world, c.rank == 3 ? -1 : 0, c.rank, &sub));
     if (sub) {
-      e = gatherAlgo(sub, 3, algo);
-      if (e.empty())
-        e = expect(algo, "the 3-rank child's");
+      e = check(sub, 3, "the 3-rank child");
       RT_OK(HcclCommDestroy(sub));
       if (!e.empty())
         return e;
