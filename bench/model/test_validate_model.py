@@ -118,9 +118,13 @@ class Statistics(unittest.TestCase):
         import argparse
         a = argparse.Namespace(ranks=4, iters=5, warmup=1, check=False,
                                spin_us=None, host_slice_us=None,
-                               max_buffer_mib=None)
+                               max_buffer_mib=None, issue=None)
         self.assertEqual(vm.hccl_run_args(a, "p.json"),
                          ["p.json", "-p", "4", "-n", "5", "-w", "1", "-c", "0"])
+        a.issue = "ahead"
+        cmd = vm.hccl_run_args(a, "p.json")
+        self.assertEqual(cmd[cmd.index("--issue") + 1], "ahead")
+        a.issue = None
         # 0 is a value (share always), not "unset"
         a.max_buffer_mib, a.spin_us, a.check = 0, 20000, True
         cmd = vm.hccl_run_args(a, "p.json")

@@ -425,7 +425,8 @@ def calibrate(args, work, tag=""):
     cmd = [sys.executable, os.path.join(ROOT, "tools", "calibrate", "calibrate_host.py"),
            "--hccl-test", args.hccl_test or os.path.join(args.bin, "hccl-test"),
            "-p", str(args.ranks),
-           "-o", out] + shlex.split(args.calibrate_opts)
+           "-o", out] + (["--issue", args.issue] if args.issue else []) \
+        + shlex.split(args.calibrate_opts)
     if args.nice:
         cmd = ["nice", "-n", str(args.nice)] + cmd
     log(f"calibrating host-{args.ranks}: {' '.join(cmd)}")
@@ -555,6 +556,16 @@ def main(argv=None):
                          "an iteration woke tens of ms late at 4 ranks "
                          "(docs/performance.md, run 17); the calibration reuses "
                          "one buffer per size")
+    ap.add_argument("--issue", choices=("host", "ahead"),
+                    help="hccl-run --issue, and calibrate_host.py --issue for "
+                         "the calibration made here: ahead queues an "
+                         "iteration's starts at once, each held on its stream "
+                         "until the device clock reaches it (no host wake-up "
+                         "between a collective's end and the next start, as "
+                         "on an NPU; docs/performance.md, \"Starts held on the "
+                         "stream\"). Default: hccl-run's (host). A "
+                         "--link-params file should have been calibrated the "
+                         "same way")
     ap.add_argument("--nice", type=int, default=5,
                     help="run hccl-run and the calibration under nice -n N (0: no)")
     ap.add_argument("--timeout", type=float, default=1800,
@@ -692,7 +703,8 @@ def hccl_run_args(args, plan):
            "-w", str(args.warmup), "-c", "1" if args.check else "0"]
     for opt, val in (("--spin-us", args.spin_us),
                      ("--host-slice-us", args.host_slice_us),
-                     ("--max-buffer-mib", args.max_buffer_mib)):
+                     ("--max-buffer-mib", args.max_buffer_mib),
+                     ("--issue", args.issue)):
         if val is not None:
             cmd += [opt, str(val)]
     return cmd
@@ -810,6 +822,7 @@ def bench(args, graphs, policies, in_flight, work):
             "warmup": args.warmup, "spin_us": args.spin_us,
             "host_slice_us": args.host_slice_us,
             "max_buffer_mib": args.max_buffer_mib,
+            "issue": args.issue,
             "host_slice_refused_runs": slice_refused,
             "calibration": calib, "calibration_file": calib_src,
             "calibrations": calibrations,
@@ -911,7 +924,8 @@ def print_report(rows, summary, meta, policies):
           f"warm-up), load {meta['load_start'][0]:.2f} -> {meta['load_end'][0]:.2f}, "
           f"{meta['duration_s']:.0f} s"
           + (f", hccl-run --max-buffer-mib {meta['max_buffer_mib']}"
-             if meta.get("max_buffer_mib") is not None else ""))
+             if meta.get("max_buffer_mib") is not None else "")
+          + (f", hccl-run --issue {meta['issue']}" if meta.get("issue") else ""))
     if meta.get("calibrations"):
         print_calibrations(meta["calibrations"])
     else:

@@ -22,6 +22,7 @@
 
 #include "ChromeTrace.h"
 #include "CommunicatorStreams.h"
+#include "DeviceClock.h"
 #include "HostWait.h"
 #include "Intervals.h"
 
@@ -207,6 +208,40 @@ void awaitFinished(Instance &inst, Clock::time_point need,
   inst.cv->wait(lock, [&] { return inst.finished.load(); });
 }
 
+/// --issue ahead: one start, queued before the device reaches it. The gate
+/// task ahead of the collective on its stream holds the stream until the
+/// device clock reaches the start; the task after it reports the end.
+struct Gate {
+  Instance *inst = nullptr;
+  hccl::tools::DeviceClock *clock = nullptr;
+  size_t step = 0; ///< the start is at the point before this step
+  size_t slot = 0; ///< its end's slot in the clock
+  std::chrono::microseconds spin{0};
+  /// When the start was due; when its stream could first issue it (the
+  /// stream busy with earlier collectives until then, or the clock waiting
+  /// for their ends); when it was issued; when it ended.
+  Clock::time_point due, ready, issued, done;
+};
+
+void gateOpen(void *arg) {
+  auto *g = static_cast<Gate *>(arg);
+  thread_local bool slackTight = false;
+  if (!slackTight) { // the stream's thread sleeps here, on time
+    hccl::tools::tightenTimerSlack();
+    slackTight = true;
+  }
+  g->due = g->clock->reach(g->step);
+  g->ready = std::max(g->due, Clock::now());
+  hccl::tools::waitUntil(g->due, g->spin);
+  g->issued = Clock::now();
+}
+
+void gateDone(void *arg) {
+  auto *g = static_cast<Gate *>(arg);
+  g->done = Clock::now();
+  g->clock->ended(g->slot, g->done);
+}
+
 class PlanRun {
 public:
   PlanRun(HcclComm comm, uint32_t rank, uint32_t size, const Options &o)
@@ -245,7 +280,52 @@ public:
         return s;
       instances_[it.id] = std::move(inst);
     }
+    if (opts_.issueAhead)
+      prepareAhead();
     return allocate();
+  }
+
+  /// --issue ahead: the device's steps (compute, and waits for this rank's
+  /// collectives) and a gate per start of this rank, in plan order.
+  void prepareAhead() {
+    std::vector<hccl::tools::DeviceClock::Step> steps;
+    std::map<int64_t, size_t> lastStart; // id -> its latest gate
+    for (const sched::PlanItem &it : plan_.items) {
+      switch (it.kind) {
+      case sched::PlanItemKind::Compute: {
+        double us = it.costUs * opts_.timeScale;
+        computeSteps_.push_back({steps.size(), it.name, us});
+        steps.push_back({us, -1});
+        break;
+      }
+      case sched::PlanItemKind::Start: {
+        Instance &inst = *instances_.at(it.id);
+        if (!inst.member)
+          break;
+        Gate g;
+        g.inst = &inst;
+        g.step = steps.size();
+        g.slot = gates_.size();
+        g.spin = std::chrono::microseconds(opts_.spinUs);
+        lastStart[it.id] = gates_.size();
+        gates_.push_back(g);
+        break;
+      }
+      case sched::PlanItemKind::Wait: {
+        // A wait for a collective this rank has not started is no wait.
+        auto at = lastStart.find(it.id);
+        if (at == lastStart.end())
+          break;
+        waitSteps_.push_back({steps.size(), it.id});
+        steps.push_back({0, static_cast<long>(at->second)});
+        break;
+      }
+      }
+    }
+    clock_ = std::make_unique<hccl::tools::DeviceClock>(std::move(steps),
+                                                        gates_.size());
+    for (Gate &g : gates_)
+      g.clock = clock_.get();
   }
 
   /// Runs warm-up and measured iterations; fills per-iteration figures
@@ -517,6 +597,8 @@ private:
   }
 
   int iteration(Figures &f, std::vector<TraceEvent> &events) {
+    if (opts_.issueAhead)
+      return iterationAhead(f, events);
     Clock::time_point t0 = Clock::now();
     Clock::time_point device = t0; // when the device's queued work ends
     std::vector<std::pair<double, double>> comm;
@@ -589,6 +671,69 @@ private:
     return 0;
   }
 
+  /// --issue ahead: every start of the iteration queued at once behind its
+  /// gate; the host thread then only waits for the streams. Figures as
+  /// iteration() gives them, from the device clock.
+  int iterationAhead(Figures &f, std::vector<TraceEvent> &events) {
+    Clock::time_point t0 = Clock::now();
+    clock_->start(t0);
+    for (Gate &g : gates_) {
+      Instance &inst = *g.inst;
+      if (HcclStreamLaunchHostFunc(inst.stream, gateOpen, &g) != HCCL_SUCCESS ||
+          HcclRunPlanCollective(comm_, handle_, inst.program->id.c_str(),
+                                inst.send, inst.recv,
+                                inst.stream) != HCCL_SUCCESS ||
+          HcclStreamLaunchHostFunc(inst.stream, gateDone, &g) != HCCL_SUCCESS) {
+        std::string why = HcclGetLastErrorMessage();
+        clock_->cancel(); // the gates queued so far must not wait
+        for (aclrtStream s : streams_)
+          HcclStreamSynchronize(s);
+        return fail(1, "collective " + std::to_string(inst.id) + " (" +
+                           inst.program->id + ") failed to start: " + why);
+      }
+    }
+    // Sleep through the iteration on the streams (a wake-up per collective
+    // would take the cores its stream threads run on), then read the
+    // clock, which by then waits for nothing.
+    for (aclrtStream s : streams_)
+      if (HcclStreamSynchronize(s) != HCCL_SUCCESS)
+        return fail(1, std::string("a collective failed: ") +
+                           HcclGetLastErrorMessage());
+    Clock::time_point end = clock_->reach(clock_->steps());
+    waitUntil(end); // the next iteration starts after the device's end
+    f.iterationUs = usSince(t0, end);
+    std::vector<std::pair<double, double>> comm;
+    for (const Gate &g : gates_) {
+      f.starts += 1;
+      // Late: issued well after its stream could have (a start queued
+      // behind a busy stream waits there on an NPU as well).
+      if (double late = usSince(g.ready, g.issued); late > kLateUs) {
+        f.lateStarts += 1;
+        f.worstLateUs = std::max(f.worstLateUs, late);
+      }
+      double is = usSince(t0, g.issued), ie = usSince(t0, g.done);
+      comm.push_back({is, ie});
+      events.push_back({g.inst->program->id, "collective", is,
+                        std::max(0.0, ie - is), g.inst->lane});
+    }
+    double compute = 0;
+    for (const ComputeStep &c : computeSteps_) {
+      events.push_back(
+          {c.name, "compute", usSince(t0, clock_->reach(c.step)), c.us, 0});
+      compute += c.us;
+    }
+    for (const WaitStep &w : waitSteps_) {
+      double s = usSince(t0, clock_->reach(w.step));
+      double e = usSince(t0, clock_->reach(w.step + 1));
+      if (e - s > 1)
+        events.push_back({"wait " + std::to_string(w.id), "wait", s, e - s, 0});
+    }
+    f.computeUs = compute;
+    f.commUs = hccl::tools::unionLength(comm);
+    f.exposedUs = std::max(0.0, f.iterationUs - compute);
+    return 0;
+  }
+
   void release() {
     for (aclrtStream s : streams_)
       if (s)
@@ -629,6 +774,22 @@ private:
   std::condition_variable doneCv_;
   bool shared_ = false;
   void *sharedSend_ = nullptr, *sharedRecv_ = nullptr;
+  /// --issue ahead (prepareAhead): the device clock, the gates (addresses
+  /// stay: the streams hold them), and the compute and wait steps for the
+  /// figures and the trace.
+  struct ComputeStep {
+    size_t step;
+    std::string name;
+    double us;
+  };
+  struct WaitStep {
+    size_t step;
+    int64_t id;
+  };
+  std::unique_ptr<hccl::tools::DeviceClock> clock_;
+  std::vector<Gate> gates_;
+  std::vector<ComputeStep> computeSteps_;
+  std::vector<WaitStep> waitSteps_;
 };
 
 double median(std::vector<double> v) {

@@ -261,6 +261,15 @@ std::string usage() {
          "the time\n"
          "                          is then launch to completion alone (cold "
          "calls)\n"
+         "  --issue host|ahead      with --gap-us: host (default) idles on "
+         "the\n"
+         "                          calling thread, then launches and "
+         "synchronizes;\n"
+         "                          ahead queues every call at once, each "
+         "behind a\n"
+         "                          stream task that idles the gap, and times "
+         "from\n"
+         "                          its end (as hccl-run --issue ahead)\n"
          "  -h, --help              this text\n"
          "Run under mpirun (one process per rank) or alone (hccl-test forks "
          "-p ranks).\n";
@@ -347,8 +356,8 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       continue;
     }
     static const char *const kValued[] = {
-        "-b", "-e", "-i", "-f", "-n",    "-w",     "-o",      "-r",
-        "-d", "-c", "-p", "-z", "--csv", "--algo", "--gap-us"};
+        "-b", "-e", "-i", "-f", "-n",    "-w",     "-o",       "-r",
+        "-d", "-c", "-p", "-z", "--csv", "--algo", "--gap-us", "--issue"};
     bool known = false;
     for (const char *k : kValued)
       known = known || flag == k;
@@ -451,6 +460,10 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       if (!v)
         return res;
       o.gapUs = static_cast<int>(*v);
+    } else if (flag == "--issue") {
+      if (value != "host" && value != "ahead")
+        return fail(shown + ": expected host or ahead");
+      o.issueAhead = value == "ahead";
     } else if (flag == "--algo") {
       if (value.empty())
         return fail("--algo needs a value such as level0:ring");
@@ -467,6 +480,13 @@ ParseResult parseOptions(int argc, const char *const *argv) {
   if (o.reduceOpGiven && !isReductionOp(o.op))
     o.warnings.push_back("Warning: The -o,--op <sum/prod/min/max> option "
                          "does not take effect. Check the cmd parameter.");
+  // An option that changes nothing is refused, not ignored.
+  if (o.issueAhead && o.gapUs == 0)
+    return fail("--issue ahead holds the gap of --gap-us on the stream; "
+                "give --gap-us N > 0");
+  if (o.issueAhead && o.sync)
+    return fail("--issue ahead queues the calls on a stream; --sync has "
+                "none");
   if (o.sizes(1).size() > 10000)
     return fail("-b/-e/-i give more than 10000 sizes; use a larger -i or -f");
   res.options = o;

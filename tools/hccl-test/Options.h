@@ -62,6 +62,11 @@ struct Options {
   bool sync = false;      ///< --sync: NULL stream (blocking calls)
   bool useMalloc = false; ///< --malloc: plain heap buffers, not HcclMemAlloc
   int gapUs = 0; ///< --gap-us: idle time before each iteration (cold calls)
+  /// --issue ahead: with --gap-us, each cold call is queued at once behind
+  /// a gate on the stream that idles the gap (as hccl-run --issue ahead
+  /// holds its starts); host (default): the calling thread idles, then
+  /// launches and synchronizes.
+  bool issueAhead = false;
   bool help = false;
   /// hccl_test's warnings for accepted combinations (printed by the root).
   std::vector<std::string> warnings;

@@ -182,6 +182,32 @@ double nowSeconds() {
       .count();
 }
 
+/// --gap-us with --issue ahead: the stream idles the gap after the previous
+/// call's end, then runs the call; the time is from the gate's end to the
+/// call's. All on the stream's thread, in order.
+struct ColdGate {
+  hccl::tools::HostClock::time_point prevEnd, released;
+  std::chrono::microseconds gap{0};
+  double seconds = 0;
+};
+
+void coldGateOpen(void *arg) {
+  auto *g = static_cast<ColdGate *>(arg);
+  thread_local bool slackTight = false;
+  if (!slackTight) {
+    hccl::tools::tightenTimerSlack();
+    slackTight = true;
+  }
+  hccl::tools::waitUntil(g->prevEnd + g->gap, std::chrono::microseconds(100));
+  g->released = hccl::tools::HostClock::now();
+}
+
+void coldGateDone(void *arg) {
+  auto *g = static_cast<ColdGate *>(arg);
+  g->prevEnd = hccl::tools::HostClock::now();
+  g->seconds += std::chrono::duration<double>(g->prevEnd - g->released).count();
+}
+
 bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
   size_t elem = dataTypeSize(opts_.dataType);
   Layout l = layoutFor(opts_.op, sizeBytes, elem, rank_, nRanks_);
@@ -199,7 +225,25 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
   if (!ok(HcclBarrier(comm_, nullptr), "HcclBarrier"))
     return false;
   double seconds = 0;
-  if (opts_.gapUs > 0) {
+  if (opts_.gapUs > 0 && opts_.issueAhead) {
+    // Cold calls as an NPU's stream sees them: no host thread wakes
+    // between two calls (Options.h, issueAhead).
+    ColdGate gate;
+    gate.gap = std::chrono::microseconds(opts_.gapUs);
+    gate.prevEnd = hccl::tools::HostClock::now();
+    bool queued = true;
+    for (int i = 0; i < opts_.iters && queued; ++i)
+      queued = ok(HcclStreamLaunchHostFunc(s, coldGateOpen, &gate),
+                  "HcclStreamLaunchHostFunc") &&
+               ok(launch(l, s), opName(opts_.op)) &&
+               ok(HcclStreamLaunchHostFunc(s, coldGateDone, &gate),
+                  "HcclStreamLaunchHostFunc");
+    // The queued gates point at `gate`: drained before it goes, failed
+    // or not.
+    if (!ok(HcclStreamSynchronize(s), "HcclStreamSynchronize") || !queued)
+      return false;
+    seconds = gate.seconds;
+  } else if (opts_.gapUs > 0) {
     // Cold calls: each rank idles first, as between a step's collectives,
     // so the runtime's threads have parked and the ranks arrive apart.
     hccl::tools::tightenTimerSlack();

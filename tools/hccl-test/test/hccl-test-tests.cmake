@@ -72,6 +72,12 @@ hccl_test_case(csv 0 "success" NO_FAILED
   --csv ${CMAKE_CURRENT_BINARY_DIR}/hccl-test-rows.csv)
 hccl_test_case(no_check 0 "\\| NULL " all_reduce -b 4K -e 4K ${_small}
   -p 2 -c 0)
+# Cold calls, held by the calling thread and by a task on the stream: right
+# results either way.
+hccl_test_case(cold_calls_host 0 "^65536 .*\\| success" NO_FAILED
+  all_reduce -b 1K -e 64K -f 8 ${_small} -p 2 --gap-us 300)
+hccl_test_case(cold_calls_ahead 0 "^65536 .*\\| success" NO_FAILED
+  all_reduce -b 1K -e 64K -f 8 ${_small} -p 2 --gap-us 300 --issue ahead)
 
 # hccl_test's binary names and flag semantics.
 set(_dir $<TARGET_FILE_DIR:hccl-test>)

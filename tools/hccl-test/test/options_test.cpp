@@ -95,6 +95,20 @@ TEST(HcclTestOptions, SpellingsOfAValue) {
   EXPECT_EQ(ok({"all_reduce", "--gap-us", "1000"}).gapUs, 1000);
   EXPECT_NE(err({"all_reduce", "--gap-us", "-1"}).find("--gap-us -1: expected"),
             std::string::npos);
+  EXPECT_FALSE(ok({"all_reduce", "--gap-us", "1000"}).issueAhead);
+  EXPECT_TRUE(
+      ok({"all_reduce", "--gap-us", "1000", "--issue", "ahead"}).issueAhead);
+  EXPECT_FALSE(
+      ok({"all_reduce", "--gap-us", "1000", "--issue=host"}).issueAhead);
+  EXPECT_NE(err({"all_reduce", "--gap-us", "9", "--issue", "early"})
+                .find("--issue early: expected host or ahead"),
+            std::string::npos);
+  // An option that changes nothing is refused: no gap to hold, no stream.
+  EXPECT_NE(err({"all_reduce", "--issue", "ahead"}).find("give --gap-us"),
+            std::string::npos);
+  EXPECT_NE(err({"all_reduce", "--gap-us", "9", "--issue", "ahead", "--sync"})
+                .find("--sync has none"),
+            std::string::npos);
   EXPECT_TRUE(ok({"--help"}).help);
   EXPECT_TRUE(ok({"all_reduce", "-h"}).help);
 }
