@@ -8,7 +8,10 @@ ranks' own start-to-end times, which leaves out a rank waiting for a late
 peer's start (each rank's trace has a clock of its own: times are not
 compared across ranks), and the stream's idle time before it (the start
 minus the end of the collective before it, the least over the ranks; 0
-when it was queued behind that one). It prints the percentiles of that time per idle-time bin and for
+when it was queued behind that one). In a `--issue ahead` trace a start is
+the gate's release, which a busy stream holds back until the collective
+before it ended: queued starts show there as short idle times, not as
+`queued`. It prints the percentiles of that time per idle-time bin and for
 queued collectives, and, given comm-estimate's trace of the same plan
 (`hccl-opt --comm-estimate=trace=F`), the same for the excess over each
 collective's predicted price. That is what the model's wake-up
@@ -46,6 +49,8 @@ def main(argv=None):
     ap.add_argument("--predicted", help="comm-estimate's trace of the same plan")
     args = ap.parse_args(argv)
     coll = load(args.trace, "collective")
+    if not coll:
+        sys.exit(f"trace_collectives: {args.trace}: no collective events")
     ranks = sorted({e["pid"] for e in coll})
     per_rank = [sorted((e for e in coll if e["pid"] == r), key=lambda e: e["ts"])
                 for r in ranks]
@@ -55,8 +60,11 @@ def main(argv=None):
                  f"{[len(c) for c in per_rank]} collectives")
     price = None
     if args.predicted:
-        pred = sorted(load(args.predicted, "comm"),
-                      key=lambda e: (e["args"]["issue_us"], e["ts"]))
+        pred = load(args.predicted, "comm")
+        if any("issue_us" not in e.get("args", {}) for e in pred):
+            sys.exit(f"trace_collectives: {args.predicted}: not comm-estimate's "
+                     "trace (a comm event without args.issue_us)")
+        pred.sort(key=lambda e: (e["args"]["issue_us"], e["ts"]))
         if len(pred) != n:
             sys.exit(f"trace_collectives: {args.predicted}: {len(pred)} "
                      f"collectives, the run {n}")

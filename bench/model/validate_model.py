@@ -607,6 +607,10 @@ def main(argv=None):
     if args.host_slice_us is not None and not (
             args.host_slice_us == 0 or 100 <= args.host_slice_us <= 100_000):
         ap.error("--host-slice-us must be 0 or in 100..100000")
+    if any(t == "--issue" or t.startswith("--issue=")
+           for t in shlex.split(args.calibrate_opts or "")):
+        ap.error("--calibrate-opts: give --issue to validate_model.py, which "
+                 "passes it to both the calibration and hccl-run")
     if args.max_buffer_mib is not None and not 0 <= args.max_buffer_mib <= 1 << 20:
         ap.error("--max-buffer-mib must be in 0..1048576")
     if args.compute_scale is not None and args.compute_scale <= 0:
@@ -1001,8 +1005,10 @@ def print_report(rows, summary, meta, policies):
     if not counted:
         print("late starts: not counted (hccl-run before 2026-12-04)")
     else:
-        print(f"late starts (hccl-run's host issued a start over 1 ms after its "
-              f"device clock): {sum(r['late_starts'] for r in late)} in "
+        who = ("a start issued over 1 ms after the device clock reached it "
+               "and its stream was free" if meta.get("issue") == "ahead" else
+               "hccl-run's host issued a start over 1 ms after its device clock")
+        print(f"late starts ({who}): {sum(r['late_starts'] for r in late)} in "
               f"{len(late)} of {len(counted)} configurations"
               + (", worst " + f"{max(r['worst_late_ms'] for r in late):.1f} ms: "
                  + ", ".join(f"{r['graph']} {r['policy']} k={r['in_flight'] or 'inf'} "

@@ -9,7 +9,7 @@ namespace hccl::tools {
 
 DeviceClock::DeviceClock(std::vector<Step> steps, size_t collectives)
     : steps_(std::move(steps)), hasEnded_(collectives, false),
-      ends_(collectives), at_(steps_.size() + 1) {
+      ends_(collectives), at_(steps_.size() + 1, HostClock::time_point()) {
   for (const Step &s : steps_)
     if (s.collective >= static_cast<long>(collectives))
       throw std::out_of_range("DeviceClock: a step waits for slot " +
@@ -17,12 +17,21 @@ DeviceClock::DeviceClock(std::vector<Step> steps, size_t collectives)
                               std::to_string(collectives));
 }
 
-void DeviceClock::start(HostClock::time_point t0) {
+void DeviceClock::arm() {
   std::lock_guard<std::mutex> g(mu_);
   std::fill(hasEnded_.begin(), hasEnded_.end(), false);
-  at_[0] = t0;
   cursor_ = 0;
+  started_ = false;
   cancelled_ = false;
+}
+
+void DeviceClock::start(HostClock::time_point t0) {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    at_[0] = t0;
+    started_ = true;
+  }
+  cv_.notify_all();
 }
 
 void DeviceClock::cancel() {
@@ -44,6 +53,7 @@ void DeviceClock::ended(size_t slot, HostClock::time_point t) {
 
 HostClock::time_point DeviceClock::reach(size_t i) {
   std::unique_lock<std::mutex> g(mu_);
+  cv_.wait(g, [&] { return started_ || cancelled_; });
   i = std::min(i, steps_.size());
   while (cursor_ < i) {
     const Step &s = steps_[cursor_];

@@ -36,7 +36,12 @@ public:
   /// naming a slot past them is a caller's bug: std::out_of_range.
   DeviceClock(std::vector<Step> steps, size_t collectives);
 
-  /// A new iteration from `t0`: no collective has ended.
+  /// A new iteration: no collective has ended, and `reach` waits for
+  /// `start`, so that gates can be queued before the device's time begins
+  /// (an NPU's host queues its work ahead; queuing is not the device's
+  /// time). A new clock is armed.
+  void arm();
+  /// The armed iteration's device starts at `t0`.
   void start(HostClock::time_point t0);
 
   /// The collective in `slot` ended at `t` (its stream reports it, failed
@@ -44,15 +49,15 @@ public:
   void ended(size_t slot, HostClock::time_point t);
 
   /// When the device reaches the point before step `i` (steps().size():
-  /// its end). Blocks until every collective waited for before it has
-  /// ended.
+  /// its end). Blocks until the iteration has started and every collective
+  /// waited for before it has ended.
   HostClock::time_point reach(size_t i);
 
   size_t steps() const { return steps_.size(); }
 
   /// Every `reach` returns at once from now on (with the time as far as it
   /// is known), so that stream threads holding gates are not left waiting
-  /// for collectives that will never be queued. `start` undoes it.
+  /// for collectives that will never be queued. `arm` undoes it.
   void cancel();
 
 private:
@@ -65,6 +70,7 @@ private:
   /// step k.
   std::vector<HostClock::time_point> at_;
   size_t cursor_ = 0;
+  bool started_ = false;
   bool cancelled_ = false;
 };
 

@@ -20,6 +20,14 @@ void tightenTimerSlack() {
 #endif
 }
 
+void tightenTimerSlackOnce() {
+  thread_local bool done = false;
+  if (!done) {
+    tightenTimerSlack();
+    done = true;
+  }
+}
+
 bool requestSchedulerSlice(std::chrono::microseconds slice) {
 #if defined(__linux__) && defined(SYS_sched_setattr) &&                        \
     defined(SYS_sched_getattr)

@@ -18,6 +18,10 @@ using HostClock = std::chrono::steady_clock;
 /// Drops the calling thread's timer slack to 1 ns (Linux; the default 50 us
 /// adds to every sleep's overshoot). Harmless where unsupported.
 void tightenTimerSlack();
+/// tightenTimerSlack() the first time a thread calls it, nothing after: for
+/// threads the caller does not create (a stream's, running a task that
+/// waits on time).
+void tightenTimerSlackOnce();
 
 /// Asks the scheduler for a time slice of `slice` for the calling thread
 /// (Linux 6.12+ EEVDF: sched_attr.sched_runtime of a SCHED_OTHER or

@@ -84,7 +84,11 @@ std::string usage() {
          "                    gate on its stream that holds it until then,\n"
          "                    as an NPU's comm stream waits on an event of\n"
          "                    its compute stream (no host wake-up between\n"
-         "                    a collective's end and the next start)\n"
+         "                    a collective's end and the next start); a\n"
+         "                    late start is then one issued over 1 ms\n"
+         "                    after it was due and its stream was free,\n"
+         "                    and --host-slice-us goes to the streams'\n"
+         "                    threads, which issue the starts\n"
          "exit status: 0 ok, 1 a run failed or a check failed, 2 bad input\n";
 }
 

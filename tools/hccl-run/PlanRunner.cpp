@@ -216,22 +216,28 @@ struct Gate {
   hccl::tools::DeviceClock *clock = nullptr;
   size_t step = 0; ///< the start is at the point before this step
   size_t slot = 0; ///< its end's slot in the clock
+  /// The gate before it on its stream (nullptr: the first): the stream is
+  /// busy until that one's collective ended.
+  const Gate *prev = nullptr;
   std::chrono::microseconds spin{0};
-  /// When the start was due; when its stream could first issue it (the
-  /// stream busy with earlier collectives until then, or the clock waiting
-  /// for their ends); when it was issued; when it ended.
+  int sliceUs = 0; ///< --host-slice-us, for the stream's thread
+  /// When the start was due; when its stream could first issue it (due, or
+  /// the end of the collective before it on the stream); when it was
+  /// issued; when it ended.
   Clock::time_point due, ready, issued, done;
 };
 
 void gateOpen(void *arg) {
   auto *g = static_cast<Gate *>(arg);
-  thread_local bool slackTight = false;
-  if (!slackTight) { // the stream's thread sleeps here, on time
-    hccl::tools::tightenTimerSlack();
-    slackTight = true;
-  }
+  // The stream's thread now does what the host thread did: it sleeps until
+  // a start is due and wakes to issue it.
+  hccl::tools::tightenTimerSlackOnce();
+  thread_local bool sliced = false;
+  if (!sliced && g->sliceUs > 0)
+    sliced = hccl::tools::requestSchedulerSlice(
+        std::chrono::microseconds(g->sliceUs));
   g->due = g->clock->reach(g->step);
-  g->ready = std::max(g->due, Clock::now());
+  g->ready = g->prev ? std::max(g->due, g->prev->done) : g->due;
   hccl::tools::waitUntil(g->due, g->spin);
   g->issued = Clock::now();
 }
@@ -307,6 +313,7 @@ public:
         g.step = steps.size();
         g.slot = gates_.size();
         g.spin = std::chrono::microseconds(opts_.spinUs);
+        g.sliceUs = opts_.hostSliceUs;
         lastStart[it.id] = gates_.size();
         gates_.push_back(g);
         break;
@@ -324,8 +331,13 @@ public:
     }
     clock_ = std::make_unique<hccl::tools::DeviceClock>(std::move(steps),
                                                         gates_.size());
-    for (Gate &g : gates_)
+    std::map<aclrtStream, const Gate *> lastOnStream;
+    for (Gate &g : gates_) {
       g.clock = clock_.get();
+      const Gate *&last = lastOnStream[g.inst->stream];
+      g.prev = last;
+      last = &g;
+    }
   }
 
   /// Runs warm-up and measured iterations; fills per-iteration figures
@@ -675,8 +687,7 @@ private:
   /// gate; the host thread then only waits for the streams. Figures as
   /// iteration() gives them, from the device clock.
   int iterationAhead(Figures &f, std::vector<TraceEvent> &events) {
-    Clock::time_point t0 = Clock::now();
-    clock_->start(t0);
+    clock_->arm(); // the gates wait for start(): queuing is not timed
     for (Gate &g : gates_) {
       Instance &inst = *g.inst;
       if (HcclStreamLaunchHostFunc(inst.stream, gateOpen, &g) != HCCL_SUCCESS ||
@@ -692,6 +703,8 @@ private:
                            inst.program->id + ") failed to start: " + why);
       }
     }
+    Clock::time_point t0 = Clock::now();
+    clock_->start(t0);
     // Sleep through the iteration on the streams (a wake-up per collective
     // would take the cores its stream threads run on), then read the
     // clock, which by then waits for nothing.

@@ -193,11 +193,7 @@ struct ColdGate {
 
 void coldGateOpen(void *arg) {
   auto *g = static_cast<ColdGate *>(arg);
-  thread_local bool slackTight = false;
-  if (!slackTight) {
-    hccl::tools::tightenTimerSlack();
-    slackTight = true;
-  }
+  hccl::tools::tightenTimerSlackOnce(); // the stream's thread sleeps here
   hccl::tools::waitUntil(g->prevEnd + g->gap, std::chrono::microseconds(100));
   g->released = hccl::tools::HostClock::now();
 }

@@ -19,7 +19,7 @@ opt = {args[i]: args[i + 1] for i in range(1, len(args) - 1, 2)}
 p = int(opt["-p"])
 lo, hi, f = int(opt["-b"]), int(opt["-e"]), int(opt["-f"])
 C, ALPHA, BETA, GAMMA = 30e-6, 10e-6, 1 / 2e9, 1 / 5e9
-if "--issue" in opt and "--gap-us" not in opt:
+if opt.get("--issue") == "ahead" and "--gap-us" not in opt:
     sys.exit("hccl-test: --issue ahead holds the gap of --gap-us on the stream")
 if "--gap-us" in opt:
     C += 20e-6 if opt.get("--issue") == "ahead" else 50e-6

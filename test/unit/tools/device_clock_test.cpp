@@ -44,6 +44,7 @@ TEST(DeviceClock, AWaitHoldsTheDeviceUntilItsCollectiveEnded) {
 
   // A new iteration forgets the ends: collective 1 now ends at once.
   HostClock::time_point t1 = t0 + milliseconds(1);
+  c.arm();
   c.start(t1);
   c.ended(0, t1);
   c.ended(1, t1);
@@ -69,6 +70,27 @@ TEST(DeviceClock, ReachBlocksUntilTheEndsBeforeItAreKnown) {
   EXPECT_NEAR(usAfter(t0, got), 402, 1e-3);
 }
 
+TEST(DeviceClock, ReadersWaitForTheStart) {
+  // Gates are queued before the device's time begins: a reader of an armed
+  // clock waits for start(), then counts from its t0, not the last one's.
+  DeviceClock c({{5, -1}}, 0);
+  c.start(HostClock::now() - seconds(1)); // a previous iteration
+  EXPECT_GT(duration<double>(HostClock::now() - c.reach(1)).count(), 0.5);
+  c.arm();
+  std::atomic<bool> started{false};
+  HostClock::time_point t0, got;
+  std::thread reader([&] {
+    got = c.reach(1);
+    EXPECT_TRUE(started.load()) << "reach returned before start()";
+  });
+  std::this_thread::sleep_for(milliseconds(20));
+  t0 = HostClock::now();
+  started = true;
+  c.start(t0);
+  reader.join();
+  EXPECT_NEAR(usAfter(t0, got), 5, 1e-3);
+}
+
 TEST(DeviceClock, CancelReleasesReaders) {
   DeviceClock c({{1, -1}, {0, 0}, {2, -1}}, 1);
   HostClock::time_point t0 = HostClock::now();
@@ -80,7 +102,8 @@ TEST(DeviceClock, CancelReleasesReaders) {
   std::this_thread::sleep_for(milliseconds(10));
   c.cancel();
   reader.join();
-  // start() undoes the cancel: the wait holds again.
+  // arm() undoes the cancel: the wait holds again.
+  c.arm();
   c.start(t0);
   c.ended(0, t0 + microseconds(10));
   EXPECT_NEAR(usAfter(t0, c.reach(3)), 12, 1e-3);
