@@ -556,16 +556,16 @@ def main(argv=None):
                          "an iteration woke tens of ms late at 4 ranks "
                          "(docs/performance.md, run 17); the calibration reuses "
                          "one buffer per size")
-    ap.add_argument("--issue", choices=("host", "ahead"),
+    ap.add_argument("--issue", choices=("ahead", "host"),
                     help="hccl-run --issue, and calibrate_host.py --issue for "
-                         "the calibration made here: ahead queues an "
-                         "iteration's starts at once, each held on its stream "
-                         "until the device clock reaches it (no host wake-up "
-                         "between a collective's end and the next start, as "
-                         "on an NPU; docs/performance.md, \"Starts held on the "
-                         "stream\"). Default: hccl-run's (host). A "
-                         "--link-params file should have been calibrated the "
-                         "same way")
+                         "the calibration made here: ahead (hccl-run's "
+                         "default) queues an iteration's starts at once, each "
+                         "held on its stream until the device clock reaches it "
+                         "(no host wake-up between a collective's end and the "
+                         "next start, as on an NPU; docs/performance.md, "
+                         "\"Starts held on the stream\"); host: hccl-run's host "
+                         "thread issues each start. A --link-params file "
+                         "should have been calibrated the same way")
     ap.add_argument("--nice", type=int, default=5,
                     help="run hccl-run and the calibration under nice -n N (0: no)")
     ap.add_argument("--timeout", type=float, default=1800,
@@ -826,7 +826,7 @@ def bench(args, graphs, policies, in_flight, work):
             "warmup": args.warmup, "spin_us": args.spin_us,
             "host_slice_us": args.host_slice_us,
             "max_buffer_mib": args.max_buffer_mib,
-            "issue": args.issue,
+            "issue": args.issue or "ahead",  # hccl-run's default
             "host_slice_refused_runs": slice_refused,
             "calibration": calib, "calibration_file": calib_src,
             "calibrations": calibrations,

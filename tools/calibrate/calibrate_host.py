@@ -22,10 +22,11 @@ this 2-core VM, 4 ranks: 100-150 us against 46 back to back for 1 KiB).
 The median excess of cold over back-to-back calls at the small sizes is
 the wake-up (collective_wakeup_us): a collective issued on an idle stream
 begins that much after its issue; one queued behind another does not pay
-it (the cost model's timeline and the bucket sizing charge it so). With
---issue ahead the cold calls are held by a task on the stream rather than
-by the calling thread (hccl-test --issue ahead), as hccl-run --issue ahead
-runs a plan: no host thread wakes between a call's end and the next.
+it (the cost model's timeline and the bucket sizing charge it so). By
+default (--issue ahead) the cold calls are held by a task on the stream
+(hccl-test --issue ahead), as hccl-run holds a plan's starts: no host
+thread wakes between a call's end and the next; --issue host idles the
+calling thread instead (hccl-run --issue host).
 Sizes run from 4 KiB to --max-size (default 256 MiB: the buckets the
 policies make reach it, and past the caches the bandwidth drops 1.3-1.8x
 below what 1-4 MiB shows). One bandwidth cannot price both sides of that
@@ -248,12 +249,12 @@ def main():
     ap.add_argument("--gap-us", type=int, default=1000,
                     help="idle time before each cold call (default 1000; 0: "
                          "leave cold calls out)")
-    ap.add_argument("--issue", choices=("host", "ahead"), default="host",
+    ap.add_argument("--issue", choices=("ahead", "host"),
                     help="how the cold calls are held (hccl-test --issue): "
-                         "host (default): the calling thread idles, then "
-                         "launches; ahead: a task on the stream idles, as "
-                         "hccl-run --issue ahead holds its starts. Calibrate "
-                         "the way hccl-run will run")
+                         "ahead (default): a task on the stream idles, as "
+                         "hccl-run holds its starts by default; host: the "
+                         "calling thread idles, then launches, as hccl-run "
+                         "--issue host. Calibrate the way hccl-run will run")
     ap.add_argument("--no-knee", action="store_true",
                     help="fit one bandwidth over every size (no cache_bytes / "
                          "past_cache_factor)")
@@ -270,9 +271,10 @@ def main():
         sys.exit("calibrate_host: -r must be >= 1")
     if args.gap_us < 0:
         sys.exit("calibrate_host: --gap-us must be >= 0")
-    if args.issue == "ahead" and not args.gap_us:
-        sys.exit("calibrate_host: --issue ahead holds cold calls; it needs "
-                 "--gap-us > 0")
+    if args.issue and not args.gap_us:
+        sys.exit(f"calibrate_host: --issue {args.issue} holds cold calls; it "
+                 "needs --gap-us > 0")
+    issue = args.issue or "ahead"
     max_size = parse_size(args.max_size)
     if max_size is None or max_size < (16 << 20):
         sys.exit(f"calibrate_host: --max-size '{args.max_size}': expected a "
@@ -326,12 +328,12 @@ def main():
     if args.gap_us:
         small = sizes[:3]
         cold_runs = run(args.hccl_test, "all_reduce", p, small, args.iters,
-                        args.rounds, args.gap_us, args.issue)
+                        args.rounds, args.gap_us, issue)
         warm = medians(ar_runs)[:3]
         excess = cold_excess(medians(cold_runs), warm)
         per_round = [cold_excess(c, w[:3]) for c, w in zip(cold_runs, ar_runs)]
         print(f"calibrate_host: cold calls (--gap-us {args.gap_us}, --issue "
-              f"{args.issue}) cost "
+              f"{issue}) cost "
               f"{excess * 1e6:.1f} us more than back-to-back ones "
               f"({min(per_round) * 1e6:.1f} .. {max(per_round) * 1e6:.1f} over "
               f"{args.rounds} rounds)")

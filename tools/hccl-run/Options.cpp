@@ -40,7 +40,7 @@ std::string usage() {
          "                [--time-scale X] [--compare BASELINE.json]\n"
          "                [--trace OUT.json] [-c 0|1] [--streams N|group]\n"
          "                [--max-buffer-mib M] [--spin-us N]\n"
-         "                [--host-slice-us N] [--issue host|ahead]\n"
+         "                [--host-slice-us N] [--issue ahead|host]\n"
          "Runs a plan exported by `hccl-translate --comm-to-plan` on the\n"
          "bundled runtime: collectives on real buffers (checked against a\n"
          "reference with -c 1), compute items as a device clock advanced by\n"
@@ -77,18 +77,18 @@ std::string usage() {
          "                    that it can preempt busy runtime threads\n"
          "                    sooner when it wakes to issue a start\n"
          "                    (100..100000; default 0: the kernel's slice)\n"
-         "  --issue host|ahead who holds a start until the device reaches\n"
-         "                    it: host (default): the host thread waits,\n"
-         "                    then issues it; ahead: the host queues an\n"
+         "  --issue ahead|host who holds a start until the device reaches\n"
+         "                    it: ahead (default): the host queues an\n"
          "                    iteration's starts at once, each behind a\n"
          "                    gate on its stream that holds it until then,\n"
          "                    as an NPU's comm stream waits on an event of\n"
          "                    its compute stream (no host wake-up between\n"
          "                    a collective's end and the next start); a\n"
-         "                    late start is then one issued over 1 ms\n"
-         "                    after it was due and its stream was free,\n"
-         "                    and --host-slice-us goes to the streams'\n"
-         "                    threads, which issue the starts\n"
+         "                    late start is one issued over 1 ms after it\n"
+         "                    was due and its stream was free, and\n"
+         "                    --host-slice-us goes to the streams'\n"
+         "                    threads, which issue the starts; host: the\n"
+         "                    host thread waits, then issues each start"
          "exit status: 0 ok, 1 a run failed or a check failed, 2 bad input\n";
 }
 
@@ -143,7 +143,7 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       const char *v = value("--issue");
       std::string w = v ? v : "";
       if (w != "host" && w != "ahead")
-        return err("--issue needs 'host' or 'ahead', found '" + w + "'");
+        return err("--issue needs 'ahead' or 'host', found '" + w + "'");
       o.issueAhead = w == "ahead";
     } else if (a == "--max-buffer-mib") {
       const char *v = value("--max-buffer-mib");

@@ -24,9 +24,9 @@ struct Options {
   /// --host-slice-us: the host thread's scheduler slice (0: the kernel's)
   int hostSliceUs = 0;
   unsigned long long maxBufferMiB = 1024; ///< --max-buffer-mib
-  /// --issue ahead: starts queued at once behind gates on their streams
-  /// (DeviceClock.h); host: the host thread issues each when it is due.
-  bool issueAhead = false;
+  /// --issue ahead (default): starts queued at once behind gates on their
+  /// streams (DeviceClock.h); host: the host thread issues each when due.
+  bool issueAhead = true;
   bool help = false;
 };
 

@@ -1,17 +1,22 @@
 //===- PlanRunner.cpp - One rank of hccl-run ------------------------------===//
 //
-// A plan's items run in order on the calling thread, the way a training
-// step runs on an NPU's host thread. The device is a clock: `compute`
-// advances it by the op's predicted time (kernels run back to back; the host
-// thread does not wait for them), `start` waits until the device has reached
-// it (the gradient exists) and queues the collective on a host stream of the
-// runtime, `wait` waits for that collective (not for those queued after it
-// on its stream) and holds the device until then.
-// The host sleeps while it waits, leaving the cores to the communication, so
-// communication overlaps compute exactly as the schedule says, and the
-// iteration time is what the schedule bought. Sleeping against the device
-// clock, not per op, keeps the timer's overshoot (50-130 us per sleep on a
-// VM) from adding up over a graph's hundreds of ops.
+// The device is a clock: `compute` advances it by the op's predicted time
+// (kernels run back to back), `start` is issued when the device has reached
+// it (the gradient exists), on a host stream of the runtime, and `wait` holds
+// the device until that collective (not those queued after it on its
+// stream) has ended. With --issue ahead (the default) the host queues an
+// iteration's starts at once, each behind a gate task on its stream that
+// holds the stream until the device clock (DeviceClock.h) reaches it, as an
+// NPU's host runs ahead of its device and its comm stream waits on the
+// compute stream's event; the host then sleeps until the iteration is over.
+// With --issue host the plan's items run in order on the calling thread,
+// which sleeps until each start is due and for each wait: its wake-ups then
+// take the cores the collectives run on (docs/performance.md, "Starts held
+// on the stream"). Either way communication overlaps compute as the
+// schedule says, and the iteration time is what the schedule bought.
+// Sleeping against the device clock, not per op, keeps the timer's
+// overshoot (50-130 us per sleep on a VM) from adding up over a graph's
+// hundreds of ops.
 //
 // Every collective runs on its own buffers, filled with hccl-test's
 // reference data (values whose reduction is exact in any order), and is

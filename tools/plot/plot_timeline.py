@@ -60,7 +60,9 @@ def main():
                            edgecolors="none")
         iteration = max(e["ts"] + e["dur"] for e in events) / 1e3
         ax.set_yticks([0, 1, 2])
-        ax.set_yticklabels(["host waits", "communication", "compute"])
+        # a wait holds the device (hccl-run --issue ahead) or the host thread
+        # (--issue host) until its collective ended
+        ax.set_yticklabels(["waits", "communication", "compute"])
         ax.set_ylim(-0.6, 2.6)
         ax.set_title(f"{label}: {iteration:.1f} ms (rank {args.rank})",
                      loc="left", fontsize=10)

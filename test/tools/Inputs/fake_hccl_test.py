@@ -2,7 +2,7 @@
 """A stand-in for hccl-test in calibrate_host.py's test: writes the --csv
 rows of a ring all-gather / all-reduce on the alpha-beta-gamma model with
 known figures (overhead 30 us, alpha 10 us, 2 GB/s, reduction 5 GB/s;
-a cold call, --gap-us, 50 us more; 20 us more with --issue ahead,
+a cold call, --gap-us, 50 us more, 20 us more with --issue ahead,
 which without --gap-us is refused as hccl-test refuses it).
 FAKE_NOISE_DIR set: each call (a round) scales every time by the next
 factor of 1, 4, 1.2, 2 (a noisy host), counted in that folder.
