@@ -73,7 +73,8 @@ std::string usage() {
          "                    yielding for the last N us, since a sleep\n"
          "                    wakes late (default 100; 0: sleep only)\n"
          "  --host-slice-us N ask the kernel for an N us time slice for the\n"
-         "                    host thread while timing (Linux 6.12+), so\n"
+         "                    thread that issues the starts while timing\n"
+         "                    (see --issue; Linux 6.12+), so\n"
          "                    that it can preempt busy runtime threads\n"
          "                    sooner when it wakes to issue a start\n"
          "                    (100..100000; default 0: the kernel's slice)\n"
@@ -88,7 +89,7 @@ std::string usage() {
          "                    was due and its stream was free, and\n"
          "                    --host-slice-us goes to the streams'\n"
          "                    threads, which issue the starts; host: the\n"
-         "                    host thread waits, then issues each start"
+         "                    host thread waits, then issues each start\n"
          "exit status: 0 ok, 1 a run failed or a check failed, 2 bad input\n";
 }
 
