@@ -35,7 +35,9 @@ as the caches' knee: the figures above from the sizes <= C alone, and
 past_cache_factor, the median factor by which an all-reduce byte past C
 costs more than one below it; the knee is kept (cache_bytes = C) when it
 predicts the all-reduce medians better (squared log error) than one
-bandwidth does,
+bandwidth does (and a note says when the sizes past a larger one cost
+more than their price and those below it less: a second cache level the
+one knee cannot price),
 
 then writes the link-parameter JSON that topologies accept
 (docs/plan-format.md, "Link parameters"), so the compiler prices
@@ -226,6 +228,31 @@ def knee_figures(ag, ar, p):
     return best[1], best[2], best[3]
 
 
+def second_knee(params, ar, p):
+    """Where the figures' one knee leaves the large all-reduces mispriced
+    by size: for each timed size C2 >= 4 MiB with sizes on both sides
+    above the knee, the median of measured / predicted time of the sizes
+    past C2 against that of the sizes from the knee (or 1 MiB) to C2. The
+    C2 with the largest ratio, if it is over 1.15: (C2, ratio above, ratio
+    below), else None. One factor per byte past the knee prices both sides
+    alike; a last-level cache between them makes the larger ones cost more
+    per byte (docs/performance.md, run 21)."""
+    lo = max(params.get("cache_bytes", 0), 1 << 20)
+    big = [(s, t / predict_all_reduce(params, p, s)) for s, t in ar if s > lo]
+    best = None
+    for c2, _ in big:
+        if c2 < (4 << 20):
+            continue
+        below = [r for s, r in big if s <= c2]
+        above = [r for s, r in big if s > c2]
+        if not below or not above:
+            continue
+        a, b = statistics.median(above), statistics.median(below)
+        if a / b > 1.15 and (best is None or a / b > best[1] / best[2]):
+            best = (int(c2), a, b)
+    return best
+
+
 def parse_size(text):
     """Bytes from '256M', '1G', '65536' (None when malformed)."""
     units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -346,6 +373,12 @@ def main():
     elif not args.no_knee:
         print("calibrate_host: caches' knee: none (one bandwidth fits every size "
               "as well)")
+    k2 = None if args.no_knee else second_knee(params, medians(ar_runs), p)
+    if k2:
+        print(f"calibrate_host: note: all-reduces past {k2[0]} B took "
+              f"{k2[1]:.2f}x their price, those below {k2[2]:.2f}x: the rate "
+              "falls again there (a second cache level), which one knee "
+              "cannot price; large buckets will be priced low")
     for n in notes:
         print(f"calibrate_host: note: {n}")
     with open(args.out, "w") as f:

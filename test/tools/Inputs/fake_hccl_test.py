@@ -9,7 +9,8 @@ factor of 1, 4, 1.2, 2 (a noisy host), counted in that folder.
 FAKE_GAMMA_DIR set: each all-reduce call reduces at the next rate of 100,
 10, 50 GB/s (a reduction that hides behind the copies), counted there.
 FAKE_CACHE set: every byte term past 4 MiB (of the reported size) costs
-1.75x (the working set has left the caches)."""
+1.75x (the working set has left the caches); FAKE_CACHE2 set as well:
+each byte past 32 MiB 1.5x more again (it has left the last level too)."""
 import os
 import sys
 
@@ -40,6 +41,8 @@ while s <= hi:
     e = s
     if os.environ.get("FAKE_CACHE") and s > (4 << 20):
         e = (4 << 20) + 1.75 * (s - (4 << 20))
+    if os.environ.get("FAKE_CACHE2") and s > (32 << 20):
+        e += 1.5 * (s - (32 << 20))
     if op == "all_gather":
         t = C + (p - 1) * ALPHA + (p - 1) / p * e * BETA
     else:
