@@ -26,7 +26,10 @@ it (the cost model's timeline and the bucket sizing charge it so). By
 default (--issue ahead) the cold calls are held by a task on the stream
 (hccl-test --issue ahead), as hccl-run holds a plan's starts: no host
 thread wakes between a call's end and the next; --issue host idles the
-calling thread instead (hccl-run --issue host).
+calling thread instead (hccl-run --issue host). The cost grows with the
+idle time, so a note gives it after 100 us of idle (the runtime's threads
+still polling) beside the figure written, which the model charges to
+every start on an idle stream.
 Sizes run from 4 KiB to --max-size (default 256 MiB: the buckets the
 policies make reach it, and past the caches the bandwidth drops 1.3-1.8x
 below what 1-4 MiB shows). One bandwidth cannot price both sides of that
@@ -65,6 +68,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+
+# The runtime's threads poll this long before they sleep (core/Stream.cpp,
+# core/WaitPolicy.h): a collective this soon after the last is warm.
+SHORT_GAP_US = 100
 
 
 def run_once(hccl_test, op, ranks, sizes, iters, gap_us=0, issue="host"):
@@ -365,6 +373,17 @@ def main():
               f"({min(per_round) * 1e6:.1f} .. {max(per_round) * 1e6:.1f} over "
               f"{args.rounds} rounds)")
         params["collective_wakeup_us"] = round(excess * 1e6, 3)
+        # The cost grows with the idle time (docs/performance.md, "Starts
+        # held on the stream") and the model charges this one figure to
+        # every start on an idle stream: show what a short idle costs.
+        if args.gap_us > SHORT_GAP_US:
+            short_runs = run(args.hccl_test, "all_reduce", p, small,
+                             args.iters, args.rounds, SHORT_GAP_US, issue)
+            short = cold_excess(medians(short_runs), warm)
+            print(f"calibrate_host: note: after {SHORT_GAP_US} us of idle a "
+                  f"cold call cost {short * 1e6:.1f} us more (after "
+                  f"{args.gap_us}: {excess * 1e6:.1f}); the model charges "
+                  "the latter to every start on an idle stream")
     if knee:
         print(f"calibrate_host: caches' knee: each all-reduce byte past {knee[0]} B "
               f"costs {knee[1]:g}x one below it (squared log error of the "
