@@ -9,7 +9,7 @@ namespace hccl::tools {
 
 DeviceClock::DeviceClock(std::vector<Step> steps, size_t collectives)
     : steps_(std::move(steps)), hasEnded_(collectives, false),
-      ends_(collectives), at_(steps_.size() + 1, HostClock::time_point()) {
+      ends_(collectives), at_(steps_.size() + 1) {
   for (const Step &s : steps_)
     if (s.collective >= static_cast<long>(collectives))
       throw std::out_of_range("DeviceClock: a step waits for slot " +

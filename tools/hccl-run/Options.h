@@ -21,7 +21,8 @@ struct Options {
   /// the compiler's timeline assumes; `streams` is then unused.
   bool streamPerGroup = false;
   int spinUs = 100; ///< --spin-us: yield instead of sleeping for the last N us
-  /// --host-slice-us: the host thread's scheduler slice (0: the kernel's)
+  /// --host-slice-us: the scheduler slice of the thread that issues the
+  /// starts (the streams' with --issue ahead; 0: the kernel's)
   int hostSliceUs = 0;
   unsigned long long maxBufferMiB = 1024; ///< --max-buffer-mib
   /// --issue ahead (default): starts queued at once behind gates on their
