@@ -21,7 +21,7 @@ void tightenTimerSlack() {
 }
 
 void tightenTimerSlackOnce() {
-  thread_local bool done = false;
+  static thread_local bool done = false;
   if (!done) {
     tightenTimerSlack();
     done = true;
