@@ -417,10 +417,30 @@ def parse_run(text, what):
 
 # ---------------------------------------------------------------- the bench
 
+def check_provenance(calib, args):
+    """A --link-params file calibrate_host.py wrote says how it measured
+    ("calibrated"): refuse one taken at another rank count or issue mode
+    than this run's (its wake-up belongs to them: docs/performance.md,
+    "Starts held on the stream"). Files without it are taken as given."""
+    how = calib.get("calibrated") if isinstance(calib, dict) else None
+    if not isinstance(how, dict):
+        return
+    issue = args.issue or "ahead"
+    if how.get("ranks") not in (None, args.ranks):
+        raise ToolError(f"--link-params {args.link_params}: calibrated at "
+                        f"{how['ranks']} ranks, this run has --ranks {args.ranks}")
+    if how.get("issue") not in (None, issue) and how.get("gap_us"):
+        raise ToolError(f"--link-params {args.link_params}: its cold calls were "
+                        f"held with --issue {how['issue']}, this run issues "
+                        f"--issue {issue}; calibrate again with --issue {issue}")
+
+
 def calibrate(args, work, tag=""):
     if args.link_params:
         with open(args.link_params) as f:
-            return json.load(f), args.link_params
+            calib = json.load(f)
+        check_provenance(calib, args)
+        return calib, args.link_params
     out = os.path.join(work, f"host-calibration-p{args.ranks}{tag}.json")
     cmd = [sys.executable, os.path.join(ROOT, "tools", "calibrate", "calibrate_host.py"),
            "--hccl-test", args.hccl_test or os.path.join(args.bin, "hccl-test"),
@@ -688,7 +708,11 @@ def calibration_figures(c):
     return (f"alpha {intra.get('latency_us')} us, {intra.get('bandwidth_gbps')} GB/s, "
             f"reduction {c.get('reduce_gbps')} GB/s, overhead "
             f"{c.get('collective_overhead_us', 0)} us per collective, wake-up "
-            f"{c.get('collective_wakeup_us', 0)} us")
+            f"{c.get('collective_wakeup_us', 0)} us"
+            + (f", x{c['past_cache_factor']} past {c['cache_bytes']} B"
+               if c.get("cache_bytes") else "")
+            + (f", x{c['past_cache2_factor']} past {c['cache2_bytes']} B"
+               if c.get("cache2_bytes") else ""))
 
 
 def print_predictions(configs):

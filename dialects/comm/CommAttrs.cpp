@@ -148,6 +148,8 @@ sched::Topology TopologyAttr::toSchedule() const {
   t.collectiveWakeupUs = getWakeup().convertToDouble();
   t.cacheBytes = getCacheBytes().convertToDouble();
   t.pastCacheFactor = getPastCache().convertToDouble();
+  t.cache2Bytes = getCache2Bytes().convertToDouble();
+  t.pastCache2Factor = getPastCache2().convertToDouble();
   t.computeStealUsPerMB = getSteal().convertToDouble();
   return t;
 }
@@ -159,6 +161,7 @@ TopologyAttr TopologyAttr::get(MLIRContext *ctx, const sched::Topology &t) {
              t.podServers > 0 ? toAttr(ctx, t.scaleUp) : LinkAttr(),
              APFloat(t.collectiveOverheadUs), APFloat(t.collectiveWakeupUs),
              APFloat(t.cacheBytes), APFloat(t.pastCacheFactor),
+             APFloat(t.cache2Bytes), APFloat(t.pastCache2Factor),
              APFloat(t.computeStealUsPerMB), t.name);
 }
 
@@ -180,14 +183,12 @@ TopologyAttr::fromSchedule(MLIRContext *ctx, const sched::Topology &t,
   return get(ctx, t);
 }
 
-LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   int64_t servers, int64_t devices,
-                                   bool intraRing, LinkAttr intra,
-                                   LinkAttr inter, APFloat reduceF,
-                                   int64_t podServers, LinkAttr scaleUp,
-                                   APFloat overheadF, APFloat wakeupF,
-                                   APFloat cacheF, APFloat pastCacheF,
-                                   APFloat stealF, StringRef preset) {
+LogicalResult TopologyAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t servers,
+    int64_t devices, bool intraRing, LinkAttr intra, LinkAttr inter,
+    APFloat reduceF, int64_t podServers, LinkAttr scaleUp, APFloat overheadF,
+    APFloat wakeupF, APFloat cacheF, APFloat pastCacheF, APFloat cache2F,
+    APFloat pastCache2F, APFloat stealF, StringRef preset) {
   double reduce = reduceF.convertToDouble();
   double overhead = overheadF.convertToDouble();
   if (!std::isfinite(overhead) || !(overhead >= 0))
@@ -210,6 +211,22 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << formatNumber(pastCache);
   if (pastCache != 1 && cache == 0)
     return emitError() << "topology past_cache needs the cache bytes it "
+                          "applies past";
+  double cache2 = cache2F.convertToDouble();
+  if (!std::isfinite(cache2) || !(cache2 >= 0))
+    return emitError() << "topology cache2 must be finite and >= 0 bytes, "
+                          "found "
+                       << formatNumber(cache2);
+  if (cache2 != 0 && !(cache2 > cache && cache > 0))
+    return emitError() << "topology cache2 (" << formatNumber(cache2)
+                       << ") must lie above cache (" << formatNumber(cache)
+                       << "): it is the second knee";
+  double pastCache2 = pastCache2F.convertToDouble();
+  if (!(pastCache2 >= 1 && pastCache2 <= 1000))
+    return emitError() << "topology past_cache2 must be in 1..1000, found "
+                       << formatNumber(pastCache2);
+  if (pastCache2 != 1 && cache2 == 0)
+    return emitError() << "topology past_cache2 needs the cache2 bytes it "
                           "applies past";
   double steal = stealF.convertToDouble();
   if (!(steal >= 0 && steal <= 1e6))
@@ -251,7 +268,8 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         (scaleUp && !(t.scaleUp == fromAttr(scaleUp))) ||
         t.reduceGBps != reduce || t.collectiveOverheadUs != overhead ||
         t.collectiveWakeupUs != wakeup || t.cacheBytes != cache ||
-        t.pastCacheFactor != pastCache || t.computeStealUsPerMB != steal)
+        t.pastCacheFactor != pastCache || t.cache2Bytes != cache2 ||
+        t.pastCache2Factor != pastCache2 || t.computeStealUsPerMB != steal)
       return emitError() << "topology parameters differ from preset '" << preset
                          << "'";
   }
@@ -270,7 +288,7 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
               "#comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, pods "
               "= S #comm.link<...>][, "
               "overhead = US][, wakeup = US][, cache = BYTES, past_cache = "
-              "X][, steal = US_PER_MB]'";
+              "X[, cache2 = BYTES, past_cache2 = X]][, steal = US_PER_MB]'";
   };
   if (parser.parseLess())
     return {};
@@ -319,10 +337,12 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
       parseNumber(parser, reduce))
     return {};
   // Optional, in this order: pods = S LINK, overhead = US, wakeup = US,
-  // cache = BYTES, past_cache = X, steal = US_PER_MB.
+  // cache = BYTES, past_cache = X[, cache2 = BYTES, past_cache2 = X],
+  // steal = US_PER_MB.
   int64_t pods = 0;
   LinkAttr scaleUp;
-  double overhead = 0, wakeup = 0, cache = 0, pastCache = 1, steal = 0;
+  double overhead = 0, wakeup = 0, cache = 0, pastCache = 1, cache2 = 0,
+         pastCache2 = 1, steal = 0;
   bool comma = succeeded(parser.parseOptionalComma());
   if (comma && succeeded(parser.parseOptionalKeyword("pods"))) {
     if (parser.parseEqual() || parser.parseInteger(pods) ||
@@ -346,6 +366,13 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
         parser.parseEqual() || parseNumber(parser, pastCache))
       return {};
     comma = succeeded(parser.parseOptionalComma());
+    if (comma && succeeded(parser.parseOptionalKeyword("cache2"))) {
+      if (parser.parseEqual() || parseNumber(parser, cache2) ||
+          parser.parseComma() || parser.parseKeyword("past_cache2") ||
+          parser.parseEqual() || parseNumber(parser, pastCache2))
+        return {};
+      comma = succeeded(parser.parseOptionalComma());
+    }
   }
   if (comma && (parser.parseKeyword("steal") || parser.parseEqual() ||
                 parseNumber(parser, steal)))
@@ -355,7 +382,8 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
   return getChecked([&] { return parser.emitError(loc); }, ctx, servers,
                     devices, ring, intra, inter, APFloat(reduce), pods, scaleUp,
                     APFloat(overhead), APFloat(wakeup), APFloat(cache),
-                    APFloat(pastCache), APFloat(steal), StringRef());
+                    APFloat(pastCache), APFloat(cache2), APFloat(pastCache2),
+                    APFloat(steal), StringRef());
 }
 
 void TopologyAttr::print(AsmPrinter &p) const {
@@ -380,6 +408,9 @@ void TopologyAttr::print(AsmPrinter &p) const {
   if (double c = getCacheBytes().convertToDouble(); c != 0)
     p << ", cache = " << formatNumber(c)
       << ", past_cache = " << formatNumber(getPastCache().convertToDouble());
+  if (double c2 = getCache2Bytes().convertToDouble(); c2 != 0)
+    p << ", cache2 = " << formatNumber(c2)
+      << ", past_cache2 = " << formatNumber(getPastCache2().convertToDouble());
   if (double s = getSteal().convertToDouble(); s != 0)
     p << ", steal = " << formatNumber(s);
   p << ">";

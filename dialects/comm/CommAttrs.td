@@ -94,7 +94,8 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
                    intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>,
                    inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>,
                    reduce = 100, overhead = 30, wakeup = 80,
-                   cache = 8388608, past_cache = 1.7, steal = 95>
+                   cache = 1048576, past_cache = 1.7,
+                   cache2 = 16777216, past_cache2 = 2.1, steal = 95>
     ```
 
     with, for super pods (after `reduce`), `pods = S #comm.link<...>`: the
@@ -111,6 +112,9 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     does not pay; `cache` and `past_cache` (optional, together) the caches'
     knee: a collective's byte terms hold for its first `cache` bytes per
     rank, and every byte past them costs `past_cache` (>= 1) times as much;
+    `cache2` and `past_cache2` (optional, together, after them) a second,
+    larger knee: every byte past `cache2` bytes per rank costs
+    `past_cache2` (>= 1) times an in-cache byte;
     `steal` (optional, default 0) the microseconds by which a collective
     delays the compute after its issue, per MB it moves (communication
     taking compute's cores on a CPU host).
@@ -129,6 +133,8 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     APFloatParameter<"earliest start after issue, us">:$wakeup,
     APFloatParameter<"bytes per rank the byte terms hold for">:$cacheBytes,
     APFloatParameter<"cost of a byte past them, x">:$pastCache,
+    APFloatParameter<"bytes per rank of a second knee, 0 = none">:$cache2Bytes,
+    APFloatParameter<"cost of a byte past it, x an in-cache byte">:$pastCache2,
     APFloatParameter<"compute delay per MB a collective moves, us">:$steal,
     StringRefParameter<"preset name, empty if custom", "\"\"">:$preset);
   let hasCustomAssemblyFormat = 1;

@@ -88,6 +88,24 @@ Status readLinkFields(const Json &j, const std::string &path, Topology &t) {
   if (t.pastCacheFactor != 1 && t.cacheBytes == 0)
     return Status::error(join(path, "past_cache_factor") +
                          ": needs cache_bytes (the size it applies past)");
+  if (Status s =
+          numberField(j, "cache2_bytes", path, 0, false, t.cache2Bytes, false);
+      !s)
+    return s;
+  if (t.cache2Bytes != 0 && !(t.cache2Bytes > t.cacheBytes && t.cacheBytes > 0))
+    return Status::error(join(path, "cache2_bytes") +
+                         ": needs cache_bytes, and must be larger (the "
+                         "second knee lies above the first)");
+  if (Status s = numberField(j, "past_cache2_factor", path, 1, false,
+                             t.pastCache2Factor, false);
+      !s)
+    return s;
+  if (t.pastCache2Factor > 1000)
+    return Status::error(join(path, "past_cache2_factor") +
+                         ": expected at most 1000");
+  if (t.pastCache2Factor != 1 && t.cache2Bytes == 0)
+    return Status::error(join(path, "past_cache2_factor") +
+                         ": needs cache2_bytes (the size it applies past)");
   if (Status s = numberField(j, "compute_steal_us_per_mb", path, 0, false,
                              t.computeStealUsPerMB, false);
       !s)

@@ -38,6 +38,10 @@ void linkFields(ojson &j, const Topology &t) {
     j["cache_bytes"] = t.cacheBytes;
     j["past_cache_factor"] = t.pastCacheFactor;
   }
+  if (t.cache2Bytes != 0) {
+    j["cache2_bytes"] = t.cache2Bytes;
+    j["past_cache2_factor"] = t.pastCache2Factor;
+  }
   if (t.computeStealUsPerMB != 0)
     j["compute_steal_us_per_mb"] = t.computeStealUsPerMB;
 }

@@ -151,6 +151,18 @@ Status Topology::validate() const {
   if (pastCacheFactor != 1 && cacheBytes == 0)
     return Status::error("topology: a past-cache factor needs the cache "
                          "bytes it applies past");
+  if (!(cache2Bytes >= 0) || !std::isfinite(cache2Bytes))
+    return Status::error("topology: second cache bytes must be finite and "
+                         ">= 0");
+  if (cache2Bytes != 0 && !(cache2Bytes > cacheBytes && cacheBytes > 0))
+    return Status::error("topology: the second cache knee must lie above "
+                         "the first (cache bytes > 0)");
+  if (!(pastCache2Factor >= 1 && pastCache2Factor <= 1000))
+    return Status::error("topology: the past-second-cache factor must be in "
+                         "1..1000");
+  if (pastCache2Factor != 1 && cache2Bytes == 0)
+    return Status::error("topology: a past-second-cache factor needs the "
+                         "second cache bytes it applies past");
   if (!(computeStealUsPerMB >= 0 && computeStealUsPerMB <= 1e6))
     return Status::error("topology: the compute steal must be in 0..1e6 us "
                          "per MB");
@@ -248,7 +260,13 @@ Status Topology::applyLinkParams(std::string_view text) {
       j, "",
       {"intra", "inter", "scaleup", "intra_shape", "reduce_gbps",
        "collective_overhead_us", "collective_wakeup_us", "cache_bytes",
-       "past_cache_factor", "compute_steal_us_per_mb", "version"});
+       "past_cache_factor", "cache2_bytes", "past_cache2_factor",
+       "compute_steal_us_per_mb", "calibrated", "version"});
+  // How the figures were measured (calibrate_host.py: ranks, issue mode,
+  // date): for the tools that check a file fits their run; no price uses it.
+  if (s && j.contains("calibrated") && !j.at("calibrated").is_object())
+    s = Status::error("calibrated: expected an object (how the figures were "
+                      "measured)");
   if (s)
     s = detail::readLinkFields(j, "", *this);
   if (s && j.contains("scaleup") && !hasPods())
@@ -275,6 +293,8 @@ bool Topology::operator==(const Topology &o) const {
          collectiveOverheadUs == o.collectiveOverheadUs &&
          collectiveWakeupUs == o.collectiveWakeupUs &&
          cacheBytes == o.cacheBytes && pastCacheFactor == o.pastCacheFactor &&
+         cache2Bytes == o.cache2Bytes &&
+         pastCache2Factor == o.pastCache2Factor &&
          computeStealUsPerMB == o.computeStealUsPerMB &&
          rankServer == o.rankServer;
 }

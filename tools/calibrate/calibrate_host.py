@@ -33,14 +33,18 @@ every start on an idle stream.
 Sizes run from 4 KiB to --max-size (default 256 MiB: the buckets the
 policies make reach it, and past the caches the bandwidth drops 1.3-1.8x
 below what 1-4 MiB shows). One bandwidth cannot price both sides of that
-knee, so (unless --no-knee) the fit also tries each timed size C >= 1 MiB
+knee, so (unless --knees 0) the fit also tries each timed size C >= 1 MiB
 as the caches' knee: the figures above from the sizes <= C alone, and
 past_cache_factor, the median factor by which an all-reduce byte past C
 costs more than one below it; the knee is kept (cache_bytes = C) when it
 predicts the all-reduce medians better (squared log error) than one
-bandwidth does (and a note says when the sizes past a larger one cost
-more than their price and those below it less: a second cache level the
-one knee cannot price),
+bandwidth does. A last-level cache makes a second knee (this host, 2
+ranks: 9.2-10.6 GB/s at 4-32 MB, 7.3-7.6 at 64-256 MB): with --knees 2
+(the default) each larger timed size C2 is tried with it (cache2_bytes,
+past_cache2_factor per in-cache byte), kept when it cuts the error
+enough (knee_figures). A note says when the sizes past a larger size
+still cost more than their price and those below it less (a level the
+knees do not price),
 
 then writes the link-parameter JSON that topologies accept
 (docs/plan-format.md, "Link parameters"), so the compiler prices
@@ -68,6 +72,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 
 # The runtime's threads poll this long before they sleep (core/Stream.cpp,
@@ -199,9 +204,22 @@ def predict_all_reduce(params, p, s):
     alpha = params["intra"]["latency_us"] * 1e-6
     k = (2 * (p - 1) / p * 1e-9 / params["intra"]["bandwidth_gbps"]
          + (p - 1) / p * 1e-9 / params["reduce_gbps"])
+    return (params["collective_overhead_us"] * 1e-6 + 2 * (p - 1) * alpha
+            + k * effective_bytes(params, s))
+
+
+def effective_bytes(params, s):
+    """What s bytes cost in in-cache bytes (Topology::pastCacheScale times
+    s): 1 each up to cache_bytes, past_cache_factor each up to cache2_bytes,
+    past_cache2_factor each past it."""
     cb = params.get("cache_bytes", 0)
-    eff = cb + params["past_cache_factor"] * (s - cb) if cb and s > cb else s
-    return params["collective_overhead_us"] * 1e-6 + 2 * (p - 1) * alpha + k * eff
+    if not cb or s <= cb:
+        return s
+    c2 = params.get("cache2_bytes", 0)
+    if not c2 or s <= c2:
+        return cb + params["past_cache_factor"] * (s - cb)
+    return (cb + params["past_cache_factor"] * (c2 - cb)
+            + params["past_cache2_factor"] * (s - c2))
 
 
 def log_error(params, ar, p):
@@ -209,30 +227,64 @@ def log_error(params, ar, p):
     return sum(math.log(predict_all_reduce(params, p, s) / t) ** 2 for s, t in ar)
 
 
-def knee_figures(ag, ar, p):
-    """figures(), and the caches' knee when it predicts the all-reduce
+# A second knee adds two figures to fit from the few sizes past the first:
+# it is kept only when bytes past it cost this much more than bytes
+# between the knees and it cuts the one knee's error by this factor.
+SECOND_KNEE_MIN_STEP = 1.1
+SECOND_KNEE_MIN_GAIN = 0.75
+
+
+def knee_figures(ag, ar, p, knees=2):
+    """figures(), and the caches' knees when they predict the all-reduce
     better: for each timed size C >= 1 MiB below the largest, the affine
     figures from the sizes <= C alone, and the factor (median over the
     larger sizes) by which each all-reduce byte past C costs more than one
     below it. The knee whose predictions fit the medians best (squared log
     error over every size) wins, unless the plain fit does as well or its
-    factor is under 1.05. Returns (params, notes, knee summary or None)."""
+    factor is under 1.05. With knees=2, each timed size C2 between C and
+    the largest is also tried as a second knee (factor past C from the
+    sizes up to C2, factor past C2 from those above it, both per in-cache
+    byte); the best pair replaces the one knee when its factor past C2 is
+    SECOND_KNEE_MIN_STEP times the first and its error at most
+    SECOND_KNEE_MIN_GAIN times the one knee's. Returns (params, notes,
+    summary or None): summary = (C, factor, plain error, error, C2 or None,
+    factor past C2 or None)."""
     params, notes = figures(ag, ar, p)
     best = (log_error(params, ar, p), params, notes, None)
     plain = best[0]
+    pairs = []
     for cb, _ in ar:
-        if cb < (1 << 20) or cb >= ar[-1][0]:
+        if cb < (1 << 20) or cb >= ar[-1][0] or knees < 1:
             continue
         kp, kn = figures([x for x in ag if x[0] <= cb], [x for x in ar if x[0] <= cb], p)
         lat = predict_all_reduce(kp, p, 0)
         k = predict_all_reduce(kp, p, 1.0) - lat
-        f = statistics.median(((t - lat) / k - cb) / (s - cb) for s, t in ar if s > cb)
-        if not f >= 1.05:
-            continue
-        kp = dict(kp, cache_bytes=int(cb), past_cache_factor=round(min(f, 1000.0), 4))
-        err = log_error(kp, ar, p)
-        if err < best[0] * (1 - 1e-9):
-            best = (err, kp, kn, (int(cb), kp["past_cache_factor"], plain, err))
+        eff = [(s, (t - lat) / k) for s, t in ar if s > cb]
+        f = statistics.median((e - cb) / (s - cb) for s, e in eff)
+        if f >= 1.05:
+            one = dict(kp, cache_bytes=int(cb), past_cache_factor=round(min(f, 1000.0), 4))
+            err = log_error(one, ar, p)
+            if err < best[0] * (1 - 1e-9):
+                best = (err, one, kn, (int(cb), one["past_cache_factor"], plain, err,
+                                       None, None))
+        for c2, _ in eff if knees >= 2 else []:
+            if c2 >= ar[-1][0]:
+                continue
+            f1 = statistics.median((e - cb) / (s - cb) for s, e in eff if s <= c2)
+            f2 = statistics.median((e - cb - f1 * (c2 - cb)) / (s - c2)
+                                   for s, e in eff if s > c2)
+            if not (f1 >= 1.05 and f2 >= f1 * SECOND_KNEE_MIN_STEP):
+                continue
+            two = dict(kp, cache_bytes=int(cb), past_cache_factor=round(min(f1, 1000.0), 4),
+                       cache2_bytes=int(c2),
+                       past_cache2_factor=round(min(f2, 1000.0), 4))
+            pairs.append((log_error(two, ar, p), two, kn))
+    if pairs:
+        err, two, kn = min(pairs, key=lambda x: x[0])
+        if err <= best[0] * SECOND_KNEE_MIN_GAIN:
+            best = (err, two, kn, (two["cache_bytes"], two["past_cache_factor"],
+                                   plain, err, two["cache2_bytes"],
+                                   two["past_cache2_factor"]))
     return best[1], best[2], best[3]
 
 
@@ -244,8 +296,9 @@ def second_knee(params, ar, p):
     C2 with the largest ratio, if it is over 1.15: (C2, ratio above, ratio
     below), else None. One factor per byte past the knee prices both sides
     alike; a last-level cache between them makes the larger ones cost more
-    per byte (docs/performance.md, run 21)."""
-    lo = max(params.get("cache_bytes", 0), 1 << 20)
+    per byte (docs/performance.md, run 21). With a second knee in the
+    figures, only the sizes past it count: the note then means a third."""
+    lo = max(params.get("cache2_bytes", 0), params.get("cache_bytes", 0), 1 << 20)
     big = [(s, t / predict_all_reduce(params, p, s)) for s, t in ar if s > lo]
     best = None
     for c2, _ in big:
@@ -290,9 +343,13 @@ def main():
                          "hccl-run holds its starts by default; host: the "
                          "calling thread idles, then launches, as hccl-run "
                          "--issue host. Calibrate the way hccl-run will run")
+    ap.add_argument("--knees", type=int, choices=(0, 1, 2), default=2,
+                    help="caches' knees the fit may use (default 2: "
+                         "cache_bytes / past_cache_factor and cache2_bytes / "
+                         "past_cache2_factor; 1: the first only; 0: one "
+                         "bandwidth over every size)")
     ap.add_argument("--no-knee", action="store_true",
-                    help="fit one bandwidth over every size (no cache_bytes / "
-                         "past_cache_factor)")
+                    help="fit one bandwidth over every size (--knees 0)")
     ap.add_argument("--max-spread", type=float, default=3.0,
                     help="refuse to calibrate when latency, bandwidth or large "
                          "all-reduce rate fitted on each round alone differ by "
@@ -320,11 +377,13 @@ def main():
         sizes.append(sizes[-1] * 4)
     ag_runs = run(args.hccl_test, "all_gather", p, sizes, args.iters, args.rounds)
     ar_runs = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds)
-    if args.no_knee:
+    knees = 0 if args.no_knee else args.knees
+    if knees == 0:
         params, notes = figures(medians(ag_runs), medians(ar_runs), p)
         knee = None
     else:
-        params, notes, knee = knee_figures(medians(ag_runs), medians(ar_runs), p)
+        params, notes, knee = knee_figures(medians(ag_runs), medians(ar_runs), p,
+                                           knees)
     for op, runs in (("all_gather", ag_runs), ("all_reduce", ar_runs)):
         ratio, size, lo, hi = worst_spread(runs)
         print(f"calibrate_host: {op} rounds differ most at {int(size)} B: "
@@ -384,15 +443,20 @@ def main():
                   f"cold call cost {short * 1e6:.1f} us more (after "
                   f"{args.gap_us}: {excess * 1e6:.1f}); the model charges "
                   "the latter to every start on an idle stream")
-    if knee:
+    if knee and knee[4]:
+        print(f"calibrate_host: caches' knees: each all-reduce byte past {knee[0]} B "
+              f"costs {knee[1]:g}x one below it, past {knee[4]} B {knee[5]:g}x "
+              f"(squared log error of the all-reduce medians {knee[2]:.3g} "
+              f"without a knee, {knee[3]:.3g} with both)")
+    elif knee:
         print(f"calibrate_host: caches' knee: each all-reduce byte past {knee[0]} B "
               f"costs {knee[1]:g}x one below it (squared log error of the "
               f"all-reduce medians {knee[2]:.3g} without the knee, {knee[3]:.3g} "
               "with it)")
-    elif not args.no_knee:
+    elif knees:
         print("calibrate_host: caches' knee: none (one bandwidth fits every size "
               "as well)")
-    k2 = None if args.no_knee else second_knee(params, medians(ar_runs), p)
+    k2 = None if not knees else second_knee(params, medians(ar_runs), p)
     if k2:
         print(f"calibrate_host: note: all-reduces past {k2[0]} B took "
               f"{k2[1]:.2f}x their price, those below {k2[2]:.2f}x: the rate "
@@ -400,6 +464,13 @@ def main():
               "cannot price; large buckets will be priced low")
     for n in notes:
         print(f"calibrate_host: note: {n}")
+    # How these figures were measured (read by tools that check a file fits
+    # their run, e.g. validate_model.py --link-params; priced by nothing).
+    params["calibrated"] = {
+        "by": "calibrate_host.py", "ranks": p, "issue": issue if args.gap_us else None,
+        "gap_us": args.gap_us, "rounds": args.rounds, "iters": args.iters,
+        "max_size": max_size, "knees": knees,
+        "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
     with open(args.out, "w") as f:
         json.dump(params, f, indent=1)
         f.write("\n")
@@ -408,7 +479,9 @@ def main():
           f"alpha {params['intra']['latency_us']} us, bandwidth {params['intra']['bandwidth_gbps']} GB/s, reduction "
           f"{params['reduce_gbps']} GB/s"
           + (f", x{params['past_cache_factor']} past {params['cache_bytes']} B"
-             if "cache_bytes" in params else "") + f" -> {args.out}")
+             if "cache_bytes" in params else "")
+          + (f", x{params['past_cache2_factor']} past {params['cache2_bytes']} B"
+             if "cache2_bytes" in params else "") + f" -> {args.out}")
     return 0
 
 

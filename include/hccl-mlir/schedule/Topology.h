@@ -89,6 +89,15 @@ struct Topology {
   /// knee. Measured by tools/calibrate; none in the presets.
   double cacheBytes = 0;
   double pastCacheFactor = 1;
+  /// A second, larger knee (a last-level cache): every byte past
+  /// `cache2Bytes` per rank costs `pastCache2Factor` times an in-cache byte
+  /// (not times a byte between the knees). One factor cannot price both
+  /// sides of it: on this repository's host a 2-rank all-reduce moved
+  /// 9.2-10.6 GB/s at 4-32 MB and 7.3-7.6 at 64-256 MB past a knee at
+  /// 1 MiB (docs/performance.md, run 21). 0 = none; needs cacheBytes and
+  /// lies above it. Measured by tools/calibrate; none in the presets.
+  double cache2Bytes = 0;
+  double pastCache2Factor = 1;
   /// Communication taking compute's cores: microseconds by which a
   /// collective delays the compute that runs after its issue, per MB (1e6
   /// bytes, as HCCL counts them) it moves. 0 on an NPU, whose links have
@@ -122,13 +131,18 @@ struct Topology {
   double collectiveWakeup() const { return collectiveWakeupUs * 1e-6; }
   /// computeStealUsPerMB in seconds per byte.
   double computeSteal() const { return computeStealUsPerMB * 1e-12; }
-  /// What the byte terms of a collective of `bytes` are multiplied by:
-  /// (cacheBytes + pastCacheFactor * (bytes - cacheBytes)) / bytes past the
-  /// knee, 1 below it.
+  /// What the byte terms of a collective of `bytes` are multiplied by: the
+  /// bytes' cost in in-cache bytes over `bytes` (1 up to the first knee,
+  /// then pastCacheFactor per byte up to the second, pastCache2Factor per
+  /// byte past it).
   double pastCacheScale(double bytes) const {
     if (!(cacheBytes > 0) || !(bytes > cacheBytes))
       return 1.0;
-    return (cacheBytes + pastCacheFactor * (bytes - cacheBytes)) / bytes;
+    if (!(cache2Bytes > cacheBytes) || !(bytes > cache2Bytes))
+      return (cacheBytes + pastCacheFactor * (bytes - cacheBytes)) / bytes;
+    return (cacheBytes + pastCacheFactor * (cache2Bytes - cacheBytes) +
+            pastCache2Factor * (bytes - cache2Bytes)) /
+           bytes;
   }
   bool hasPods() const { return podServers > 0 || !serverPod.empty(); }
   /// The pod of a server (0 without pods).

@@ -57,7 +57,9 @@ TEST(Plan, RoundTripsEveryForm) {
   ASSERT_TRUE(topo.applyLinkParams(R"({"collective_overhead_us": 3.5,
                                        "collective_wakeup_us": 120,
                                        "cache_bytes": 8388608,
-                                       "past_cache_factor": 1.7})")
+                                       "past_cache_factor": 1.7,
+                                       "cache2_bytes": 33554432,
+                                       "past_cache2_factor": 2.25})")
                   .isOk());
   for (const Program &prog : progs)
     for (ProgramForm f :

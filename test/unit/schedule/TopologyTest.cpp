@@ -161,8 +161,10 @@ TEST(Topology, MalformedLinkParameters) {
       {R"({"color": 1})", "link parameters: color: unknown key (expected "
                           "intra, inter, scaleup, intra_shape, reduce_gbps, "
                           "collective_overhead_us, collective_wakeup_us, "
-                          "cache_bytes, past_cache_factor, "
-                          "compute_steal_us_per_mb, version)"},
+                          "cache_bytes, past_cache_factor, cache2_bytes, "
+                          "past_cache2_factor, compute_steal_us_per_mb, "
+                          "calibrated, version)"},
+      {R"({"calibrated": "ahead"})", "calibrated: expected an object"},
       {R"({"collective_wakeup_us": -5})",
        "collective_wakeup_us: expected a number >= 0"},
       {R"({"cache_bytes": -1})", "cache_bytes: expected a number >= 0"},
@@ -171,6 +173,17 @@ TEST(Topology, MalformedLinkParameters) {
       {R"({"cache_bytes": 1048576, "past_cache_factor": 5000})",
        "past_cache_factor: expected at most 1000"},
       {R"({"past_cache_factor": 2})", "past_cache_factor: needs cache_bytes"},
+      {R"({"cache2_bytes": 8388608})", "cache2_bytes: needs cache_bytes"},
+      {R"({"cache_bytes": 8388608, "cache2_bytes": 8388608})",
+       "cache2_bytes: needs cache_bytes, and must be larger"},
+      {R"({"cache_bytes": 1048576, "cache2_bytes": -1})",
+       "cache2_bytes: expected a number >= 0"},
+      {R"({"cache_bytes": 1048576, "past_cache2_factor": 2})",
+       "past_cache2_factor: needs cache2_bytes"},
+      {R"({"cache_bytes": 1, "cache2_bytes": 2, "past_cache2_factor": 0.9})",
+       "past_cache2_factor: expected a number >= 1"},
+      {R"({"cache_bytes": 1, "cache2_bytes": 2, "past_cache2_factor": 1001})",
+       "past_cache2_factor: expected at most 1000"},
       {R"({"compute_steal_us_per_mb": -1})",
        "compute_steal_us_per_mb: expected a number >= 0"},
       {R"({"compute_steal_us_per_mb": 2e6})",
@@ -204,6 +217,17 @@ TEST(Topology, ChangedLinkParametersLeaveThePreset) {
   EXPECT_EQ(changed.name, "");
   EXPECT_EQ(changed.intra.latencyUs, 50.0);
   EXPECT_EQ(changed.devicesPerServer, 4);
+}
+
+// calibrate_host.py says how it measured; the figures are read, that is not.
+TEST(Topology, CalibrationProvenanceIsAcceptedNotPriced) {
+  Topology with = *Topology::preset("host-2"), without = with;
+  ASSERT_TRUE(with.applyLinkParams(R"({"reduce_gbps": 7,
+                                       "calibrated": {"issue": "ahead",
+                                                      "ranks": 2}})")
+                  .isOk());
+  ASSERT_TRUE(without.applyLinkParams(R"({"reduce_gbps": 7})").isOk());
+  EXPECT_TRUE(with == without);
 }
 
 // A plan's "topology" and a link-parameter file carry the same figures and
