@@ -709,10 +709,16 @@ def calibration_figures(c):
             f"reduction {c.get('reduce_gbps')} GB/s, overhead "
             f"{c.get('collective_overhead_us', 0)} us per collective, wake-up "
             f"{c.get('collective_wakeup_us', 0)} us"
-            + (f", x{c['past_cache_factor']} past {c['cache_bytes']} B"
-               if c.get("cache_bytes") else "")
-            + (f", x{c['past_cache2_factor']} past {c['cache2_bytes']} B"
-               if c.get("cache2_bytes") else ""))
+            + "".join(f", x{f} past {b} B" for b, f in cache_knees(c)))
+
+
+def cache_knees(c):
+    """[(bytes, factor)] of link parameters' caches' knees (one as two
+    numbers, several as two lists)."""
+    b, f = c.get("cache_bytes", 0), c.get("past_cache_factor", 1)
+    if isinstance(b, list):
+        return list(zip(b, f))
+    return [(b, f)] if b else []
 
 
 def print_predictions(configs):

@@ -55,6 +55,38 @@ static ParseResult parseNumber(AsmParser &parser, double &out) {
   return parser.parseFloat(out);
 }
 
+/// A number, or a bracketed list of them (the caches' knees).
+static ParseResult parseNumbers(AsmParser &parser,
+                                SmallVectorImpl<double> &out) {
+  if (failed(parser.parseOptionalLSquare())) {
+    double v = 0;
+    if (parseNumber(parser, v))
+      return failure();
+    out.push_back(v);
+    return success();
+  }
+  return parser.parseCommaSeparatedList([&]() -> ParseResult {
+    double v = 0;
+    if (parseNumber(parser, v))
+      return failure();
+    out.push_back(v);
+    return success();
+  }) || parser.parseRSquare()
+             ? failure()
+             : success();
+}
+
+/// One number bare, several in brackets (parseNumbers reads both).
+static void printNumbers(AsmPrinter &p, ArrayRef<double> v) {
+  if (v.size() == 1) {
+    p << formatNumber(v[0]);
+    return;
+  }
+  p << "[";
+  llvm::interleaveComma(v, p, [&](double x) { p << formatNumber(x); });
+  p << "]";
+}
+
 //===----------------------------------------------------------------------===//
 // LinkAttr
 //===----------------------------------------------------------------------===//
@@ -146,22 +178,27 @@ sched::Topology TopologyAttr::toSchedule() const {
     t.scaleUp = fromAttr(getScaleUp());
   t.collectiveOverheadUs = getOverhead().convertToDouble();
   t.collectiveWakeupUs = getWakeup().convertToDouble();
-  t.cacheBytes = getCacheBytes().convertToDouble();
-  t.pastCacheFactor = getPastCache().convertToDouble();
-  t.cache2Bytes = getCache2Bytes().convertToDouble();
-  t.pastCache2Factor = getPastCache2().convertToDouble();
+  ArrayRef<double> bytes = getCacheBytes().asArrayRef();
+  ArrayRef<double> factors = getPastCache().asArrayRef();
+  for (size_t i = 0; i < bytes.size() && i < factors.size(); ++i)
+    t.cacheKnees.push_back({bytes[i], factors[i]});
   t.computeStealUsPerMB = getSteal().convertToDouble();
   return t;
 }
 
 TopologyAttr TopologyAttr::get(MLIRContext *ctx, const sched::Topology &t) {
+  SmallVector<double> bytes, factors;
+  for (const sched::CacheKnee &k : t.cacheKnees) {
+    bytes.push_back(k.bytes);
+    factors.push_back(k.factor);
+  }
   return get(ctx, t.servers, t.devicesPerServer,
              t.intraShape == sched::IntraShape::Ring, toAttr(ctx, t.intra),
              toAttr(ctx, t.inter), APFloat(t.reduceGBps), t.podServers,
              t.podServers > 0 ? toAttr(ctx, t.scaleUp) : LinkAttr(),
              APFloat(t.collectiveOverheadUs), APFloat(t.collectiveWakeupUs),
-             APFloat(t.cacheBytes), APFloat(t.pastCacheFactor),
-             APFloat(t.cache2Bytes), APFloat(t.pastCache2Factor),
+             DenseF64ArrayAttr::get(ctx, bytes),
+             DenseF64ArrayAttr::get(ctx, factors),
              APFloat(t.computeStealUsPerMB), t.name);
 }
 
@@ -187,8 +224,8 @@ LogicalResult TopologyAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t servers,
     int64_t devices, bool intraRing, LinkAttr intra, LinkAttr inter,
     APFloat reduceF, int64_t podServers, LinkAttr scaleUp, APFloat overheadF,
-    APFloat wakeupF, APFloat cacheF, APFloat pastCacheF, APFloat cache2F,
-    APFloat pastCache2F, APFloat stealF, StringRef preset) {
+    APFloat wakeupF, DenseF64ArrayAttr cacheA, DenseF64ArrayAttr pastCacheA,
+    APFloat stealF, StringRef preset) {
   double reduce = reduceF.convertToDouble();
   double overhead = overheadF.convertToDouble();
   if (!std::isfinite(overhead) || !(overhead >= 0))
@@ -200,34 +237,35 @@ LogicalResult TopologyAttr::verify(
     return emitError() << "topology collective wake-up must be finite and "
                           ">= 0 us, found "
                        << formatNumber(wakeup);
-  double cache = cacheF.convertToDouble();
-  if (!std::isfinite(cache) || !(cache >= 0))
-    return emitError() << "topology cache must be finite and >= 0 bytes, "
-                          "found "
-                       << formatNumber(cache);
-  double pastCache = pastCacheF.convertToDouble();
-  if (!(pastCache >= 1 && pastCache <= 1000))
-    return emitError() << "topology past_cache must be in 1..1000, found "
-                       << formatNumber(pastCache);
-  if (pastCache != 1 && cache == 0)
-    return emitError() << "topology past_cache needs the cache bytes it "
-                          "applies past";
-  double cache2 = cache2F.convertToDouble();
-  if (!std::isfinite(cache2) || !(cache2 >= 0))
-    return emitError() << "topology cache2 must be finite and >= 0 bytes, "
-                          "found "
-                       << formatNumber(cache2);
-  if (cache2 != 0 && !(cache2 > cache && cache > 0))
-    return emitError() << "topology cache2 (" << formatNumber(cache2)
-                       << ") must lie above cache (" << formatNumber(cache)
-                       << "): it is the second knee";
-  double pastCache2 = pastCache2F.convertToDouble();
-  if (!(pastCache2 >= 1 && pastCache2 <= 1000))
-    return emitError() << "topology past_cache2 must be in 1..1000, found "
-                       << formatNumber(pastCache2);
-  if (pastCache2 != 1 && cache2 == 0)
-    return emitError() << "topology past_cache2 needs the cache2 bytes it "
-                          "applies past";
+  if (!cacheA || !pastCacheA)
+    return emitError() << "topology needs its cache knees (empty for none)";
+  ArrayRef<double> cache = cacheA.asArrayRef();
+  ArrayRef<double> pastCache = pastCacheA.asArrayRef();
+  if (cache.size() != pastCache.size())
+    return emitError() << "topology cache and past_cache need one factor per "
+                          "knee: "
+                       << cache.size() << " knees, " << pastCache.size()
+                       << " factors";
+  if (cache.size() > sched::Topology::kMaxCacheKnees)
+    return emitError() << "topology cache knees: at most "
+                       << sched::Topology::kMaxCacheKnees << ", found "
+                       << cache.size();
+  for (size_t i = 0; i < cache.size(); ++i) {
+    if (!std::isfinite(cache[i]) || !(cache[i] >= 0))
+      return emitError() << "topology cache must be finite and >= 0 bytes, "
+                            "found "
+                         << formatNumber(cache[i]);
+    if (!(pastCache[i] >= 1 && pastCache[i] <= 1000))
+      return emitError() << "topology past_cache must be in 1..1000, found "
+                         << formatNumber(pastCache[i]);
+    if (cache[i] == 0)
+      return emitError() << "topology past_cache needs the cache bytes it "
+                            "applies past";
+    if (i > 0 && !(cache[i] > cache[i - 1]))
+      return emitError() << "topology cache knees must ascend: "
+                         << formatNumber(cache[i]) << " after "
+                         << formatNumber(cache[i - 1]);
+  }
   double steal = stealF.convertToDouble();
   if (!(steal >= 0 && steal <= 1e6))
     return emitError() << "topology steal must be in 0..1e6 us per MB, found "
@@ -256,6 +294,14 @@ LogicalResult TopologyAttr::verify(
     return emitError() << "topology reduction bandwidth must be > 0 GB/s, "
                           "found "
                        << formatNumber(reduce);
+  auto sameKnees = [&](const std::vector<sched::CacheKnee> &knees) {
+    if (knees.size() != cache.size())
+      return false;
+    for (size_t i = 0; i < knees.size(); ++i)
+      if (knees[i].bytes != cache[i] || knees[i].factor != pastCache[i])
+        return false;
+    return true;
+  };
   if (!preset.empty()) {
     auto p = sched::Topology::preset(preset);
     if (!p)
@@ -267,9 +313,8 @@ LogicalResult TopologyAttr::verify(
         t.podServers != podServers ||
         (scaleUp && !(t.scaleUp == fromAttr(scaleUp))) ||
         t.reduceGBps != reduce || t.collectiveOverheadUs != overhead ||
-        t.collectiveWakeupUs != wakeup || t.cacheBytes != cache ||
-        t.pastCacheFactor != pastCache || t.cache2Bytes != cache2 ||
-        t.pastCache2Factor != pastCache2 || t.computeStealUsPerMB != steal)
+        t.collectiveWakeupUs != wakeup || !sameKnees(t.cacheKnees) ||
+        t.computeStealUsPerMB != steal)
       return emitError() << "topology parameters differ from preset '" << preset
                          << "'";
   }
@@ -287,8 +332,8 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
            << ") or 'servers = N, devices = M, intra = mesh|ring "
               "#comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, pods "
               "= S #comm.link<...>][, "
-              "overhead = US][, wakeup = US][, cache = BYTES, past_cache = "
-              "X[, cache2 = BYTES, past_cache2 = X]][, steal = US_PER_MB]'";
+              "overhead = US][, wakeup = US][, cache = BYTES|[BYTES, ...], "
+              "past_cache = X|[X, ...]][, steal = US_PER_MB]'";
   };
   if (parser.parseLess())
     return {};
@@ -337,12 +382,11 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
       parseNumber(parser, reduce))
     return {};
   // Optional, in this order: pods = S LINK, overhead = US, wakeup = US,
-  // cache = BYTES, past_cache = X[, cache2 = BYTES, past_cache2 = X],
-  // steal = US_PER_MB.
+  // cache = BYTES|[BYTES, ...], past_cache = X|[X, ...], steal = US_PER_MB.
   int64_t pods = 0;
   LinkAttr scaleUp;
-  double overhead = 0, wakeup = 0, cache = 0, pastCache = 1, cache2 = 0,
-         pastCache2 = 1, steal = 0;
+  double overhead = 0, wakeup = 0, steal = 0;
+  SmallVector<double> cache, pastCache;
   bool comma = succeeded(parser.parseOptionalComma());
   if (comma && succeeded(parser.parseOptionalKeyword("pods"))) {
     if (parser.parseEqual() || parser.parseInteger(pods) ||
@@ -361,29 +405,28 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
     comma = succeeded(parser.parseOptionalComma());
   }
   if (comma && succeeded(parser.parseOptionalKeyword("cache"))) {
-    if (parser.parseEqual() || parseNumber(parser, cache) ||
+    if (parser.parseEqual() || parseNumbers(parser, cache) ||
         parser.parseComma() || parser.parseKeyword("past_cache") ||
-        parser.parseEqual() || parseNumber(parser, pastCache))
+        parser.parseEqual() || parseNumbers(parser, pastCache))
       return {};
-    comma = succeeded(parser.parseOptionalComma());
-    if (comma && succeeded(parser.parseOptionalKeyword("cache2"))) {
-      if (parser.parseEqual() || parseNumber(parser, cache2) ||
-          parser.parseComma() || parser.parseKeyword("past_cache2") ||
-          parser.parseEqual() || parseNumber(parser, pastCache2))
-        return {};
-      comma = succeeded(parser.parseOptionalComma());
+    // The one-knee form's `cache = 0, past_cache = 1` is no knee.
+    if (cache.size() == 1 && pastCache.size() == 1 && cache[0] == 0 &&
+        pastCache[0] == 1) {
+      cache.clear();
+      pastCache.clear();
     }
+    comma = succeeded(parser.parseOptionalComma());
   }
   if (comma && (parser.parseKeyword("steal") || parser.parseEqual() ||
                 parseNumber(parser, steal)))
     return {};
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); }, ctx, servers,
-                    devices, ring, intra, inter, APFloat(reduce), pods, scaleUp,
-                    APFloat(overhead), APFloat(wakeup), APFloat(cache),
-                    APFloat(pastCache), APFloat(cache2), APFloat(pastCache2),
-                    APFloat(steal), StringRef());
+  return getChecked(
+      [&] { return parser.emitError(loc); }, ctx, servers, devices, ring, intra,
+      inter, APFloat(reduce), pods, scaleUp, APFloat(overhead), APFloat(wakeup),
+      DenseF64ArrayAttr::get(ctx, cache),
+      DenseF64ArrayAttr::get(ctx, pastCache), APFloat(steal), StringRef());
 }
 
 void TopologyAttr::print(AsmPrinter &p) const {
@@ -405,12 +448,12 @@ void TopologyAttr::print(AsmPrinter &p) const {
     p << ", overhead = " << formatNumber(o);
   if (double w = getWakeup().convertToDouble(); w != 0)
     p << ", wakeup = " << formatNumber(w);
-  if (double c = getCacheBytes().convertToDouble(); c != 0)
-    p << ", cache = " << formatNumber(c)
-      << ", past_cache = " << formatNumber(getPastCache().convertToDouble());
-  if (double c2 = getCache2Bytes().convertToDouble(); c2 != 0)
-    p << ", cache2 = " << formatNumber(c2)
-      << ", past_cache2 = " << formatNumber(getPastCache2().convertToDouble());
+  if (!getCacheBytes().empty()) {
+    p << ", cache = ";
+    printNumbers(p, getCacheBytes().asArrayRef());
+    p << ", past_cache = ";
+    printNumbers(p, getPastCache().asArrayRef());
+  }
   if (double s = getSteal().convertToDouble(); s != 0)
     p << ", steal = " << formatNumber(s);
   p << ">";

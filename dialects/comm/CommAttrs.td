@@ -94,8 +94,7 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
                    intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>,
                    inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>,
                    reduce = 100, overhead = 30, wakeup = 80,
-                   cache = 1048576, past_cache = 1.7,
-                   cache2 = 16777216, past_cache2 = 2.1, steal = 95>
+                   cache = 1048576, past_cache = 1.7, steal = 95>
     ```
 
     with, for super pods (after `reduce`), `pods = S #comm.link<...>`: the
@@ -112,9 +111,10 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     does not pay; `cache` and `past_cache` (optional, together) the caches'
     knee: a collective's byte terms hold for its first `cache` bytes per
     rank, and every byte past them costs `past_cache` (>= 1) times as much;
-    `cache2` and `past_cache2` (optional, together, after them) a second,
-    larger knee: every byte past `cache2` bytes per rank costs
-    `past_cache2` (>= 1) times an in-cache byte;
+    several knees are lists, bytes ascending, one factor each (`cache =
+    [1048576, 33554432, 67108864], past_cache = [1.9, 5.5, 2.9]`: each byte
+    between a knee and the next costs that knee's factor times an in-cache
+    byte; at most 8);
     `steal` (optional, default 0) the microseconds by which a collective
     delays the compute after its issue, per MB it moves (communication
     taking compute's cores on a CPU host).
@@ -131,10 +131,10 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     "::mlir::comm::LinkAttr":$scaleUp,
     APFloatParameter<"per-collective overhead, us">:$overhead,
     APFloatParameter<"earliest start after issue, us">:$wakeup,
-    APFloatParameter<"bytes per rank the byte terms hold for">:$cacheBytes,
-    APFloatParameter<"cost of a byte past them, x">:$pastCache,
-    APFloatParameter<"bytes per rank of a second knee, 0 = none">:$cache2Bytes,
-    APFloatParameter<"cost of a byte past it, x an in-cache byte">:$pastCache2,
+    AttrParameter<"::mlir::DenseF64ArrayAttr",
+                  "the caches' knees: bytes per rank, ascending">:$cacheBytes,
+    AttrParameter<"::mlir::DenseF64ArrayAttr",
+                  "cost of a byte past each knee, x an in-cache byte">:$pastCache,
     APFloatParameter<"compute delay per MB a collective moves, us">:$steal,
     StringRefParameter<"preset name, empty if custom", "\"\"">:$preset);
   let hasCustomAssemblyFormat = 1;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "LinkRead.h"
 
+#include <cmath>
 #include <utility>
 
 namespace hccl::sched::detail {
@@ -45,6 +46,85 @@ Status readLink(const Json &j, const std::string &path, LinkParams &link) {
   return Status::ok();
 }
 
+std::string bytesText(double v) {
+  return v == std::floor(v) && std::fabs(v) < 1e15
+             ? std::to_string(static_cast<int64_t>(v))
+             : Json(v).dump();
+}
+
+/// One number, or an array of 1..kMaxCacheKnees numbers, each >= lo (> lo
+/// when strict).
+Status numbers(const Json &j, const char *key, const std::string &path,
+               double lo, bool strict, std::vector<double> &out) {
+  const Json &v = j.at(key);
+  if (!v.is_array()) {
+    double x = 0;
+    if (Status s = number(v, join(path, key), lo, strict, x); !s)
+      return s;
+    out = {x};
+    return Status::ok();
+  }
+  if (v.empty() || v.size() > Topology::kMaxCacheKnees)
+    return Status::error(join(path, key) + ": expected a number or 1.." +
+                         std::to_string(Topology::kMaxCacheKnees) +
+                         " numbers, one per knee");
+  for (size_t i = 0; i < v.size(); ++i) {
+    double x = 0;
+    if (Status s = number(v[i], join(path, key) + "[" + std::to_string(i) + "]",
+                          lo, strict, x);
+        !s)
+      return s;
+    out.push_back(x);
+  }
+  return Status::ok();
+}
+
+/// cache_bytes / past_cache_factor: one knee as two numbers (cache_bytes 0:
+/// none), or several as two arrays of equal length, bytes ascending. When
+/// present they replace the topology's knees.
+Status readCacheKnees(const Json &j, const std::string &path, Topology &t) {
+  bool hasBytes = j.contains("cache_bytes");
+  bool hasFactor = j.contains("past_cache_factor");
+  if (!hasBytes && !hasFactor)
+    return Status::ok();
+  if (!hasBytes)
+    return Status::error(join(path, "past_cache_factor") +
+                         ": needs cache_bytes (the size it applies past)");
+  std::vector<double> bytes, factors;
+  if (Status s = numbers(j, "cache_bytes", path, 0, false, bytes); !s)
+    return s;
+  if (hasFactor) {
+    if (Status s = numbers(j, "past_cache_factor", path, 1, false, factors); !s)
+      return s;
+  } else {
+    factors.assign(bytes.size(), 1.0);
+  }
+  if (factors.size() != bytes.size())
+    return Status::error(join(path, "past_cache_factor") + ": " +
+                         std::to_string(factors.size()) + " factors for " +
+                         std::to_string(bytes.size()) +
+                         " knees in cache_bytes (one each)");
+  t.cacheKnees.clear();
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (factors[i] > 1000)
+      return Status::error(join(path, "past_cache_factor") +
+                           ": expected at most 1000");
+    if (bytes[i] == 0) {
+      if (bytes.size() == 1 && factors[i] == 1)
+        return Status::ok(); // the one-knee form's "none"
+      return Status::error(join(path, "past_cache_factor") +
+                           ": needs cache_bytes (the size it applies past) "
+                           "above 0");
+    }
+    if (i > 0 && !(bytes[i] > bytes[i - 1]))
+      return Status::error(join(path, "cache_bytes") +
+                           ": the knees must ascend (" + bytesText(bytes[i]) +
+                           " after " + bytesText(bytes[i - 1]) + ")");
+    t.cacheKnees.push_back({bytes[i], factors[i]});
+  }
+  return Status::ok();
+}
+
 } // namespace
 
 Status readLinkFields(const Json &j, const std::string &path, Topology &t) {
@@ -74,38 +154,8 @@ Status readLinkFields(const Json &j, const std::string &path, Topology &t) {
                              t.collectiveWakeupUs, false);
       !s)
     return s;
-  if (Status s =
-          numberField(j, "cache_bytes", path, 0, false, t.cacheBytes, false);
-      !s)
+  if (Status s = readCacheKnees(j, path, t); !s)
     return s;
-  if (Status s = numberField(j, "past_cache_factor", path, 1, false,
-                             t.pastCacheFactor, false);
-      !s)
-    return s;
-  if (t.pastCacheFactor > 1000)
-    return Status::error(join(path, "past_cache_factor") +
-                         ": expected at most 1000");
-  if (t.pastCacheFactor != 1 && t.cacheBytes == 0)
-    return Status::error(join(path, "past_cache_factor") +
-                         ": needs cache_bytes (the size it applies past)");
-  if (Status s =
-          numberField(j, "cache2_bytes", path, 0, false, t.cache2Bytes, false);
-      !s)
-    return s;
-  if (t.cache2Bytes != 0 && !(t.cache2Bytes > t.cacheBytes && t.cacheBytes > 0))
-    return Status::error(join(path, "cache2_bytes") +
-                         ": needs cache_bytes, and must be larger (the "
-                         "second knee lies above the first)");
-  if (Status s = numberField(j, "past_cache2_factor", path, 1, false,
-                             t.pastCache2Factor, false);
-      !s)
-    return s;
-  if (t.pastCache2Factor > 1000)
-    return Status::error(join(path, "past_cache2_factor") +
-                         ": expected at most 1000");
-  if (t.pastCache2Factor != 1 && t.cache2Bytes == 0)
-    return Status::error(join(path, "past_cache2_factor") +
-                         ": needs cache2_bytes (the size it applies past)");
   if (Status s = numberField(j, "compute_steal_us_per_mb", path, 0, false,
                              t.computeStealUsPerMB, false);
       !s)

@@ -110,8 +110,7 @@ bool readTopology(Reader &rd, const json &j, const std::string &path,
                  {"name", "servers", "devices_per_server", "intra_shape",
                   "intra", "inter", "scaleup", "reduce_gbps",
                   "collective_overhead_us", "collective_wakeup_us",
-                  "cache_bytes", "past_cache_factor", "cache2_bytes",
-                  "past_cache2_factor", "compute_steal_us_per_mb",
+                  "cache_bytes", "past_cache_factor", "compute_steal_us_per_mb",
                   "pod_servers", "server_pod", "rank_server"}))
     return false;
   std::string name;

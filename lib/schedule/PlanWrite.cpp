@@ -34,13 +34,14 @@ void linkFields(ojson &j, const Topology &t) {
     j["collective_overhead_us"] = t.collectiveOverheadUs;
   if (t.collectiveWakeupUs != 0)
     j["collective_wakeup_us"] = t.collectiveWakeupUs;
-  if (t.cacheBytes != 0) {
-    j["cache_bytes"] = t.cacheBytes;
-    j["past_cache_factor"] = t.pastCacheFactor;
-  }
-  if (t.cache2Bytes != 0) {
-    j["cache2_bytes"] = t.cache2Bytes;
-    j["past_cache2_factor"] = t.pastCache2Factor;
+  if (t.cacheKnees.size() == 1) { // the one-knee form older readers take
+    j["cache_bytes"] = t.cacheKnees[0].bytes;
+    j["past_cache_factor"] = t.cacheKnees[0].factor;
+  } else if (!t.cacheKnees.empty()) {
+    for (const CacheKnee &k : t.cacheKnees) {
+      j["cache_bytes"].push_back(k.bytes);
+      j["past_cache_factor"].push_back(k.factor);
+    }
   }
   if (t.computeStealUsPerMB != 0)
     j["compute_steal_us_per_mb"] = t.computeStealUsPerMB;

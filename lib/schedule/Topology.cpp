@@ -144,25 +144,19 @@ Status Topology::validate() const {
   if (!(collectiveWakeupUs >= 0) || !std::isfinite(collectiveWakeupUs))
     return Status::error("topology: collective wake-up must be finite and "
                          ">= 0 us");
-  if (!(cacheBytes >= 0) || !std::isfinite(cacheBytes))
-    return Status::error("topology: cache bytes must be finite and >= 0");
-  if (!(pastCacheFactor >= 1 && pastCacheFactor <= 1000))
-    return Status::error("topology: the past-cache factor must be in 1..1000");
-  if (pastCacheFactor != 1 && cacheBytes == 0)
-    return Status::error("topology: a past-cache factor needs the cache "
-                         "bytes it applies past");
-  if (!(cache2Bytes >= 0) || !std::isfinite(cache2Bytes))
-    return Status::error("topology: second cache bytes must be finite and "
-                         ">= 0");
-  if (cache2Bytes != 0 && !(cache2Bytes > cacheBytes && cacheBytes > 0))
-    return Status::error("topology: the second cache knee must lie above "
-                         "the first (cache bytes > 0)");
-  if (!(pastCache2Factor >= 1 && pastCache2Factor <= 1000))
-    return Status::error("topology: the past-second-cache factor must be in "
-                         "1..1000");
-  if (pastCache2Factor != 1 && cache2Bytes == 0)
-    return Status::error("topology: a past-second-cache factor needs the "
-                         "second cache bytes it applies past");
+  if (cacheKnees.size() > kMaxCacheKnees)
+    return Status::error("topology: at most " + std::to_string(kMaxCacheKnees) +
+                         " cache knees");
+  for (size_t i = 0; i < cacheKnees.size(); ++i) {
+    const CacheKnee &k = cacheKnees[i];
+    if (!(k.bytes > 0) || !std::isfinite(k.bytes))
+      return Status::error("topology: cache knee bytes must be finite and > 0");
+    if (i > 0 && !(k.bytes > cacheKnees[i - 1].bytes))
+      return Status::error("topology: cache knees must ascend in bytes");
+    if (!(k.factor >= 1 && k.factor <= 1000))
+      return Status::error("topology: a cache knee's factor must be in "
+                           "1..1000");
+  }
   if (!(computeStealUsPerMB >= 0 && computeStealUsPerMB <= 1e6))
     return Status::error("topology: the compute steal must be in 0..1e6 us "
                          "per MB");
@@ -256,12 +250,12 @@ Status Topology::applyLinkParams(std::string_view text) {
   if (Status s = jsonread::parseObject(text, "link parameters", j); !s)
     return s;
   // The plan's topology reader reads these keys with the same function.
-  Status s = jsonread::object(
-      j, "",
-      {"intra", "inter", "scaleup", "intra_shape", "reduce_gbps",
-       "collective_overhead_us", "collective_wakeup_us", "cache_bytes",
-       "past_cache_factor", "cache2_bytes", "past_cache2_factor",
-       "compute_steal_us_per_mb", "calibrated", "version"});
+  Status s = jsonread::object(j, "",
+                              {"intra", "inter", "scaleup", "intra_shape",
+                               "reduce_gbps", "collective_overhead_us",
+                               "collective_wakeup_us", "cache_bytes",
+                               "past_cache_factor", "compute_steal_us_per_mb",
+                               "calibrated", "version"});
   // How the figures were measured (calibrate_host.py: ranks, issue mode,
   // date): for the tools that check a file fits their run; no price uses it.
   if (s && j.contains("calibrated") && !j.at("calibrated").is_object())
@@ -292,9 +286,7 @@ bool Topology::operator==(const Topology &o) const {
          reduceGBps == o.reduceGBps &&
          collectiveOverheadUs == o.collectiveOverheadUs &&
          collectiveWakeupUs == o.collectiveWakeupUs &&
-         cacheBytes == o.cacheBytes && pastCacheFactor == o.pastCacheFactor &&
-         cache2Bytes == o.cache2Bytes &&
-         pastCache2Factor == o.pastCache2Factor &&
+         cacheKnees == o.cacheKnees &&
          computeStealUsPerMB == o.computeStealUsPerMB &&
          rankServer == o.rankServer;
 }

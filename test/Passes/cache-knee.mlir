@@ -39,14 +39,14 @@ func.func @flat(%x: tensor<1048576xf32>, %y: tensor<262144xf32>) -> (tensor<1048
 
 // -----
 
-// A second knee at 2 MiB, x3 per in-cache byte past it: the 4 MiB
-// all-reduce's bytes cost 1M + 2 * 1M + 3 * 2M = 9M in-cache bytes, 2.25x:
-// 3.001 + 55.424 * 2.25 = 127.705 us; the 1 MiB one keeps its price. The
-// second knee prints after the first, before `steal`.
-// RT: reduce = 100, cache = 1048576, past_cache = 2, cache2 = 2097152, past_cache2 = 3, steal = 5>}
+// Knees as lists: a second at 2 MiB, x3 per in-cache byte past it: the 4
+// MiB all-reduce's bytes cost 1M + 2 * 1M + 3 * 2M = 9M in-cache bytes,
+// 2.25x: 3.001 + 55.424 * 2.25 = 127.705 us; the 1 MiB one keeps its
+// price. The lists print as lists, before `steal`.
+// RT: reduce = 100, cache = [1048576, 2097152], past_cache = [2, 3], steal = 5>}
 // EST: #0 all_reduce @dp p=8 bytes=4194304 algo=mesh time_us=127.70{{[0-9]}}
 // EST: #1 all_reduce @dp p=8 bytes=1048576 algo=mesh time_us=16.856
-module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, cache = 1048576, past_cache = 2, cache2 = 2097152, past_cache2 = 3, steal = 5>} {
+module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, cache = [1048576, 2097152], past_cache = [2, 3], steal = 5>} {
 comm.group @dp ranks = [0, 1, 2, 3, 4, 5, 6, 7]
 func.func @knees(%x: tensor<1048576xf32>, %y: tensor<262144xf32>) -> (tensor<1048576xf32>, tensor<262144xf32>) {
   %r0 = comm.all_reduce sum %x on @dp : tensor<1048576xf32>
@@ -78,21 +78,26 @@ module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intr
 
 // -----
 
-// expected-error @+1 {{topology cache2 (1048576) must lie above cache (2097152): it is the second knee}}
-module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, cache = 2097152, past_cache = 2, cache2 = 1048576, past_cache2 = 3>} {}
+// expected-error @+1 {{topology cache knees must ascend: 1048576 after 2097152}}
+module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, cache = [2097152, 1048576], past_cache = [2, 3]>} {}
 
 // -----
 
-// expected-error @+1 {{topology past_cache2 must be in 1..1000, found 0.5}}
-module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, cache = 1048576, past_cache = 2, cache2 = 2097152, past_cache2 = 0.5>} {}
+// expected-error @+1 {{topology past_cache must be in 1..1000, found 0.5}}
+module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, cache = [1048576, 2097152], past_cache = [2, 0.5]>} {}
 
 // -----
 
-// expected-error @+1 {{topology past_cache2 needs the cache2 bytes it applies past}}
-module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, cache = 1048576, past_cache = 2, cache2 = 0, past_cache2 = 2>} {}
+// expected-error @+1 {{topology cache and past_cache need one factor per knee: 2 knees, 1 factors}}
+module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, cache = [1048576, 2097152], past_cache = 2>} {}
 
 // -----
 
-// A second cache without its factor is a syntax error.
-// expected-error @+1 {{expected ','}}
-module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, cache = 1048576, past_cache = 2, cache2 = 2097152>} {}
+// expected-error @+1 {{topology cache knees: at most 8, found 9}}
+module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, cache = [1, 2, 3, 4, 5, 6, 7, 8, 9], past_cache = [1, 1, 1, 1, 1, 1, 1, 1, 1]>} {}
+
+// -----
+
+// A list without its commas is a syntax error.
+// expected-error @+1 {{expected ']'}}
+module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, cache = [1048576 2097152], past_cache = [2, 3]>} {}

@@ -65,6 +65,7 @@ difference of two intercepts and is 0 whenever noise makes it negative.
 """
 import argparse
 import csv
+import itertools
 import json
 import math
 import os
@@ -81,10 +82,11 @@ SHORT_GAP_US = 100
 
 
 def run_once(hccl_test, op, ranks, sizes, iters, gap_us=0, issue="host"):
+    """hccl-test over sizes (each twice the one before)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "out.csv")
         cmd = [hccl_test, op, "-b", str(sizes[0]), "-e", str(sizes[-1]),
-               "-f", "4", "-p", str(ranks), "-n", str(iters), "-w", "2",
+               "-f", "2", "-p", str(ranks), "-n", str(iters), "-w", "2",
                "--algo", "level0:ring", "--csv", path, "-c", "0"]
         if gap_us:
             cmd += ["--gap-us", str(gap_us)]
@@ -208,18 +210,42 @@ def predict_all_reduce(params, p, s):
             + k * effective_bytes(params, s))
 
 
+def knees_of(params):
+    """The caches' knees of link parameters: [(bytes, factor), ...]."""
+    cb = params.get("cache_bytes", 0)
+    f = params.get("past_cache_factor", 1)
+    if isinstance(cb, list):
+        return list(zip(cb, f))
+    return [(cb, f)] if cb else []
+
+
 def effective_bytes(params, s):
     """What s bytes cost in in-cache bytes (Topology::pastCacheScale times
-    s): 1 each up to cache_bytes, past_cache_factor each up to cache2_bytes,
-    past_cache2_factor each past it."""
-    cb = params.get("cache_bytes", 0)
-    if not cb or s <= cb:
+    s): 1 each up to the first knee, then each knee's factor up to the
+    next."""
+    knees = knees_of(params)
+    if not knees or s <= knees[0][0]:
         return s
-    c2 = params.get("cache2_bytes", 0)
-    if not c2 or s <= c2:
-        return cb + params["past_cache_factor"] * (s - cb)
-    return (cb + params["past_cache_factor"] * (c2 - cb)
-            + params["past_cache2_factor"] * (s - c2))
+    cost = knees[0][0]
+    for i, (c, f) in enumerate(knees):
+        if s <= c:
+            break
+        hi = min(s, knees[i + 1][0]) if i + 1 < len(knees) else s
+        cost += f * (hi - c)
+    return cost
+
+
+def with_knees(params, knees):
+    """params with these knees: two numbers for one (what readers before
+    lists took), two lists for several."""
+    out = {k: v for k, v in params.items()
+           if k not in ("cache_bytes", "past_cache_factor")}
+    if len(knees) == 1:
+        out["cache_bytes"], out["past_cache_factor"] = int(knees[0][0]), knees[0][1]
+    elif knees:
+        out["cache_bytes"] = [int(c) for c, _ in knees]
+        out["past_cache_factor"] = [f for _, f in knees]
+    return out
 
 
 def log_error(params, ar, p):
@@ -227,65 +253,75 @@ def log_error(params, ar, p):
     return sum(math.log(predict_all_reduce(params, p, s) / t) ** 2 for s, t in ar)
 
 
-# A second knee adds two figures to fit from the few sizes past the first:
-# it is kept only when bytes past it cost this much more than bytes
-# between the knees and it cuts the one knee's error by this factor.
-SECOND_KNEE_MIN_STEP = 1.1
-SECOND_KNEE_MIN_GAIN = 0.75
+# Each knee past the first adds two figures to fit from the few sizes past
+# it: it is kept only when its factor differs from the one before by this
+# much and it cuts the error of the fit with one knee fewer by this factor.
+NEXT_KNEE_MIN_STEP = 1.1
+NEXT_KNEE_MIN_GAIN = 0.75
 
 
-def knee_figures(ag, ar, p, knees=2):
+def knee_factors(knees, eff):
+    """Each knee's factor: the median over the sizes between it and the
+    next (or past it) of what their bytes past it cost in in-cache bytes,
+    given the factors before it; None when a stretch has no size."""
+    factors, cost = [], knees[0]
+    for i, c in enumerate(knees):
+        hi = knees[i + 1] if i + 1 < len(knees) else math.inf
+        pts = [(s, e) for s, e in eff if c < s <= hi]
+        if not pts:
+            return None
+        f = max(1.0, statistics.median((e - cost) / (s - c) for s, e in pts))
+        factors.append(round(min(f, 1000.0), 4))
+        if hi != math.inf:
+            cost += factors[-1] * (hi - c)
+    return factors
+
+
+def knee_figures(ag, ar, p, knees=3):
     """figures(), and the caches' knees when they predict the all-reduce
-    better: for each timed size C >= 1 MiB below the largest, the affine
-    figures from the sizes <= C alone, and the factor (median over the
-    larger sizes) by which each all-reduce byte past C costs more than one
-    below it. The knee whose predictions fit the medians best (squared log
-    error over every size) wins, unless the plain fit does as well or its
-    factor is under 1.05. With knees=2, each timed size C2 between C and
-    the largest is also tried as a second knee (factor past C from the
-    sizes up to C2, factor past C2 from those above it, both per in-cache
-    byte); the best pair replaces the one knee when its factor past C2 is
-    SECOND_KNEE_MIN_STEP times the first and its error at most
-    SECOND_KNEE_MIN_GAIN times the one knee's. Returns (params, notes,
-    summary or None): summary = (C, factor, plain error, error, C2 or None,
-    factor past C2 or None)."""
+    better. For each timed size C >= 1 MiB below the largest: the affine
+    figures from the sizes <= C alone, and what each larger all-reduce's
+    bytes cost in in-cache bytes under them; with up to `knees` knees from
+    C and the timed sizes above it, each knee's factor is the median over
+    the sizes between it and the next (knee_factors). The best fit (squared
+    log error of the medians over every size) with one knee replaces the
+    plain one unless that does as well or its factor is under 1.05; the
+    best with n + 1 knees replaces the best with n when its error is at most
+    NEXT_KNEE_MIN_GAIN times as large and each factor differs from the one
+    before it by NEXT_KNEE_MIN_STEP. Returns (params, notes, summary or
+    None): summary = (knees [(bytes, factor)], plain error, error)."""
     params, notes = figures(ag, ar, p)
-    best = (log_error(params, ar, p), params, notes, None)
-    plain = best[0]
-    pairs = []
-    for cb, _ in ar:
-        if cb < (1 << 20) or cb >= ar[-1][0] or knees < 1:
-            continue
+    plain = log_error(params, ar, p)
+    cands = [s for s, _ in ar if s >= (1 << 20) and s < ar[-1][0]]
+    best_n = {}  # knee count -> (error, params, notes, knees)
+    for cb in cands if knees >= 1 else []:
         kp, kn = figures([x for x in ag if x[0] <= cb], [x for x in ar if x[0] <= cb], p)
         lat = predict_all_reduce(kp, p, 0)
         k = predict_all_reduce(kp, p, 1.0) - lat
         eff = [(s, (t - lat) / k) for s, t in ar if s > cb]
-        f = statistics.median((e - cb) / (s - cb) for s, e in eff)
-        if f >= 1.05:
-            one = dict(kp, cache_bytes=int(cb), past_cache_factor=round(min(f, 1000.0), 4))
-            err = log_error(one, ar, p)
-            if err < best[0] * (1 - 1e-9):
-                best = (err, one, kn, (int(cb), one["past_cache_factor"], plain, err,
-                                       None, None))
-        for c2, _ in eff if knees >= 2 else []:
-            if c2 >= ar[-1][0]:
-                continue
-            f1 = statistics.median((e - cb) / (s - cb) for s, e in eff if s <= c2)
-            f2 = statistics.median((e - cb - f1 * (c2 - cb)) / (s - c2)
-                                   for s, e in eff if s > c2)
-            if not (f1 >= 1.05 and f2 >= f1 * SECOND_KNEE_MIN_STEP):
-                continue
-            two = dict(kp, cache_bytes=int(cb), past_cache_factor=round(min(f1, 1000.0), 4),
-                       cache2_bytes=int(c2),
-                       past_cache2_factor=round(min(f2, 1000.0), 4))
-            pairs.append((log_error(two, ar, p), two, kn))
-    if pairs:
-        err, two, kn = min(pairs, key=lambda x: x[0])
-        if err <= best[0] * SECOND_KNEE_MIN_GAIN:
-            best = (err, two, kn, (two["cache_bytes"], two["past_cache_factor"],
-                                   plain, err, two["cache2_bytes"],
-                                   two["past_cache2_factor"]))
-    return best[1], best[2], best[3]
+        for n in range(1, knees + 1):
+            for rest in itertools.combinations([c for c in cands if c > cb], n - 1):
+                at = [cb] + list(rest)
+                fs = knee_factors(at, eff)
+                if fs is None or fs[0] < 1.05 or any(
+                        max(a, b) / min(a, b) < NEXT_KNEE_MIN_STEP
+                        for a, b in zip(fs, fs[1:])):
+                    continue
+                kps = with_knees(kp, list(zip(at, fs)))
+                err = log_error(kps, ar, p)
+                if n not in best_n or err < best_n[n][0]:
+                    best_n[n] = (err, kps, kn, list(zip(at, fs)))
+    best = (plain, params, notes, None)
+    if 1 in best_n and best_n[1][0] < plain * (1 - 1e-9):
+        best = best_n[1]
+        for n in range(2, knees + 1):
+            if n in best_n and best_n[n][0] <= best[0] * NEXT_KNEE_MIN_GAIN:
+                best = best_n[n]
+            else:
+                break
+    if best[3] is None:
+        return params, notes, None
+    return best[1], best[2], (best[3], plain, best[0])
 
 
 def second_knee(params, ar, p):
@@ -298,7 +334,7 @@ def second_knee(params, ar, p):
     alike; a last-level cache between them makes the larger ones cost more
     per byte (docs/performance.md, run 21). With a second knee in the
     figures, only the sizes past it count: the note then means a third."""
-    lo = max(params.get("cache2_bytes", 0), params.get("cache_bytes", 0), 1 << 20)
+    lo = max([c for c, _ in knees_of(params)] + [1 << 20])
     big = [(s, t / predict_all_reduce(params, p, s)) for s, t in ar if s > lo]
     best = None
     for c2, _ in big:
@@ -343,11 +379,11 @@ def main():
                          "hccl-run holds its starts by default; host: the "
                          "calling thread idles, then launches, as hccl-run "
                          "--issue host. Calibrate the way hccl-run will run")
-    ap.add_argument("--knees", type=int, choices=(0, 1, 2), default=2,
-                    help="caches' knees the fit may use (default 2: "
-                         "cache_bytes / past_cache_factor and cache2_bytes / "
-                         "past_cache2_factor; 1: the first only; 0: one "
-                         "bandwidth over every size)")
+    ap.add_argument("--knees", type=int, choices=range(0, 9), default=3,
+                    metavar="N",
+                    help="most caches' knees the fit may use, 0..8 (default 3: "
+                         "a core's cache, and the last level's fall, which "
+                         "takes two; 0: one bandwidth over every size)")
     ap.add_argument("--no-knee", action="store_true",
                     help="fit one bandwidth over every size (--knees 0)")
     ap.add_argument("--max-spread", type=float, default=3.0,
@@ -372,9 +408,11 @@ def main():
         sys.exit(f"calibrate_host: --max-size '{args.max_size}': expected a "
                  "size of at least 16M (the reduction rate is fitted at >= 1M)")
     p = args.ranks
+    # Twice the size each time: the knees lie between timed sizes, and past
+    # 32 MiB the rate fell within 1.5x of size on this host (run 23).
     sizes = [4 << 10]
-    while sizes[-1] * 4 <= max_size:
-        sizes.append(sizes[-1] * 4)
+    while sizes[-1] * 2 <= max_size:
+        sizes.append(sizes[-1] * 2)
     ag_runs = run(args.hccl_test, "all_gather", p, sizes, args.iters, args.rounds)
     ar_runs = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds)
     knees = 0 if args.no_knee else args.knees
@@ -443,15 +481,17 @@ def main():
                   f"cold call cost {short * 1e6:.1f} us more (after "
                   f"{args.gap_us}: {excess * 1e6:.1f}); the model charges "
                   "the latter to every start on an idle stream")
-    if knee and knee[4]:
-        print(f"calibrate_host: caches' knees: each all-reduce byte past {knee[0]} B "
-              f"costs {knee[1]:g}x one below it, past {knee[4]} B {knee[5]:g}x "
-              f"(squared log error of the all-reduce medians {knee[2]:.3g} "
-              f"without a knee, {knee[3]:.3g} with both)")
+    if knee and len(knee[0]) > 1:
+        first, rest = knee[0][0], knee[0][1:]
+        print(f"calibrate_host: caches' knees: each all-reduce byte past {int(first[0])} B "
+              f"costs {first[1]:g}x one below it, "
+              + ", ".join(f"past {int(c)} B {f:g}x" for c, f in rest)
+              + f" (squared log error of the all-reduce medians {knee[1]:.3g} "
+              f"without a knee, {knee[2]:.3g} with them)")
     elif knee:
-        print(f"calibrate_host: caches' knee: each all-reduce byte past {knee[0]} B "
-              f"costs {knee[1]:g}x one below it (squared log error of the "
-              f"all-reduce medians {knee[2]:.3g} without the knee, {knee[3]:.3g} "
+        print(f"calibrate_host: caches' knee: each all-reduce byte past {int(knee[0][0][0])} B "
+              f"costs {knee[0][0][1]:g}x one below it (squared log error of the "
+              f"all-reduce medians {knee[1]:.3g} without the knee, {knee[2]:.3g} "
               "with it)")
     elif knees:
         print("calibrate_host: caches' knee: none (one bandwidth fits every size "
@@ -460,8 +500,8 @@ def main():
     if k2:
         print(f"calibrate_host: note: all-reduces past {k2[0]} B took "
               f"{k2[1]:.2f}x their price, those below {k2[2]:.2f}x: the rate "
-              "falls again there (a second cache level), which one knee "
-              "cannot price; large buckets will be priced low")
+              "falls again there (another cache level), which the knees "
+              "do not price; large buckets will be priced low")
     for n in notes:
         print(f"calibrate_host: note: {n}")
     # How these figures were measured (read by tools that check a file fits
@@ -478,10 +518,8 @@ def main():
           f"collective, wake-up {params.get('collective_wakeup_us', 0)} us, "
           f"alpha {params['intra']['latency_us']} us, bandwidth {params['intra']['bandwidth_gbps']} GB/s, reduction "
           f"{params['reduce_gbps']} GB/s"
-          + (f", x{params['past_cache_factor']} past {params['cache_bytes']} B"
-             if "cache_bytes" in params else "")
-          + (f", x{params['past_cache2_factor']} past {params['cache2_bytes']} B"
-             if "cache2_bytes" in params else "") + f" -> {args.out}")
+          + "".join(f", x{f} past {int(c)} B" for c, f in knees_of(params))
+          + f" -> {args.out}")
     return 0
 
 

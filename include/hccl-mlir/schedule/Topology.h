@@ -37,6 +37,17 @@ enum class IntraShape : int { FullMesh, Ring };
 const char *intraShapeName(IntraShape s); // mesh, ring
 std::optional<IntraShape> parseIntraShape(std::string_view s);
 
+/// One of the caches' knees: past `bytes` per rank (as HCCL counts them),
+/// up to the next knee, each byte of a collective's byte terms costs
+/// `factor` times an in-cache byte.
+struct CacheKnee {
+  double bytes = 0;
+  double factor = 1;
+  bool operator==(const CacheKnee &o) const {
+    return bytes == o.bytes && factor == o.factor;
+  }
+};
+
 struct LinkParams {
   LinkClass cls = LinkClass::HCCS;
   double bandwidthGBps = 56.0; ///< per port, per direction, 1e9 bytes/s
@@ -80,24 +91,18 @@ struct Topology {
   /// is busy starts when the stream frees, so queued collectives pay little
   /// or none of it. Measured by tools/calibrate (cold calls); 0 in presets.
   double collectiveWakeupUs = 0;
-  /// The caches' knee: a collective's byte terms (its transfers and
-  /// reductions, not its latencies) hold for its first `cacheBytes` (per
-  /// rank, as HCCL counts them); every byte past them costs
-  /// `pastCacheFactor` times as much, the working set having left the
-  /// caches (this repository's 2-core host: a 2-rank all-reduce moves
-  /// 1.6-1.8x fewer bytes per second at 16-256 MB than at 4 MB). 0 = no
-  /// knee. Measured by tools/calibrate; none in the presets.
-  double cacheBytes = 0;
-  double pastCacheFactor = 1;
-  /// A second, larger knee (a last-level cache): every byte past
-  /// `cache2Bytes` per rank costs `pastCache2Factor` times an in-cache byte
-  /// (not times a byte between the knees). One factor cannot price both
-  /// sides of it: on this repository's host a 2-rank all-reduce moved
-  /// 9.2-10.6 GB/s at 4-32 MB and 7.3-7.6 at 64-256 MB past a knee at
-  /// 1 MiB (docs/performance.md, run 21). 0 = none; needs cacheBytes and
-  /// lies above it. Measured by tools/calibrate; none in the presets.
-  double cache2Bytes = 0;
-  double pastCache2Factor = 1;
+  /// The caches' knees, bytes ascending: a collective's byte terms (its
+  /// transfers and reductions, not its latencies) hold for its first
+  /// knee's bytes (per rank, as HCCL counts them); each byte past a knee,
+  /// up to the next, costs that knee's factor times as much, the working
+  /// set having left a cache. One knee at 1 MiB priced this repository's
+  /// 2-core host within a few percent up to 16 MB; past 32 MiB a 2-rank
+  /// all-reduce's whole rate fell from 11-12.7 to 7.3-7.7 GB/s by 47 MiB
+  /// (the last-level cache), which a steep factor between two knees and a
+  /// gentler one past the second price (docs/performance.md, run 23).
+  /// Empty = no knee. Measured by tools/calibrate; none in the presets.
+  std::vector<CacheKnee> cacheKnees;
+  static constexpr size_t kMaxCacheKnees = 8;
   /// Communication taking compute's cores: microseconds by which a
   /// collective delays the compute that runs after its issue, per MB (1e6
   /// bytes, as HCCL counts them) it moves. 0 on an NPU, whose links have
@@ -132,17 +137,20 @@ struct Topology {
   /// computeStealUsPerMB in seconds per byte.
   double computeSteal() const { return computeStealUsPerMB * 1e-12; }
   /// What the byte terms of a collective of `bytes` are multiplied by: the
-  /// bytes' cost in in-cache bytes over `bytes` (1 up to the first knee,
-  /// then pastCacheFactor per byte up to the second, pastCache2Factor per
-  /// byte past it).
+  /// bytes' cost in in-cache bytes (1 each up to the first knee, then each
+  /// knee's factor up to the next) over `bytes`.
   double pastCacheScale(double bytes) const {
-    if (!(cacheBytes > 0) || !(bytes > cacheBytes))
+    if (cacheKnees.empty() || !(bytes > cacheKnees[0].bytes))
       return 1.0;
-    if (!(cache2Bytes > cacheBytes) || !(bytes > cache2Bytes))
-      return (cacheBytes + pastCacheFactor * (bytes - cacheBytes)) / bytes;
-    return (cacheBytes + pastCacheFactor * (cache2Bytes - cacheBytes) +
-            pastCache2Factor * (bytes - cache2Bytes)) /
-           bytes;
+    double cost = cacheKnees[0].bytes;
+    for (size_t i = 0; i < cacheKnees.size() && bytes > cacheKnees[i].bytes;
+         ++i) {
+      double upTo = i + 1 < cacheKnees.size() && cacheKnees[i + 1].bytes < bytes
+                        ? cacheKnees[i + 1].bytes
+                        : bytes;
+      cost += cacheKnees[i].factor * (upTo - cacheKnees[i].bytes);
+    }
+    return cost / bytes;
   }
   bool hasPods() const { return podServers > 0 || !serverPod.empty(); }
   /// The pod of a server (0 without pods).

@@ -11,7 +11,9 @@ FAKE_GAMMA_DIR set: each all-reduce call reduces at the next rate of 100,
 10, 50 GB/s (a reduction that hides behind the copies), counted there.
 FAKE_CACHE set: every byte term past 4 MiB (of the reported size) costs
 1.75x (the working set has left the caches); FAKE_CACHE2 set as well:
-each byte past 32 MiB 1.5x more again (it has left the last level too)."""
+each byte past 32 MiB 1.5x more again (it has left the last level too);
+FAKE_CACHE3 set as well: past 64 MiB 1.0x less again (the rate's fall
+past the last level spread over 32-64 MiB, then steady)."""
 import os
 import sys
 
@@ -45,6 +47,8 @@ while s <= hi:
         e = (4 << 20) + 1.75 * (s - (4 << 20))
     if os.environ.get("FAKE_CACHE2") and s > (32 << 20):
         e += 1.5 * (s - (32 << 20))
+    if os.environ.get("FAKE_CACHE3") and s > (64 << 20):
+        e -= 1.0 * (s - (64 << 20))
     if op == "all_gather":
         t = C + (p - 1) * ALPHA + (p - 1) / p * e * BETA
     else:

@@ -441,22 +441,30 @@ TEST(Cost, BytesPastTheCachesCostMore) {
     }
 }
 
-TEST(Cost, BytesPastTheSecondKneeCostMoreAgain) {
+TEST(Cost, BytesPastEachKneeCostItsFactor) {
   // Knees at 1 MiB (x2) and 8 MiB (x3 per in-cache byte): a 16 MiB
   // collective's bytes cost 1M + 2 * 7M + 3 * 8M = 39M in-cache bytes,
-  // 39/16 of the plain byte terms; up to 8 MiB the one knee's price holds.
-  Topology t = flatTopo(8, 7), one = t, two = t;
+  // 39/16 of the plain byte terms; up to 8 MiB the first knee's price
+  // holds. A third at 12 MiB (x1.5) after the steep stretch: 1M + 2 * 7M +
+  // 3 * 4M + 1.5 * 4M = 33M.
+  Topology t = flatTopo(8, 7), one = t, two = t, three = t;
   ASSERT_TRUE(one.applyLinkParams(R"({"cache_bytes": 1048576,
                                       "past_cache_factor": 2})")
                   .isOk());
-  ASSERT_TRUE(two.applyLinkParams(R"({"cache_bytes": 1048576,
-                                      "past_cache_factor": 2,
-                                      "cache2_bytes": 8388608,
-                                      "past_cache2_factor": 3})")
+  ASSERT_TRUE(two.applyLinkParams(R"({"cache_bytes": [1048576, 8388608],
+                                      "past_cache_factor": [2, 3]})")
                   .isOk());
+  ASSERT_TRUE(
+      three
+          .applyLinkParams(R"({"cache_bytes": [1048576, 8388608, 12582912],
+                               "past_cache_factor": [2, 3, 1.5]})")
+          .isOk());
   EXPECT_DOUBLE_EQ(two.pastCacheScale(8388608), one.pastCacheScale(8388608));
   EXPECT_DOUBLE_EQ(two.pastCacheScale(16777216), 39.0 / 16);
   EXPECT_DOUBLE_EQ(one.pastCacheScale(16777216), 31.0 / 16);
+  EXPECT_DOUBLE_EQ(three.pastCacheScale(16777216), 33.0 / 16);
+  EXPECT_DOUBLE_EQ(three.pastCacheScale(10485760),
+                   two.pastCacheScale(10485760));
   for (Algorithm alg : {Algorithm::Ring, Algorithm::RHD}) {
     SCOPED_TRACE(algorithmName(alg));
     const int64_t p = 8;
@@ -466,11 +474,13 @@ TEST(Cost, BytesPastTheSecondKneeCostMoreAgain) {
     double base = closed(Collective::AllReduce, alg, 16777216, p, t);
     EXPECT_REL(closed(Collective::AllReduce, alg, 16777216, p, two),
                lat + (base - lat) * 39.0 / 16);
-    double prev = 0;
-    for (double s = 65536; s <= 268435456; s *= 2) {
-      double c = closed(Collective::AllReduce, alg, s, p, two);
-      EXPECT_GT(c, prev) << s;
-      prev = c;
+    for (const Topology *k : {&two, &three}) {
+      double prev = 0;
+      for (double s = 65536; s <= 268435456; s *= 1.5) {
+        double c = closed(Collective::AllReduce, alg, s, p, *k);
+        EXPECT_GT(c, prev) << s;
+        prev = c;
+      }
     }
   }
 }

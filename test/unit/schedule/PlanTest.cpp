@@ -56,10 +56,8 @@ TEST(Plan, RoundTripsEveryForm) {
   // Calibrated figures travel with the plan (operator== compares them).
   ASSERT_TRUE(topo.applyLinkParams(R"({"collective_overhead_us": 3.5,
                                        "collective_wakeup_us": 120,
-                                       "cache_bytes": 8388608,
-                                       "past_cache_factor": 1.7,
-                                       "cache2_bytes": 33554432,
-                                       "past_cache2_factor": 2.25})")
+                                       "cache_bytes": [8388608, 33554432],
+                                       "past_cache_factor": [1.7, 2.25]})")
                   .isOk());
   for (const Program &prog : progs)
     for (ProgramForm f :
@@ -88,6 +86,29 @@ TEST(Plan, RoundTripsEveryForm) {
         EXPECT_EQ(*again, *text);
       }
     }
+}
+
+// One knee is written as two numbers (what readers before lists took),
+// several as two arrays.
+TEST(Plan, CacheKneesAreWrittenInTheFormTheyNeed) {
+  Program prog = gen(Collective::AllReduce, Algorithm::Ring, 4, 64);
+  for (const char *params :
+       {R"({"cache_bytes": 1048576, "past_cache_factor": 2})",
+        R"({"cache_bytes": [1048576, 33554432],
+            "past_cache_factor": [2, 5.5]})"}) {
+    SCOPED_TRACE(params);
+    Topology topo = *Topology::preset("host-4");
+    ASSERT_TRUE(topo.applyLinkParams(params).isOk());
+    auto text = writeProgram(prog, PlanWriteOptions(), &topo);
+    ASSERT_TRUE(text.isOk()) << text.message();
+    auto t = nlohmann::json::parse(*text).at("topology");
+    bool one = topo.cacheKnees.size() == 1;
+    EXPECT_EQ(t.at("cache_bytes").is_number(), one);
+    EXPECT_EQ(t.at("past_cache_factor").is_array(), !one);
+    auto plan = readPlan(*text);
+    ASSERT_TRUE(plan.isOk()) << plan.message();
+    EXPECT_TRUE(plan->topology->cacheKnees == topo.cacheKnees);
+  }
 }
 
 TEST(Plan, ExpandedFormCarriesLinks) {

@@ -161,9 +161,8 @@ TEST(Topology, MalformedLinkParameters) {
       {R"({"color": 1})", "link parameters: color: unknown key (expected "
                           "intra, inter, scaleup, intra_shape, reduce_gbps, "
                           "collective_overhead_us, collective_wakeup_us, "
-                          "cache_bytes, past_cache_factor, cache2_bytes, "
-                          "past_cache2_factor, compute_steal_us_per_mb, "
-                          "calibrated, version)"},
+                          "cache_bytes, past_cache_factor, "
+                          "compute_steal_us_per_mb, calibrated, version)"},
       {R"({"calibrated": "ahead"})", "calibrated: expected an object"},
       {R"({"collective_wakeup_us": -5})",
        "collective_wakeup_us: expected a number >= 0"},
@@ -173,17 +172,28 @@ TEST(Topology, MalformedLinkParameters) {
       {R"({"cache_bytes": 1048576, "past_cache_factor": 5000})",
        "past_cache_factor: expected at most 1000"},
       {R"({"past_cache_factor": 2})", "past_cache_factor: needs cache_bytes"},
-      {R"({"cache2_bytes": 8388608})", "cache2_bytes: needs cache_bytes"},
-      {R"({"cache_bytes": 8388608, "cache2_bytes": 8388608})",
-       "cache2_bytes: needs cache_bytes, and must be larger"},
-      {R"({"cache_bytes": 1048576, "cache2_bytes": -1})",
-       "cache2_bytes: expected a number >= 0"},
-      {R"({"cache_bytes": 1048576, "past_cache2_factor": 2})",
-       "past_cache2_factor: needs cache2_bytes"},
-      {R"({"cache_bytes": 1, "cache2_bytes": 2, "past_cache2_factor": 0.9})",
-       "past_cache2_factor: expected a number >= 1"},
-      {R"({"cache_bytes": 1, "cache2_bytes": 2, "past_cache2_factor": 1001})",
-       "past_cache2_factor: expected at most 1000"},
+      // Several knees: two arrays of equal length, bytes ascending.
+      {R"({"cache_bytes": [1048576, 8388608], "past_cache_factor": 2})",
+       "past_cache_factor: 1 factors for 2 knees in cache_bytes"},
+      {R"({"cache_bytes": [8388608, 1048576], "past_cache_factor": [2, 3]})",
+       "cache_bytes: the knees must ascend (1048576 after 8388608)"},
+      {R"({"cache_bytes": [1048576, 1048576], "past_cache_factor": [2, 3]})",
+       "cache_bytes: the knees must ascend"},
+      {R"({"cache_bytes": [1048576, -1], "past_cache_factor": [2, 3]})",
+       "cache_bytes[1]: expected a number >= 0"},
+      {R"({"cache_bytes": [1048576, "8M"], "past_cache_factor": [2, 3]})",
+       "cache_bytes[1]: expected a number >= 0"},
+      {R"({"cache_bytes": [1, 2], "past_cache_factor": [2, 0.5]})",
+       "past_cache_factor[1]: expected a number >= 1"},
+      {R"({"cache_bytes": [1, 2], "past_cache_factor": [2, 1001]})",
+       "past_cache_factor: expected at most 1000"},
+      {R"({"cache_bytes": [0, 2], "past_cache_factor": [2, 3]})",
+       "past_cache_factor: needs cache_bytes (the size it applies past) "
+       "above 0"},
+      {R"({"cache_bytes": [], "past_cache_factor": []})",
+       "cache_bytes: expected a number or 1..8 numbers, one per knee"},
+      {R"({"cache_bytes": [1, 2, 3, 4, 5, 6, 7, 8, 9]})",
+       "cache_bytes: expected a number or 1..8 numbers"},
       {R"({"compute_steal_us_per_mb": -1})",
        "compute_steal_us_per_mb: expected a number >= 0"},
       {R"({"compute_steal_us_per_mb": 2e6})",
