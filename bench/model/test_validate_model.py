@@ -118,7 +118,8 @@ class Statistics(unittest.TestCase):
         import argparse
         a = argparse.Namespace(ranks=4, iters=5, warmup=1, check=False,
                                spin_us=None, host_slice_us=None,
-                               max_buffer_mib=None, issue=None)
+                               max_buffer_mib=None, buffer_span_mib=None,
+                               issue=None)
         self.assertEqual(vm.hccl_run_args(a, "p.json"),
                          ["p.json", "-p", "4", "-n", "5", "-w", "1", "-c", "0"])
         a.issue = "ahead"
@@ -132,6 +133,10 @@ class Statistics(unittest.TestCase):
         self.assertEqual(cmd[cmd.index("--spin-us") + 1], "20000")
         self.assertEqual(cmd[cmd.index("-c") + 1], "1")
         self.assertNotIn("--host-slice-us", cmd)
+        self.assertNotIn("--buffer-span-mib", cmd)
+        a.buffer_span_mib = 1024
+        cmd = vm.hccl_run_args(a, "p.json")
+        self.assertEqual(cmd[cmd.index("--buffer-span-mib") + 1], "1024")
 
     def test_max_buffer_mib_checked(self):
         import contextlib

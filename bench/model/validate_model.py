@@ -576,6 +576,15 @@ def main(argv=None):
                          "an iteration woke tens of ms late at 4 ranks "
                          "(docs/performance.md, run 17); the calibration reuses "
                          "one buffer per size")
+    ap.add_argument("--buffer-span-mib", type=int, metavar="S",
+                    help="hccl-run --buffer-span-mib S: with shared buffers "
+                         "(--max-buffer-mib), each launch takes the next "
+                         "stretch of an S MiB span, so that its data comes "
+                         "from memory as in a training step, not from the "
+                         "caches the collective before it filled (which "
+                         "favours plans whose buckets repeat one size: "
+                         "docs/performance.md, run 25). Calibrate the same "
+                         "way: --calibrate-opts '--flush-mib N'")
     ap.add_argument("--issue", choices=("ahead", "host"),
                     help="hccl-run --issue, and calibrate_host.py --issue for "
                          "the calibration made here: ahead (hccl-run's "
@@ -633,6 +642,8 @@ def main(argv=None):
                  "passes it to both the calibration and hccl-run")
     if args.max_buffer_mib is not None and not 0 <= args.max_buffer_mib <= 1 << 20:
         ap.error("--max-buffer-mib must be in 0..1048576")
+    if args.buffer_span_mib is not None and not 1 <= args.buffer_span_mib <= 65536:
+        ap.error("--buffer-span-mib must be in 1..65536")
     if args.compute_scale is not None and args.compute_scale <= 0:
         ap.error("--compute-scale must be > 0")
     if args.horovod_cycle_ms < 0:
@@ -738,6 +749,7 @@ def hccl_run_args(args, plan):
     for opt, val in (("--spin-us", args.spin_us),
                      ("--host-slice-us", args.host_slice_us),
                      ("--max-buffer-mib", args.max_buffer_mib),
+                     ("--buffer-span-mib", args.buffer_span_mib),
                      ("--issue", args.issue)):
         if val is not None:
             cmd += [opt, str(val)]
@@ -856,6 +868,7 @@ def bench(args, graphs, policies, in_flight, work):
             "warmup": args.warmup, "spin_us": args.spin_us,
             "host_slice_us": args.host_slice_us,
             "max_buffer_mib": args.max_buffer_mib,
+            "buffer_span_mib": args.buffer_span_mib,
             "issue": args.issue or "ahead",  # hccl-run's default
             "host_slice_refused_runs": slice_refused,
             "calibration": calib, "calibration_file": calib_src,
@@ -959,6 +972,8 @@ def print_report(rows, summary, meta, policies):
           f"{meta['duration_s']:.0f} s"
           + (f", hccl-run --max-buffer-mib {meta['max_buffer_mib']}"
              if meta.get("max_buffer_mib") is not None else "")
+          + (f", hccl-run --buffer-span-mib {meta['buffer_span_mib']}"
+             if meta.get("buffer_span_mib") is not None else "")
           + (f", hccl-run --issue {meta['issue']}" if meta.get("issue") else ""))
     if meta.get("calibrations"):
         print_calibrations(meta["calibrations"])

@@ -81,13 +81,16 @@ import time
 SHORT_GAP_US = 100
 
 
-def run_once(hccl_test, op, ranks, sizes, iters, gap_us=0, issue="host"):
+def run_once(hccl_test, op, ranks, sizes, iters, gap_us=0, issue="host",
+             flush_mib=0):
     """hccl-test over sizes (each twice the one before)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "out.csv")
         cmd = [hccl_test, op, "-b", str(sizes[0]), "-e", str(sizes[-1]),
                "-f", "2", "-p", str(ranks), "-n", str(iters), "-w", "2",
                "--algo", "level0:ring", "--csv", path, "-c", "0"]
+        if flush_mib:
+            cmd += ["--flush-mib", str(flush_mib)]
         if gap_us:
             cmd += ["--gap-us", str(gap_us)]
             if issue != "host":
@@ -102,11 +105,12 @@ def run_once(hccl_test, op, ranks, sizes, iters, gap_us=0, issue="host"):
                     for r in csv.DictReader(f)]
 
 
-def run(hccl_test, op, ranks, sizes, iters, rounds, gap_us=0, issue="host"):
+def run(hccl_test, op, ranks, sizes, iters, rounds, gap_us=0, issue="host",
+        flush_mib=0):
     """Every round's (size, time) list: single runs on a shared 2-core
     machine vary by tens of percent, so the figures come from the medians
     and the rounds' spread says whether they mean anything."""
-    return [run_once(hccl_test, op, ranks, sizes, iters, gap_us, issue)
+    return [run_once(hccl_test, op, ranks, sizes, iters, gap_us, issue, flush_mib)
             for _ in range(rounds)]
 
 
@@ -149,7 +153,7 @@ def fit(points):
     return a, b
 
 
-def figures(ag, ar, p):
+def figures(ag, ar, p, from_memory=False):
     """The link parameters from median (size, time) lists, and notes on the
     fits that had to be clamped."""
     notes = []
@@ -172,10 +176,30 @@ def figures(ag, ar, p):
         (t - overhead - 2 * (p - 1) * alpha - 2 * (p - 1) / p * s * beta)
         / ((p - 1) / p * s)
         for s, t in ar if s >= (1 << 20))
+    reduce_gbps = 1e-9 / gamma if gamma > 1e-12 else 100.0
+    if gamma <= 1e-12 and from_memory:
+        # The all-reduce moves its bytes faster than the all-gather's
+        # bandwidth allows: its all-gather phase reads what its own
+        # reduce-scatter just wrote, which a lone all-gather does not when
+        # its data comes from memory (--flush-mib: 1.7x on this host). The
+        # bandwidth is then fitted to the all-reduce, whose price the
+        # gradient buckets pay, if that moves it by more than 5%. (Warm, a
+        # negative gamma is noise or a reduction hidden behind the copies:
+        # the all-gather's bandwidth stays.)
+        g100 = 1e-9 / reduce_gbps
+        beta_ar = statistics.median(
+            (t - overhead - 2 * (p - 1) * alpha - (p - 1) / p * s * g100)
+            / (2 * (p - 1) / p * s)
+            for s, t in ar if s >= (1 << 20))
+        if beta_ar > 1e-12 and abs(beta_ar / beta - 1) > 0.05:
+            notes.append(f"the all-reduce moved its bytes {beta / beta_ar:.2f}x "
+                         "as fast as the all-gather's bandwidth allows: the "
+                         "bandwidth is fitted to the all-reduce, so all-gathers "
+                         f"are priced {beta / beta_ar:.2f}x low")
+            beta = beta_ar
     if gamma <= 1e-12:
         notes.append("the reduction rate did not fit (the all-reduce is no slower "
                      "than its transfers): written as 100 GB/s")
-    reduce_gbps = 1e-9 / gamma if gamma > 1e-12 else 100.0
     params = {
         "version": "1.0",
         "intra": {"class": "shm", "bandwidth_gbps": round(1e-9 / beta, 4),
@@ -277,7 +301,7 @@ def knee_factors(knees, eff):
     return factors
 
 
-def knee_figures(ag, ar, p, knees=3):
+def knee_figures(ag, ar, p, knees=3, from_memory=False):
     """figures(), and the caches' knees when they predict the all-reduce
     better. For each timed size C >= 1 MiB below the largest: the affine
     figures from the sizes <= C alone, and what each larger all-reduce's
@@ -290,12 +314,13 @@ def knee_figures(ag, ar, p, knees=3):
     NEXT_KNEE_MIN_GAIN times as large and each factor differs from the one
     before it by NEXT_KNEE_MIN_STEP. Returns (params, notes, summary or
     None): summary = (knees [(bytes, factor)], plain error, error)."""
-    params, notes = figures(ag, ar, p)
+    params, notes = figures(ag, ar, p, from_memory)
     plain = log_error(params, ar, p)
     cands = [s for s, _ in ar if s >= (1 << 20) and s < ar[-1][0]]
     best_n = {}  # knee count -> (error, params, notes, knees)
     for cb in cands if knees >= 1 else []:
-        kp, kn = figures([x for x in ag if x[0] <= cb], [x for x in ar if x[0] <= cb], p)
+        kp, kn = figures([x for x in ag if x[0] <= cb], [x for x in ar if x[0] <= cb], p,
+                         from_memory)
         lat = predict_all_reduce(kp, p, 0)
         k = predict_all_reduce(kp, p, 1.0) - lat
         eff = [(s, (t - lat) / k) for s, t in ar if s > cb]
@@ -379,6 +404,15 @@ def main():
                          "hccl-run holds its starts by default; host: the "
                          "calling thread idles, then launches, as hccl-run "
                          "--issue host. Calibrate the way hccl-run will run")
+    ap.add_argument("--flush-mib", type=int, default=0, metavar="N",
+                    help="time each call of the fit alone after every rank "
+                         "wrote N MiB of its own (hccl-test --flush-mib): "
+                         "prices for data that comes from memory, as in a "
+                         "training step whose compute streams more than the "
+                         "caches hold (hccl-run --buffer-span-mib measures "
+                         "so); default 0: calls back to back, their data "
+                         "warm. Each call then costs N MiB of writes: use a "
+                         "small -n")
     ap.add_argument("--knees", type=int, choices=range(0, 9), default=3,
                     metavar="N",
                     help="most caches' knees the fit may use, 0..8 (default 3: "
@@ -397,6 +431,8 @@ def main():
         sys.exit("calibrate_host: -p must be >= 2")
     if args.rounds < 1:
         sys.exit("calibrate_host: -r must be >= 1")
+    if not 0 <= args.flush_mib <= 65536:
+        sys.exit("calibrate_host: --flush-mib must be in 0..65536")
     if args.gap_us < 0:
         sys.exit("calibrate_host: --gap-us must be >= 0")
     if args.issue and not args.gap_us:
@@ -413,15 +449,18 @@ def main():
     sizes = [4 << 10]
     while sizes[-1] * 2 <= max_size:
         sizes.append(sizes[-1] * 2)
-    ag_runs = run(args.hccl_test, "all_gather", p, sizes, args.iters, args.rounds)
-    ar_runs = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds)
+    ag_runs = run(args.hccl_test, "all_gather", p, sizes, args.iters, args.rounds,
+                  flush_mib=args.flush_mib)
+    ar_runs = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds,
+                  flush_mib=args.flush_mib)
     knees = 0 if args.no_knee else args.knees
     if knees == 0:
-        params, notes = figures(medians(ag_runs), medians(ar_runs), p)
+        params, notes = figures(medians(ag_runs), medians(ar_runs), p,
+                                bool(args.flush_mib))
         knee = None
     else:
         params, notes, knee = knee_figures(medians(ag_runs), medians(ar_runs), p,
-                                           knees)
+                                           knees, bool(args.flush_mib))
     for op, runs in (("all_gather", ag_runs), ("all_reduce", ar_runs)):
         ratio, size, lo, hi = worst_spread(runs)
         print(f"calibrate_host: {op} rounds differ most at {int(size)} B: "
@@ -433,7 +472,8 @@ def main():
         print("calibrate_host: note: fewer than 3 rounds: the figures' spread "
               "is not checked")
     else:
-        per = [figures(g, r, p)[0] for g, r in zip(ag_runs, ar_runs)]
+        per = [figures(g, r, p, bool(args.flush_mib))[0]
+               for g, r in zip(ag_runs, ar_runs)]
         # The reduction rate's range is printed, not checked (see
         # all_reduce_gbps).
         for key, get, checked in (
@@ -461,9 +501,13 @@ def main():
         small = sizes[:3]
         cold_runs = run(args.hccl_test, "all_reduce", p, small, args.iters,
                         args.rounds, args.gap_us, issue)
-        warm = medians(ar_runs)[:3]
+        # What a cold call costs beyond a back-to-back one: with --flush-mib
+        # the fit's calls were not back to back, so those are timed here.
+        base_runs = ar_runs if not args.flush_mib else run(
+            args.hccl_test, "all_reduce", p, small, args.iters, args.rounds)
+        warm = medians(base_runs)[:3]
         excess = cold_excess(medians(cold_runs), warm)
-        per_round = [cold_excess(c, w[:3]) for c, w in zip(cold_runs, ar_runs)]
+        per_round = [cold_excess(c, w[:3]) for c, w in zip(cold_runs, base_runs)]
         print(f"calibrate_host: cold calls (--gap-us {args.gap_us}, --issue "
               f"{issue}) cost "
               f"{excess * 1e6:.1f} us more than back-to-back ones "
@@ -509,7 +553,7 @@ def main():
     params["calibrated"] = {
         "by": "calibrate_host.py", "ranks": p, "issue": issue if args.gap_us else None,
         "gap_us": args.gap_us, "rounds": args.rounds, "iters": args.iters,
-        "max_size": max_size, "knees": knees,
+        "max_size": max_size, "knees": knees, "flush_mib": args.flush_mib,
         "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
     with open(args.out, "w") as f:
         json.dump(params, f, indent=1)

@@ -39,7 +39,8 @@ std::string usage() {
   return "usage: hccl-run PLAN.json [-p RANKS] [-n ITERS] [-w WARMUP]\n"
          "                [--time-scale X] [--compare BASELINE.json]\n"
          "                [--trace OUT.json] [-c 0|1] [--streams N|group]\n"
-         "                [--max-buffer-mib M] [--spin-us N]\n"
+         "                [--max-buffer-mib M] [--buffer-span-mib S]\n"
+         "                [--spin-us N]\n"
          "                [--host-slice-us N] [--issue ahead|host]\n"
          "Runs a plan exported by `hccl-translate --comm-to-plan` on the\n"
          "bundled runtime: collectives on real buffers (checked against a\n"
@@ -69,6 +70,13 @@ std::string usage() {
          "                    buffer pair;\n"
          "                    results are then checked one by one after the\n"
          "                    timed iterations\n"
+         "  --buffer-span-mib S  with shared buffers, the pair spans S MiB\n"
+         "                    and each launch takes the next stretch of it,\n"
+         "                    so that its data comes from memory (last\n"
+         "                    touched about S MiB of collectives ago), as in\n"
+         "                    a training step, not from the caches the\n"
+         "                    collective before it filled (default 0: all\n"
+         "                    at the pair's start)\n"
          "  --spin-us N       wait for the device clock by sleeping, then\n"
          "                    yielding for the last N us, since a sleep\n"
          "                    wakes late (default 100; 0: sleep only)\n"
@@ -154,6 +162,14 @@ ParseResult parseOptions(int argc, const char *const *argv) {
                                "0..1048576, found '") +
                    (v ? v : "") + "'");
       o.maxBufferMiB = static_cast<unsigned long long>(mib);
+    } else if (a == "--buffer-span-mib") {
+      const char *v = value("--buffer-span-mib");
+      int mib = 0;
+      if (!v || !parseInt(v, 1, 65536, mib))
+        return err(std::string("--buffer-span-mib needs an integer in "
+                               "1..65536, found '") +
+                   (v ? v : "") + "'");
+      o.bufferSpanMiB = static_cast<unsigned long long>(mib);
     } else if (a == "-c") {
       const char *v = value("-c");
       if (!v || (std::strcmp(v, "0") && std::strcmp(v, "1")))

@@ -25,6 +25,12 @@ struct Options {
   /// starts (the streams' with --issue ahead; 0: the kernel's)
   int hostSliceUs = 0;
   unsigned long long maxBufferMiB = 1024; ///< --max-buffer-mib
+  /// --buffer-span-mib: with shared buffers, the pair spans this many MiB
+  /// and each launch takes the next stretch of it, so that a collective's
+  /// data was last touched about that much traffic ago (out of the caches,
+  /// as in a training step) rather than by the collective before it. 0 =
+  /// every collective at the pair's start.
+  unsigned long long bufferSpanMiB = 0;
   /// --issue ahead (default): starts queued at once behind gates on their
   /// streams (DeviceClock.h); host: the host thread issues each when due.
   bool issueAhead = true;

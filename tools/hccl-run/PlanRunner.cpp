@@ -364,6 +364,14 @@ public:
         trace = std::move(events);
       }
     }
+    if (spanSend_ && rank_ == 0)
+      std::fprintf(stderr,
+                   "hccl-run: %s: %llu launches took the next stretch of a "
+                   "%llu MiB span, %llu times from its start again\n",
+                   path_.c_str(),
+                   static_cast<unsigned long long>(spanLaunches_),
+                   static_cast<unsigned long long>(spanSend_ >> 20),
+                   static_cast<unsigned long long>(spanWraps_));
     // The slowest rank decides an iteration.
     constexpr size_t kFields = 7;
     std::vector<double> v;
@@ -559,10 +567,26 @@ private:
                      path_.c_str(),
                      static_cast<unsigned long long>(total >> 20),
                      static_cast<unsigned long long>(opts_.maxBufferMiB));
+      if (opts_.bufferSpanMiB > 0) {
+        spanSend_ = std::max<uint64_t>(maxSend, opts_.bufferSpanMiB << 20);
+        spanRecv_ = std::max<uint64_t>(maxRecv, opts_.bufferSpanMiB << 20);
+        maxSend = spanSend_;
+        maxRecv = spanRecv_;
+      }
       if (HcclMemAlloc(&sharedSend_, maxSend) != HCCL_SUCCESS ||
           HcclMemAlloc(&sharedRecv_, maxRecv) != HCCL_SUCCESS)
         return fail(1, std::string("cannot allocate the shared buffers: ") +
                            HcclGetLastErrorMessage());
+      // Every page of the span mapped before timing (a launch far into it
+      // must not pay the page faults) and its values plain zeros.
+      if (spanSend_) {
+        std::memset(sharedSend_, 0, spanSend_);
+        std::memset(sharedRecv_, 0, spanRecv_);
+      }
+    } else if (opts_.bufferSpanMiB > 0) {
+      return fail(2, path_ + ": --buffer-span-mib places collectives in the "
+                             "shared buffer pair, and its buffers fit "
+                             "--max-buffer-mib (give --max-buffer-mib 0)");
     }
     for (auto &[id, inst] : instances_) {
       if (!inst->member)
@@ -582,6 +606,29 @@ private:
       fill(*inst);
     }
     return 0;
+  }
+
+  /// The buffers a launch of `inst` runs on: its own, or, with
+  /// --buffer-span-mib, the next page-aligned stretch of the shared span
+  /// (from its start again when the rest is too short).
+  std::pair<void *, void *> launchBuffers(const Instance &inst) {
+    if (spanSend_ == 0)
+      return {inst.send, inst.recv};
+    auto take = [this](uint64_t &cursor, uint64_t span, uint64_t bytes) {
+      uint64_t aligned = (bytes + 4095) & ~uint64_t{4095};
+      if (cursor + aligned > span) {
+        cursor = 0;
+        spanWraps_ += &cursor == &sendCursor_;
+      }
+      uint64_t at = cursor;
+      cursor += aligned;
+      return at;
+    };
+    ++spanLaunches_;
+    uint64_t s = take(sendCursor_, spanSend_, inst.sendBytes);
+    uint64_t r = take(recvCursor_, spanRecv_, inst.recvBytes);
+    return {static_cast<char *>(sharedSend_) + s,
+            static_cast<char *>(sharedRecv_) + r};
   }
 
   /// A permute target without source: every element zero.
@@ -642,9 +689,9 @@ private:
           f.lateStarts += 1;
           f.worstLateUs = std::max(f.worstLateUs, late);
         }
+        auto [send, recv] = launchBuffers(inst);
         if (HcclRunPlanCollective(comm_, handle_, inst.program->id.c_str(),
-                                  inst.send, inst.recv,
-                                  inst.stream) != HCCL_SUCCESS ||
+                                  send, recv, inst.stream) != HCCL_SUCCESS ||
             HcclStreamLaunchHostFunc(inst.stream, hostDone, &inst) !=
                 HCCL_SUCCESS)
           return fail(1, "collective " + std::to_string(it.id) + " (" +
@@ -695,10 +742,10 @@ private:
     clock_->arm(); // the gates wait for start(): queuing is not timed
     for (Gate &g : gates_) {
       Instance &inst = *g.inst;
+      auto [send, recv] = launchBuffers(inst);
       if (HcclStreamLaunchHostFunc(inst.stream, gateOpen, &g) != HCCL_SUCCESS ||
-          HcclRunPlanCollective(comm_, handle_, inst.program->id.c_str(),
-                                inst.send, inst.recv,
-                                inst.stream) != HCCL_SUCCESS ||
+          HcclRunPlanCollective(comm_, handle_, inst.program->id.c_str(), send,
+                                recv, inst.stream) != HCCL_SUCCESS ||
           HcclStreamLaunchHostFunc(inst.stream, gateDone, &g) != HCCL_SUCCESS) {
         std::string why = HcclGetLastErrorMessage();
         clock_->cancel(); // the gates queued so far must not wait
@@ -792,6 +839,9 @@ private:
   std::condition_variable doneCv_;
   bool shared_ = false;
   void *sharedSend_ = nullptr, *sharedRecv_ = nullptr;
+  /// --buffer-span-mib: the span's bytes and where the next launch goes.
+  uint64_t spanSend_ = 0, spanRecv_ = 0, sendCursor_ = 0, recvCursor_ = 0;
+  uint64_t spanLaunches_ = 0, spanWraps_ = 0; ///< reported after timing
   /// --issue ahead (prepareAhead): the device clock, the gates (addresses
   /// stay: the streams hold them), and the compute and wait steps for the
   /// figures and the trace.

@@ -270,6 +270,12 @@ std::string usage() {
          "                          stream task that idles the gap, and times "
          "from\n"
          "                          its end (as hccl-run --issue ahead)\n"
+         "  --flush-mib N           before each call every rank writes N MiB "
+         "of its\n"
+         "                          own, the ranks meet, and the call is timed "
+         "alone:\n"
+         "                          its buffers come from memory, not the "
+         "caches\n"
          "  -h, --help              this text\n"
          "Run under mpirun (one process per rank) or alone (hccl-test forks "
          "-p ranks).\n";
@@ -356,8 +362,9 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       continue;
     }
     static const char *const kValued[] = {
-        "-b", "-e", "-i", "-f", "-n",    "-w",     "-o",       "-r",
-        "-d", "-c", "-p", "-z", "--csv", "--algo", "--gap-us", "--issue"};
+        "-b",    "-e",     "-i",       "-f",      "-n",         "-w",
+        "-o",    "-r",     "-d",       "-c",      "-p",         "-z",
+        "--csv", "--algo", "--gap-us", "--issue", "--flush-mib"};
     bool known = false;
     for (const char *k : kValued)
       known = known || flag == k;
@@ -460,6 +467,11 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       if (!v)
         return res;
       o.gapUs = static_cast<int>(*v);
+    } else if (flag == "--flush-mib") {
+      auto v = count(1, 65536, "MiB in 1..65536");
+      if (!v)
+        return res;
+      o.flushMiB = static_cast<int>(*v);
     } else if (flag == "--issue") {
       if (value != "host" && value != "ahead")
         return fail(shown + ": expected host or ahead");
@@ -484,6 +496,9 @@ ParseResult parseOptions(int argc, const char *const *argv) {
   if (o.issueAhead && o.gapUs == 0)
     return fail("--issue ahead holds the gap of --gap-us on the stream; "
                 "give --gap-us N > 0");
+  if (o.flushMiB > 0 && o.gapUs > 0)
+    return fail("--flush-mib times calls from memory, --gap-us after an "
+                "idle gap; give one of them");
   if (o.issueAhead && o.sync)
     return fail("--issue ahead queues the calls on a stream; --sync has "
                 "none");

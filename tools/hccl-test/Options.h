@@ -67,6 +67,12 @@ struct Options {
   /// holds its starts); host (default): the calling thread idles, then
   /// launches and synchronizes.
   bool issueAhead = false;
+  /// --flush-mib: before each timed call every rank writes this many MiB of
+  /// memory of its own, then the ranks meet, and the call is timed alone:
+  /// its buffers come from memory, not the caches, as in a training step
+  /// whose compute streams far more than the caches hold between two
+  /// collectives. 0 = off (calls back to back, their buffers warm).
+  int flushMiB = 0;
   bool help = false;
   /// hccl_test's warnings for accepted combinations (printed by the root).
   std::vector<std::string> warnings;

@@ -27,6 +27,7 @@
 #include <memory>
 #include <string>
 #include <sys/mman.h>
+#include <vector>
 
 namespace hccltest {
 namespace {
@@ -61,6 +62,7 @@ private:
   uint64_t rangeBytes_ = 0;
   bool activated_ = false;
   bool failed_ = false;
+  std::vector<unsigned char> flush_; ///< --flush-mib: written before a call
 };
 
 bool RankRun::allocate(uint64_t bytes, void **ptr, void **handle) {
@@ -239,6 +241,23 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     if (!ok(HcclStreamSynchronize(s), "HcclStreamSynchronize") || !queued)
       return false;
     seconds = gate.seconds;
+  } else if (opts_.flushMiB > 0) {
+    // Calls from memory: each rank evicts its caches by writing a buffer
+    // larger than them, the ranks meet (so no rank's flush is timed as the
+    // others' wait), then the call alone is timed.
+    flush_.resize(static_cast<size_t>(opts_.flushMiB) << 20);
+    for (int i = 0; i < opts_.iters; ++i) {
+      std::memset(flush_.data(), i & 0xff, flush_.size());
+      // The buffer is never read: keep the compiler from dropping the writes.
+      asm volatile("" : : "r"(flush_.data()) : "memory");
+      if (!ok(HcclBarrier(comm_, nullptr), "HcclBarrier"))
+        return false;
+      double t = nowSeconds();
+      if (!ok(launch(l, s), opName(opts_.op)) ||
+          (s && !ok(HcclStreamSynchronize(s), "HcclStreamSynchronize")))
+        return false;
+      seconds += nowSeconds() - t;
+    }
   } else if (opts_.gapUs > 0) {
     // Cold calls: each rank idles first, as between a step's collectives,
     // so the runtime's threads have parked and the ranks arrive apart.

@@ -13,7 +13,10 @@ FAKE_CACHE set: every byte term past 4 MiB (of the reported size) costs
 1.75x (the working set has left the caches); FAKE_CACHE2 set as well:
 each byte past 32 MiB 1.5x more again (it has left the last level too);
 FAKE_CACHE3 set as well: past 64 MiB 1.0x less again (the rate's fall
-past the last level spread over 32-64 MiB, then steady)."""
+past the last level spread over 32-64 MiB, then steady).
+--flush-mib (calls from memory): the all-gather moves at 1 GB/s, the
+all-reduce as before (its all-gather phase reads what its reduce-scatter
+wrote); refused with --gap-us, as hccl-test refuses it."""
 import os
 import sys
 
@@ -23,6 +26,11 @@ opt = {args[i]: args[i + 1] for i in range(1, len(args) - 1, 2)}
 p = int(opt["-p"])
 lo, hi, f = int(opt["-b"]), int(opt["-e"]), int(opt["-f"])
 C, ALPHA, BETA, GAMMA = 30e-6, 10e-6, 1 / 2e9, 1 / 5e9
+if "--flush-mib" in opt and "--gap-us" in opt:
+    sys.exit("hccl-test: --flush-mib times calls from memory, --gap-us after "
+             "an idle gap; give one of them")
+if "--flush-mib" in opt and op == "all_gather":
+    BETA *= 2  # from memory a lone all-gather moves half as fast
 if opt.get("--issue") == "ahead" and "--gap-us" not in opt:
     sys.exit("hccl-test: --issue ahead holds the gap of --gap-us on the stream")
 if "--gap-us" in opt:

@@ -78,6 +78,12 @@ hccl_test_case(cold_calls_host 0 "^65536 .*\\| success" NO_FAILED
   all_reduce -b 1K -e 64K -f 8 ${_small} -p 2 --gap-us 300)
 hccl_test_case(cold_calls_ahead 0 "^65536 .*\\| success" NO_FAILED
   all_reduce -b 1K -e 64K -f 8 ${_small} -p 2 --gap-us 300 --issue ahead)
+# Calls from memory (each rank writes 8 MiB first): right results, on a
+# stream and blocking.
+hccl_test_case(flushed_calls 0 "^1048576 .*\\| success" NO_FAILED
+  all_reduce -b 1K -e 1M -f 32 ${_small} -p 2 --flush-mib 8)
+hccl_test_case(flushed_calls_sync 0 "^65536 .*\\| success" NO_FAILED
+  reduce_scatter -b 1K -e 64K -f 8 ${_small} -p 2 --flush-mib 8 --sync)
 
 # hccl_test's binary names and flag semantics.
 set(_dir $<TARGET_FILE_DIR:hccl-test>)

@@ -109,6 +109,18 @@ TEST(HcclTestOptions, SpellingsOfAValue) {
   EXPECT_NE(err({"all_reduce", "--gap-us", "9", "--issue", "ahead", "--sync"})
                 .find("--sync has none"),
             std::string::npos);
+  EXPECT_EQ(ok({"all_reduce"}).flushMiB, 0);
+  EXPECT_EQ(ok({"all_reduce", "--flush-mib", "256"}).flushMiB, 256);
+  EXPECT_EQ(ok({"all_reduce", "--flush-mib", "64", "--sync"}).flushMiB, 64);
+  EXPECT_NE(err({"all_reduce", "--flush-mib", "0"})
+                .find("--flush-mib 0: expected MiB in 1..65536"),
+            std::string::npos);
+  EXPECT_NE(err({"all_reduce", "--flush-mib", "65537"}).find("1..65536"),
+            std::string::npos);
+  // Two ways of making a call cold: one at a time.
+  EXPECT_NE(err({"all_reduce", "--flush-mib", "64", "--gap-us", "100"})
+                .find("give one of them"),
+            std::string::npos);
   EXPECT_TRUE(ok({"--help"}).help);
   EXPECT_TRUE(ok({"all_reduce", "-h"}).help);
 }
