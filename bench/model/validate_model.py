@@ -429,6 +429,13 @@ def check_provenance(calib, args):
     if how.get("ranks") not in (None, args.ranks):
         raise ToolError(f"--link-params {args.link_params}: calibrated at "
                         f"{how['ranks']} ranks, this run has --ranks {args.ranks}")
+    if how.get("flush_mib") is not None and bool(how["flush_mib"]) != (
+            args.buffer_span_mib is not None):
+        raise ToolError(f"--link-params {args.link_params}: calibrated "
+                        + ("from memory (--flush-mib), this run measures warm "
+                           "(no --buffer-span-mib)" if how["flush_mib"] else
+                           "warm, this run measures from memory "
+                           "(--buffer-span-mib); calibrate with --flush-mib"))
     if how.get("issue") not in (None, issue) and how.get("gap_us"):
         raise ToolError(f"--link-params {args.link_params}: its cold calls were "
                         f"held with --issue {how['issue']}, this run issues "
@@ -583,8 +590,10 @@ def main(argv=None):
                          "from memory as in a training step, not from the "
                          "caches the collective before it filled (which "
                          "favours plans whose buckets repeat one size: "
-                         "docs/performance.md, run 25). Calibrate the same "
-                         "way: --calibrate-opts '--flush-mib N'")
+                         "docs/performance.md, runs 23-26). Needs "
+                         "--max-buffer-mib and a calibration from memory: "
+                         "--calibrate-opts '--flush-mib N' (or a --link-params "
+                         "file measured so)")
     ap.add_argument("--issue", choices=("ahead", "host"),
                     help="hccl-run --issue, and calibrate_host.py --issue for "
                          "the calibration made here: ahead (hccl-run's "
@@ -644,6 +653,17 @@ def main(argv=None):
         ap.error("--max-buffer-mib must be in 0..1048576")
     if args.buffer_span_mib is not None and not 1 <= args.buffer_span_mib <= 65536:
         ap.error("--buffer-span-mib must be in 1..65536")
+    if args.buffer_span_mib is not None and args.max_buffer_mib is None:
+        ap.error("--buffer-span-mib places collectives in hccl-run's shared "
+                 "buffer pair: give --max-buffer-mib too (0: always shared)")
+    # Measured from memory and priced warm, or the other way round, is not
+    # a validation of either (docs/performance.md, runs 23-26).
+    flush = any(t == "--flush-mib" or t.startswith("--flush-mib=")
+                for t in shlex.split(args.calibrate_opts or ""))
+    if not args.link_params and flush != (args.buffer_span_mib is not None):
+        ap.error("--buffer-span-mib measures collectives from memory and "
+                 "--calibrate-opts '--flush-mib N' prices them so: give both "
+                 "or neither")
     if args.compute_scale is not None and args.compute_scale <= 0:
         ap.error("--compute-scale must be > 0")
     if args.horovod_cycle_ms < 0:
@@ -727,9 +747,9 @@ def cache_knees(c):
     """[(bytes, factor)] of link parameters' caches' knees (one as two
     numbers, several as two lists)."""
     b, f = c.get("cache_bytes", 0), c.get("past_cache_factor", 1)
-    if isinstance(b, list):
-        return list(zip(b, f))
-    return [(b, f)] if b else []
+    if not isinstance(b, list):
+        return [(b, f)] if b else []
+    return list(zip(b, f if isinstance(f, list) else [f] * len(b)))
 
 
 def print_predictions(configs):

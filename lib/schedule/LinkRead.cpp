@@ -104,24 +104,31 @@ Status readCacheKnees(const Json &j, const std::string &path, Topology &t) {
                          std::to_string(factors.size()) + " factors for " +
                          std::to_string(bytes.size()) +
                          " knees in cache_bytes (one each)");
-  t.cacheKnees.clear();
+  // The one-knee form's `cache_bytes: 0` (factor 1) is no knee.
+  if (bytes.size() == 1 && bytes[0] == 0 && factors[0] == 1) {
+    t.cacheKnees.clear();
+    return Status::ok();
+  }
+  bool list = j.at("cache_bytes").is_array();
+  auto at = [&](const char *key, size_t i) {
+    return join(path, key) + (list ? "[" + std::to_string(i) + "]" : "");
+  };
+  std::vector<CacheKnee> knees;
   for (size_t i = 0; i < bytes.size(); ++i) {
     if (factors[i] > 1000)
-      return Status::error(join(path, "past_cache_factor") +
+      return Status::error(at("past_cache_factor", i) +
                            ": expected at most 1000");
-    if (bytes[i] == 0) {
-      if (bytes.size() == 1 && factors[i] == 1)
-        return Status::ok(); // the one-knee form's "none"
-      return Status::error(join(path, "past_cache_factor") +
-                           ": needs cache_bytes (the size it applies past) "
-                           "above 0");
-    }
+    if (bytes[i] == 0)
+      return Status::error(at("cache_bytes", i) +
+                           ": a knee needs bytes above 0 (the size its "
+                           "factor applies past)");
     if (i > 0 && !(bytes[i] > bytes[i - 1]))
       return Status::error(join(path, "cache_bytes") +
                            ": the knees must ascend (" + bytesText(bytes[i]) +
                            " after " + bytesText(bytes[i - 1]) + ")");
-    t.cacheKnees.push_back({bytes[i], factors[i]});
+    knees.push_back({bytes[i], factors[i]});
   }
+  t.cacheKnees = std::move(knees); // only a whole, valid list replaces them
   return Status::ok();
 }
 

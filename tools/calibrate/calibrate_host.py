@@ -38,13 +38,14 @@ as the caches' knee: the figures above from the sizes <= C alone, and
 past_cache_factor, the median factor by which an all-reduce byte past C
 costs more than one below it; the knee is kept (cache_bytes = C) when it
 predicts the all-reduce medians better (squared log error) than one
-bandwidth does. A last-level cache makes a second knee (this host, 2
-ranks: 9.2-10.6 GB/s at 4-32 MB, 7.3-7.6 at 64-256 MB): with --knees 2
-(the default) each larger timed size C2 is tried with it (cache2_bytes,
-past_cache2_factor per in-cache byte), kept when it cuts the error
-enough (knee_figures). A note says when the sizes past a larger size
-still cost more than their price and those below it less (a level the
-knees do not price),
+bandwidth does. A last-level cache makes more knees (this host, 2 ranks:
+the rate falls from 12.7 to 7.5 GB/s between 30 and 47 MiB, then holds):
+the sizes double from 4 KiB, and with --knees N (default 3) each set of
+up to N timed sizes is tried as knees (cache_bytes and past_cache_factor
+then lists, each factor per in-cache byte up to the next knee); a knee
+more is kept when it cuts the error enough (knee_figures). A note says
+when the sizes past a larger size still cost more than their price and
+those below it less (a level the knees do not price),
 
 then writes the link-parameter JSON that topologies accept
 (docs/plan-format.md, "Link parameters"), so the compiler prices
@@ -238,9 +239,12 @@ def knees_of(params):
     """The caches' knees of link parameters: [(bytes, factor), ...]."""
     cb = params.get("cache_bytes", 0)
     f = params.get("past_cache_factor", 1)
-    if isinstance(cb, list):
-        return list(zip(cb, f))
-    return [(cb, f)] if cb else []
+    if not isinstance(cb, list):
+        return [(cb, f)] if cb else []
+    # As lib/schedule reads them: a lone factor beside a list of one, no
+    # factor at all meaning 1 each.
+    fs = f if isinstance(f, list) else [f] * len(cb)
+    return list(zip(cb, fs))
 
 
 def effective_bytes(params, s):

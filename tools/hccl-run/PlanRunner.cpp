@@ -396,6 +396,14 @@ public:
     for (auto &[id, inst] : instances_) {
       if (!inst->member)
         continue;
+      // With a span, each is checked where a launch would take it (the
+      // stretch after the last one's), not at the span's start alone.
+      void *ownSend = inst->send, *ownRecv = inst->recv;
+      if (spanSend_) {
+        auto [send, recv] = launchBuffers(*inst);
+        inst->send = send;
+        inst->recv = recv;
+      }
       if (shared_) {
         // In plan order, one at a time: fill, run, check.
         fill(*inst);
@@ -418,6 +426,8 @@ public:
       if (m.count && first.empty() && !m.first.empty())
         first = "rank " + std::to_string(rank_) + ", program " +
                 inst->program->id + ": " + m.first.front();
+      inst->send = ownSend;
+      inst->recv = ownRecv;
     }
     uint64_t sum = local;
     if (HcclAllReduce(&sum, &sum, 1, HCCL_DATA_TYPE_UINT64, HCCL_REDUCE_SUM,
@@ -614,11 +624,12 @@ private:
   std::pair<void *, void *> launchBuffers(const Instance &inst) {
     if (spanSend_ == 0)
       return {inst.send, inst.recv};
-    auto take = [this](uint64_t &cursor, uint64_t span, uint64_t bytes) {
+    bool wrapped = false;
+    auto take = [&wrapped](uint64_t &cursor, uint64_t span, uint64_t bytes) {
       uint64_t aligned = (bytes + 4095) & ~uint64_t{4095};
       if (cursor + aligned > span) {
         cursor = 0;
-        spanWraps_ += &cursor == &sendCursor_;
+        wrapped = true;
       }
       uint64_t at = cursor;
       cursor += aligned;
@@ -627,6 +638,7 @@ private:
     ++spanLaunches_;
     uint64_t s = take(sendCursor_, spanSend_, inst.sendBytes);
     uint64_t r = take(recvCursor_, spanRecv_, inst.recvBytes);
+    spanWraps_ += wrapped; // either stretch started the span again
     return {static_cast<char *>(sharedSend_) + s,
             static_cast<char *>(sharedRecv_) + r};
   }

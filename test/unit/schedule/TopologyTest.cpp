@@ -186,10 +186,11 @@ TEST(Topology, MalformedLinkParameters) {
       {R"({"cache_bytes": [1, 2], "past_cache_factor": [2, 0.5]})",
        "past_cache_factor[1]: expected a number >= 1"},
       {R"({"cache_bytes": [1, 2], "past_cache_factor": [2, 1001]})",
-       "past_cache_factor: expected at most 1000"},
+       "past_cache_factor[1]: expected at most 1000"},
       {R"({"cache_bytes": [0, 2], "past_cache_factor": [2, 3]})",
-       "past_cache_factor: needs cache_bytes (the size it applies past) "
-       "above 0"},
+       "cache_bytes[0]: a knee needs bytes above 0"},
+      {R"({"cache_bytes": 0, "past_cache_factor": 2})",
+       "cache_bytes: a knee needs bytes above 0"},
       {R"({"cache_bytes": [], "past_cache_factor": []})",
        "cache_bytes: expected a number or 1..8 numbers, one per knee"},
       {R"({"cache_bytes": [1, 2, 3, 4, 5, 6, 7, 8, 9]})",
@@ -229,6 +230,19 @@ TEST(Topology, ChangedLinkParametersLeaveThePreset) {
   EXPECT_EQ(changed.devicesPerServer, 4);
 }
 
+// A list that fails to read leaves the knees the topology had.
+TEST(Topology, ABadKneeListLeavesTheKnees) {
+  Topology t = *Topology::preset("host-2");
+  ASSERT_TRUE(t.applyLinkParams(R"({"cache_bytes": 1048576,
+                                    "past_cache_factor": 2})")
+                  .isOk());
+  std::vector<CacheKnee> before = t.cacheKnees;
+  EXPECT_FALSE(t.applyLinkParams(R"({"cache_bytes": [2097152, 1048576],
+                                     "past_cache_factor": [3, 4]})")
+                   .isOk());
+  EXPECT_TRUE(t.cacheKnees == before);
+}
+
 // calibrate_host.py says how it measured; the figures are read, that is not.
 TEST(Topology, CalibrationProvenanceIsAcceptedNotPriced) {
   Topology with = *Topology::preset("host-2"), without = with;
@@ -263,6 +277,16 @@ TEST(Topology, PlanAndLinkParameterReadersAgree) {
       R"("intra_shape": "torus")",
       R"("reduce_gbps": 0)",
       R"("reduce_gbps": 8)",
+      R"("cache_bytes": 1048576, "past_cache_factor": 2)",
+      R"("cache_bytes": [1048576, 33554432], "past_cache_factor": [2, 3.5])",
+      R"("cache_bytes": [1048576], "past_cache_factor": 2)",
+      R"("cache_bytes": [1048576, 33554432])",
+      R"("cache_bytes": 0, "past_cache_factor": 1)",
+      R"("cache_bytes": [0], "past_cache_factor": [1])",
+      R"("cache_bytes": [1048576, 33554432], "past_cache_factor": [2])",
+      R"("cache_bytes": [33554432, 1048576], "past_cache_factor": [2, 3])",
+      R"("cache_bytes": [1048576, 0], "past_cache_factor": [2, 3])",
+      R"("cache_bytes": [1, 2], "past_cache_factor": [2, 1001])",
   };
   for (const char *f : fields) {
     Topology file = *Topology::preset("910b-8x2");
@@ -275,7 +299,8 @@ TEST(Topology, PlanAndLinkParameterReadersAgree) {
     if (fs) {
       EXPECT_TRUE(file.intra == plan->intra && file.inter == plan->inter &&
                   file.intraShape == plan->intraShape &&
-                  file.reduceGBps == plan->reduceGBps)
+                  file.reduceGBps == plan->reduceGBps &&
+                  file.cacheKnees == plan->cacheKnees)
           << f;
       continue;
     }
