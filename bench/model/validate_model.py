@@ -68,6 +68,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The link-parameter format's Python reader lives with its writer.
+sys.path.insert(0, os.path.join(ROOT, "tools", "calibrate"))
+from calibrate_host import knees_of  # noqa: E402
 
 POLICIES = ["none", "ddp", "t25M", "t64M", "t256M", "horovod", "optimal"]
 POLICY_OPTS = {
@@ -740,16 +743,7 @@ def calibration_figures(c):
             f"reduction {c.get('reduce_gbps')} GB/s, overhead "
             f"{c.get('collective_overhead_us', 0)} us per collective, wake-up "
             f"{c.get('collective_wakeup_us', 0)} us"
-            + "".join(f", x{f} past {b} B" for b, f in cache_knees(c)))
-
-
-def cache_knees(c):
-    """[(bytes, factor)] of link parameters' caches' knees (one as two
-    numbers, several as two lists)."""
-    b, f = c.get("cache_bytes", 0), c.get("past_cache_factor", 1)
-    if not isinstance(b, list):
-        return [(b, f)] if b else []
-    return list(zip(b, f if isinstance(f, list) else [f] * len(b)))
+            + "".join(f", x{f} past {b} B" for b, f in knees_of(c)))
 
 
 def print_predictions(configs):

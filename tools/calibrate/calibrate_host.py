@@ -40,7 +40,7 @@ costs more than one below it; the knee is kept (cache_bytes = C) when it
 predicts the all-reduce medians better (squared log error) than one
 bandwidth does. A last-level cache makes more knees (this host, 2 ranks:
 the rate falls from 12.7 to 7.5 GB/s between 30 and 47 MiB, then holds):
-the sizes double from 4 KiB, and with --knees N (default 3) each set of
+the sizes double from 1 MiB (4x below it), and with --knees N (default 3) each set of
 up to N timed sizes is tried as knees (cache_bytes and past_cache_factor
 then lists, each factor per in-cache byte up to the next knee); a knee
 more is kept when it cuts the error enough (knee_figures). A note says
@@ -84,11 +84,26 @@ SHORT_GAP_US = 100
 
 def run_once(hccl_test, op, ranks, sizes, iters, gap_us=0, issue="host",
              flush_mib=0):
-    """hccl-test over sizes (each twice the one before)."""
+    """hccl-test over sizes: one run per stretch of sizes that grow by one
+    factor (hccl-test's -f)."""
+    out, i = [], 0
+    while i < len(sizes):
+        f = sizes[i + 1] // sizes[i] if i + 1 < len(sizes) else 2
+        j = i
+        while j + 1 < len(sizes) and sizes[j + 1] == sizes[j] * f:
+            j += 1
+        out += run_sizes(hccl_test, op, ranks, sizes[i], sizes[j], f, iters,
+                         gap_us, issue, flush_mib)
+        i = j + 1
+    return out
+
+
+def run_sizes(hccl_test, op, ranks, lo, hi, factor, iters, gap_us, issue,
+              flush_mib):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "out.csv")
-        cmd = [hccl_test, op, "-b", str(sizes[0]), "-e", str(sizes[-1]),
-               "-f", "2", "-p", str(ranks), "-n", str(iters), "-w", "2",
+        cmd = [hccl_test, op, "-b", str(lo), "-e", str(hi),
+               "-f", str(factor), "-p", str(ranks), "-n", str(iters), "-w", "2",
                "--algo", "level0:ring", "--csv", path, "-c", "0"]
         if flush_mib:
             cmd += ["--flush-mib", str(flush_mib)]
@@ -354,15 +369,15 @@ def knee_figures(ag, ar, p, knees=3, from_memory=False):
 
 
 def second_knee(params, ar, p):
-    """Where the figures' one knee leaves the large all-reduces mispriced
+    """Where the figures' knees leave the large all-reduces mispriced
     by size: for each timed size C2 >= 4 MiB with sizes on both sides
     above the knee, the median of measured / predicted time of the sizes
     past C2 against that of the sizes from the knee (or 1 MiB) to C2. The
     C2 with the largest ratio, if it is over 1.15: (C2, ratio above, ratio
     below), else None. One factor per byte past the knee prices both sides
     alike; a last-level cache between them makes the larger ones cost more
-    per byte (docs/performance.md, run 21). With a second knee in the
-    figures, only the sizes past it count: the note then means a third."""
+    per byte (docs/performance.md, run 21). Only the sizes past the
+    figures' last knee count: the note then means a level they lack."""
     lo = max([c for c, _ in knees_of(params)] + [1 << 20])
     big = [(s, t / predict_all_reduce(params, p, s)) for s, t in ar if s > lo]
     best = None
@@ -448,9 +463,14 @@ def main():
         sys.exit(f"calibrate_host: --max-size '{args.max_size}': expected a "
                  "size of at least 16M (the reduction rate is fitted at >= 1M)")
     p = args.ranks
-    # Twice the size each time: the knees lie between timed sizes, and past
-    # 32 MiB the rate fell within 1.5x of size on this host (run 23).
+    # 4x the size up to 1 MiB (the latency and bandwidth fits), then twice
+    # the size each time: the knees lie between timed sizes, and past 32 MiB
+    # the rate fell within 1.5x of size on this host (run 23). Doubling from
+    # 4 KiB made the 8-rank rounds' latency fits spread 1.9-8.8 us, and
+    # scripts/demo.sh refused to calibrate (2026-12-06 12:09).
     sizes = [4 << 10]
+    while sizes[-1] < (1 << 20) and sizes[-1] * 4 <= max_size:
+        sizes.append(sizes[-1] * 4)
     while sizes[-1] * 2 <= max_size:
         sizes.append(sizes[-1] * 2)
     ag_runs = run(args.hccl_test, "all_gather", p, sizes, args.iters, args.rounds,

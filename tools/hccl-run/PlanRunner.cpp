@@ -587,8 +587,10 @@ private:
           HcclMemAlloc(&sharedRecv_, maxRecv) != HCCL_SUCCESS)
         return fail(1, std::string("cannot allocate the shared buffers: ") +
                            HcclGetLastErrorMessage());
-      // Every page of the span mapped before timing (a launch far into it
-      // must not pay the page faults) and its values plain zeros.
+      // This rank's pages of the span allocated before timing and its
+      // values plain zeros. A peer still maps each page on its first touch,
+      // until the span has wrapped once (docs/performance.md, "4 ranks
+      // from memory").
       if (spanSend_) {
         std::memset(sharedSend_, 0, spanSend_);
         std::memset(sharedRecv_, 0, spanRecv_);

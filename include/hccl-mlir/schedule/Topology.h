@@ -95,11 +95,11 @@ struct Topology {
   /// transfers and reductions, not its latencies) hold for its first
   /// knee's bytes (per rank, as HCCL counts them); each byte past a knee,
   /// up to the next, costs that knee's factor times as much, the working
-  /// set having left a cache. One knee at 1 MiB priced this repository's
-  /// 2-core host within a few percent up to 16 MB; past 32 MiB a 2-rank
-  /// all-reduce's whole rate fell from 11-12.7 to 7.3-7.7 GB/s by 47 MiB
-  /// (the last-level cache), which a steep factor between two knees and a
-  /// gentler one past the second price (docs/performance.md, run 23).
+  /// set having left a cache. On this repository's 2-core host a 2-rank
+  /// all-reduce's whole rate fell from 11-12.7 to 7.3-7.7 GB/s between 30
+  /// and 47 MiB (the last-level cache), which one knee cannot price; knees
+  /// at 1 MiB (x1.75) and 32 MiB (x3.15) priced 8-256 MiB within 0.95-1.02
+  /// (docs/performance.md, runs 23-24).
   /// Empty = no knee. Measured by tools/calibrate; none in the presets.
   std::vector<CacheKnee> cacheKnees;
   static constexpr size_t kMaxCacheKnees = 8;

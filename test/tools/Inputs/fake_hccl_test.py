@@ -5,9 +5,9 @@ known figures (overhead 30 us, alpha 10 us, 2 GB/s, reduction 5 GB/s;
 a cold call, --gap-us, 50 us more, 20 us more with --issue ahead,
 which without --gap-us is refused as hccl-test refuses it; after a gap
 under 1000 us that share of it).
-FAKE_NOISE_DIR set: each call (a round) scales every time by the next
+FAKE_NOISE_DIR set: each round (its calls) scales every time by the next
 factor of 1, 4, 1.2, 2 (a noisy host), counted in that folder.
-FAKE_GAMMA_DIR set: each all-reduce call reduces at the next rate of 100,
+FAKE_GAMMA_DIR set: each all-reduce round reduces at the next rate of 100,
 10, 50 GB/s (a reduction that hides behind the copies), counted there.
 FAKE_CACHE set: every byte term past 4 MiB (of the reported size) costs
 1.75x (the working set has left the caches); FAKE_CACHE2 set as well:
@@ -36,17 +36,26 @@ if opt.get("--issue") == "ahead" and "--gap-us" not in opt:
 if "--gap-us" in opt:
     cold = 20e-6 if opt.get("--issue") == "ahead" else 50e-6
     C += cold * min(1.0, int(opt["--gap-us"]) / 1000)
+
+
+def round_index(folder):
+    """The round this call belongs to, counted in `folder`: calibrate_host
+    runs a round's sizes in two calls (4x steps up to 1 MiB, then 2x), and
+    a call from the smallest size starts a round."""
+    n = len(os.listdir(folder))
+    if lo > (1 << 20) and n:
+        return n - 1
+    open(os.path.join(folder, str(n)), "w").close()
+    return n
+
+
 scale = 1.0
 noise = os.environ.get("FAKE_NOISE_DIR")
 if noise:
-    n = len(os.listdir(noise))
-    open(os.path.join(noise, str(n)), "w").close()
-    scale = (1.0, 4.0, 1.2, 2.0)[n % 4]
+    scale = (1.0, 4.0, 1.2, 2.0)[round_index(noise) % 4]
 gamma_dir = os.environ.get("FAKE_GAMMA_DIR")
 if gamma_dir and op == "all_reduce":
-    n = len(os.listdir(gamma_dir))
-    open(os.path.join(gamma_dir, str(n)), "w").close()
-    GAMMA = 1 / (100e9, 10e9, 50e9)[n % 3]
+    GAMMA = 1 / (100e9, 10e9, 50e9)[round_index(gamma_dir) % 3]
 rows = []
 s = lo
 while s <= hi:
