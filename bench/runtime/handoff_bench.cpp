@@ -10,6 +10,11 @@
 // across cores) or with the runtime's streaming stores (reduce/Nontemporal.h:
 // the reader gets it from memory). Also a cache-line ping-pong, the floor
 // of any handoff. Prints median microseconds per all-reduce and the ratio.
+// Then the floor of a 2-rank all-gather of the same sizes (hccl-test's size:
+// the whole output, a block from each): each thread pulls, copying its own
+// block and the other's into its output (two memcpy), or pushes, writing
+// its block into both outputs in one pass (the runtime's copyTee, the
+// other's copy streamed: docs/runtime.md, "The push").
 //
 // Google Benchmark's threaded mode synchronises threads per batch, not per
 // iteration; the barrier between the halves needs a harness of its own.
@@ -109,6 +114,57 @@ double allReduceUs(size_t bytes, bool streamed, int iters) {
   return median(r.us);
 }
 
+struct GatherRun {
+  size_t block;
+  bool push;
+  int iters;
+  char *in[2], *out[2];
+  Barrier bar;
+  std::vector<double> us;
+};
+
+void gatherRank(GatherRun &r, int me) {
+  pin(me);
+  const size_t b = r.block;
+  const size_t mine = static_cast<size_t>(me) * b,
+               other = static_cast<size_t>(1 - me) * b;
+  long gen = 0;
+  for (int it = 0; it < r.iters; ++it) {
+    r.bar.wait(++gen);
+    auto t0 = Clock::now();
+    if (r.push) {
+      hccl::rt::copyTee(r.out[me] + mine, r.out[1 - me] + mine, r.in[me], b);
+    } else {
+      std::memcpy(r.out[me] + mine, r.in[me], b);
+      std::memcpy(r.out[me] + other, r.in[1 - me], b);
+    }
+    r.bar.wait(++gen);
+    if (me == 0)
+      r.us.push_back(
+          std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+}
+
+double allGatherUs(size_t bytes, bool push, int iters) {
+  GatherRun r;
+  r.block = bytes / 2;
+  r.push = push;
+  r.iters = iters;
+  std::vector<std::vector<char>> bufs;
+  bufs.emplace_back(r.block, 1);
+  bufs.emplace_back(r.block, 2);
+  bufs.emplace_back(bytes, 0);
+  bufs.emplace_back(bytes, 0);
+  r.in[0] = bufs[0].data();
+  r.in[1] = bufs[1].data();
+  r.out[0] = bufs[2].data();
+  r.out[1] = bufs[3].data();
+  std::thread t([&] { gatherRank(r, 1); });
+  gatherRank(r, 0);
+  t.join();
+  return median(r.us);
+}
+
 double pingPongNs() {
   alignas(64) static std::atomic<long> a{0};
   alignas(64) static std::atomic<long> b{0};
@@ -190,6 +246,15 @@ int main(int argc, char **argv) {
     std::printf("%10llu %12.1f %12.1f %8.2f\n",
                 static_cast<unsigned long long>(bytes), plain, streamed,
                 plain / streamed);
+  }
+  std::printf("# 2-thread all-gather (size: the whole output), median of %d\n",
+              iters);
+  std::printf("%10s %12s %12s\n", "bytes", "pull_us", "push_us");
+  for (uint64_t s = minb; s <= maxb; s *= 4) {
+    uint64_t bytes = s / 128 * 128; // two blocks of whole cache lines
+    std::printf(
+        "%10llu %12.2f %12.2f\n", static_cast<unsigned long long>(bytes),
+        allGatherUs(bytes, false, iters), allGatherUs(bytes, true, iters));
   }
   return 0;
 }
