@@ -38,6 +38,9 @@ namespace {
 constexpr size_t kLocalPieceBytes = 256 * 1024;
 constexpr int64_t kHealthEveryUs = 10000;
 constexpr int64_t kSleepMs = 10;
+/// The waiting executor looks where its peers run every this many idle
+/// rounds (a power of two).
+constexpr uint32_t kCpuLookEvery = 8;
 /// Smaller messages are not pushed (nor offered now). A push makes the copy
 /// wait for the peer's RTS and adds a header slot each way; below this the
 /// pulled copy, read from a cache, is faster. 2-rank all-gathers, pushed
@@ -404,6 +407,8 @@ Status Communicator::waitFor(const CallId &call,
   int64_t idleStart = -1;
   int64_t lastHealth = nowUs();
   bool steppedOff = false;
+  uint32_t idleRounds = 0;
+  int sharer = -1;
 
   auto allDone = [&]() {
     if (local.pending())
@@ -486,7 +491,11 @@ Status Communicator::waitFor(const CallId &call,
                                        " s waiting for " + waiting));
       }
     }
-    int sharer = peerOnMyCpu();
+    // Where the peers run changes slowly against a look at their flags, and
+    // each look at a peer's recorded CPU misses the cache (the peer writes
+    // it): every few idle rounds.
+    if ((idleRounds++ & (kCpuLookEvery - 1)) == 0)
+      sharer = peerOnMyCpu();
     bool colocated = sharer >= 0;
     // Not oversubscribed, there is a CPU for each: the higher rank of the two
     // steps off this one (once a step) and goes on waiting there; the lower
@@ -497,6 +506,7 @@ Status Communicator::waitFor(const CallId &call,
         moveOffCpu(myCpu.load(std::memory_order_relaxed))) {
       steppedOff = true;
       myCpu.store(sched_getcpu(), std::memory_order_relaxed);
+      idleRounds = 0; // look again from the new CPU
       continue;
     }
     // Otherwise the lower sleeps, handing the CPU to the peer. With more
@@ -531,6 +541,7 @@ Status Communicator::waitFor(const CallId &call,
                 std::min<int64_t>(kSleepMs, dl.remainingMs(kSleepMs) + 1));
     }
     bell.sleeping.store(0, std::memory_order_relaxed);
+    idleRounds = 0; // woken, perhaps elsewhere: look again
     if (!st.isOk())
       return failCall(call, static_cast<size_t>(step), st);
     if (moved2)
