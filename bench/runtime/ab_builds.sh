@@ -2,7 +2,8 @@
 #===- ab_builds.sh - hccl-test from two builds, alternating ---------------===#
 #
 # A/B of a runtime change on a noisy host: runs the same hccl-test command
-# from build A and build B in alternation, R rounds, and prints per size the
+# from build A and build B in alternation (which one first alternates too),
+# R rounds, and prints per size the
 # median and minimum of each and B's median over A's.
 #
 #   bench/runtime/ab_builds.sh BUILD_A BUILD_B ROUNDS HCCL_TEST_ARGS...
@@ -21,7 +22,11 @@ for d in "$a" "$b"; do
 done
 export HCCL_JOB_SECRET=${HCCL_JOB_SECRET:-0123456789abcdef0123}
 for r in $(seq 1 "$rounds"); do
-  for v in A B; do
+  # Which build runs first alternates, so that an order effect (the host
+  # warming between the two) favours neither.
+  order="A B"
+  [ $((r % 2)) -eq 0 ] && order="B A"
+  for v in $order; do
     d=$a
     [ "$v" = B ] && d=$b
     # The build's own libhccl, also for a build copied aside (RUNPATH names
