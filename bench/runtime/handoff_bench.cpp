@@ -60,109 +60,77 @@ struct Barrier {
   }
 };
 
-struct Run {
-  size_t bytes;
-  bool streamed;
-  int iters;
-  float *in[2], *out[2];
-  Barrier bar;
-  std::vector<double> us;
-};
-
-void rank(Run &r, int me) {
-  pin(me);
-  size_t n = r.bytes / sizeof(float), h = n / 2;
-  size_t mine = static_cast<size_t>(me) * h, other = (1 - me) * h;
-  long gen = 0;
-  for (int it = 0; it < r.iters; ++it) {
-    r.bar.wait(++gen);
-    auto t0 = Clock::now();
-    const void *srcs[2] = {r.in[0] + mine, r.in[1] + mine};
-    if (r.streamed)
-      hccl::rt::reduceManyNontemporal(r.out[me] + mine, srcs, 2, h,
-                                      DataType::Fp32, ReduceOp::Sum);
-    else
-      hccl::rt::reduceMany(r.out[me] + mine, srcs, 2, h, DataType::Fp32,
-                           ReduceOp::Sum);
-    r.bar.wait(++gen);
-    std::memcpy(r.out[me] + other, r.out[1 - me] + other, h * sizeof(float));
-    r.bar.wait(++gen);
-    if (me == 0)
-      r.us.push_back(
-          std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-  }
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
 
-double allReduceUs(size_t bytes, bool streamed, int iters) {
-  Run r;
-  r.bytes = bytes;
-  r.streamed = streamed;
-  r.iters = iters;
-  std::vector<std::vector<float>> bufs(4, std::vector<float>(bytes / 4, 1.0f));
-  r.in[0] = bufs[0].data();
-  r.in[1] = bufs[1].data();
-  r.out[0] = bufs[2].data();
-  r.out[1] = bufs[3].data();
-  std::thread t([&] { rank(r, 1); });
-  rank(r, 0);
-  t.join();
-  return median(r.us);
-}
-
-struct GatherRun {
-  size_t block;
-  bool push;
-  int iters;
-  char *in[2], *out[2];
+/// Two threads, pinned to cores 0 and 1, run `step(me, bar, gen)` `iters`
+/// times, each time between two barriers (a step may meet at more, with
+/// `bar.wait(++gen)`); the median of thread 0's times, in microseconds.
+template <class Step> double timedPair(int iters, Step step) {
   Barrier bar;
   std::vector<double> us;
-};
-
-void gatherRank(GatherRun &r, int me) {
-  pin(me);
-  const size_t b = r.block;
-  const size_t mine = static_cast<size_t>(me) * b,
-               other = static_cast<size_t>(1 - me) * b;
-  long gen = 0;
-  for (int it = 0; it < r.iters; ++it) {
-    r.bar.wait(++gen);
-    auto t0 = Clock::now();
-    if (r.push) {
-      hccl::rt::copyTee(r.out[me] + mine, r.out[1 - me] + mine, r.in[me], b);
-    } else {
-      std::memcpy(r.out[me] + mine, r.in[me], b);
-      std::memcpy(r.out[me] + other, r.in[1 - me], b);
+  auto body = [&](int me) {
+    pin(me);
+    long gen = 0;
+    for (int it = 0; it < iters; ++it) {
+      bar.wait(++gen);
+      auto t0 = Clock::now();
+      step(me, bar, gen);
+      bar.wait(++gen);
+      if (me == 0)
+        us.push_back(
+            std::chrono::duration<double, std::micro>(Clock::now() - t0)
+                .count());
     }
-    r.bar.wait(++gen);
-    if (me == 0)
-      r.us.push_back(
-          std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-  }
+  };
+  std::thread t(body, 1);
+  body(0);
+  t.join();
+  return median(us);
 }
 
+/// Each thread reduces its half of the two inputs into its output, they
+/// meet, and each copies the other's reduced half.
+double allReduceUs(size_t bytes, bool streamed, int iters) {
+  std::vector<std::vector<float>> in(2, std::vector<float>(bytes / 4, 1.0f));
+  std::vector<std::vector<float>> out(2, std::vector<float>(bytes / 4, 0.0f));
+  const size_t h = bytes / sizeof(float) / 2;
+  return timedPair(iters, [&](int me, Barrier &bar, long &gen) {
+    const size_t mine = static_cast<size_t>(me) * h,
+                 other = static_cast<size_t>(1 - me) * h;
+    const void *srcs[2] = {in[0].data() + mine, in[1].data() + mine};
+    if (streamed)
+      hccl::rt::reduceManyNontemporal(out[me].data() + mine, srcs, 2, h,
+                                      DataType::Fp32, ReduceOp::Sum);
+    else
+      hccl::rt::reduceMany(out[me].data() + mine, srcs, 2, h, DataType::Fp32,
+                           ReduceOp::Sum);
+    bar.wait(++gen);
+    std::memcpy(out[me].data() + other, out[1 - me].data() + other,
+                h * sizeof(float));
+  });
+}
+
+/// Each thread gathers its block and the other's into its output: two
+/// copies (pull), or its block into both outputs in one pass (push).
 double allGatherUs(size_t bytes, bool push, int iters) {
-  GatherRun r;
-  r.block = bytes / 2;
-  r.push = push;
-  r.iters = iters;
-  std::vector<std::vector<char>> bufs;
-  bufs.emplace_back(r.block, 1);
-  bufs.emplace_back(r.block, 2);
-  bufs.emplace_back(bytes, 0);
-  bufs.emplace_back(bytes, 0);
-  r.in[0] = bufs[0].data();
-  r.in[1] = bufs[1].data();
-  r.out[0] = bufs[2].data();
-  r.out[1] = bufs[3].data();
-  std::thread t([&] { gatherRank(r, 1); });
-  gatherRank(r, 0);
-  t.join();
-  return median(r.us);
+  const size_t b = bytes / 2;
+  std::vector<std::vector<char>> in{std::vector<char>(b, 1),
+                                    std::vector<char>(b, 2)};
+  std::vector<std::vector<char>> out(2, std::vector<char>(bytes, 0));
+  return timedPair(iters, [&](int me, Barrier &, long &) {
+    const size_t mine = static_cast<size_t>(me) * b,
+                 other = static_cast<size_t>(1 - me) * b;
+    if (push) {
+      hccl::rt::copyTee(out[me].data() + mine, out[1 - me].data() + mine,
+                        in[me].data(), b);
+    } else {
+      std::memcpy(out[me].data() + mine, in[me].data(), b);
+      std::memcpy(out[me].data() + other, in[1 - me].data(), b);
+    }
+  });
 }
 
 double pingPongNs() {
