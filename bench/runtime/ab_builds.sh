@@ -3,8 +3,8 @@
 #
 # A/B of a runtime change on a noisy host: runs the same hccl-test command
 # from build A and build B in alternation (which one first alternates too),
-# R rounds, and prints per size the
-# median and minimum of each and B's median over A's.
+# R rounds, and prints per size the median and minimum of each and B's
+# median over A's.
 #
 #   bench/runtime/ab_builds.sh BUILD_A BUILD_B ROUNDS HCCL_TEST_ARGS...
 #   bench/runtime/ab_builds.sh /tmp/build-old build 5 all_reduce -b 4K \

@@ -22,9 +22,10 @@
 # -r rounds (default 5) with -i seconds between their starts (default 0; the
 # issue's "5 rounds over at least an hour" is -r 5 -i 900); -o collectives
 # among all_reduce reduce_scatter all_gather broadcast (default all four);
-# -p rank counts (default 2); -l the latency leg's timed calls (default 2000,
-# after a tenth as many untimed; 0 leaves the leg out). The MPICH peer is mpi_coll_bench.c built with
-# mpicc.mpich into the build dir; Debian's mpich is installed if missing
+# -p rank counts (default 2); -l the latency leg's timed calls (default
+# 2000, after a tenth as many untimed; 0 leaves the leg out). The MPICH peer
+# is mpi_coll_bench.c built with mpicc.mpich into the build dir; Debian's
+# mpich is installed if missing
 # (scripts/setup.sh). -k keeps every run's output in that folder. -m gives
 # hccl-test plain malloc buffers (--malloc: the FIFO path, as torch tensors
 # and user memory take) instead of HcclMemAlloc's; the MPI peers always use
