@@ -65,7 +65,9 @@ done
 is_count() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; }
 is_count "$rounds" && [ "$rounds" -ge 1 ] || die "-r $rounds: expected a round count >= 1"
 is_count "$interval" || die "-i $interval: expected seconds >= 0"
-is_count "$latcalls" || die "-l $latcalls: expected a call count >= 0"
+is_count "$latcalls" && [ $((10#$latcalls)) -le 1000000 ] ||
+  die "-l $latcalls: expected a call count in 0..1000000 (hccl-test's -n limit)"
+latcalls=$((10#$latcalls))
 for p in $ranks; do
   is_count "$p" && [ "$p" -ge 2 ] && [ "$p" -le 64 ] || die "-p $p: expected rank counts in 2..64"
 done
@@ -141,7 +143,7 @@ for r in $(seq 1 "$rounds"); do
         mpirun.mpich -n "$p" "$mpich_bench" -o "$op" "${latency[@]}" -c 0 || exit 1
     done
   done
-  echo "# round $r done at $(cat "$d/time") (load $(cat "$d/load"))" >&2
+  echo "# round $r (from $(cat "$d/time"), load $(cat "$d/load")) done at $(date -u '+%H:%M:%S')" >&2
   if [ "$r" -lt "$rounds" ] && [ "$interval" -gt 0 ]; then
     wait_s=$((start + r * interval - SECONDS))
     [ "$wait_s" -le 0 ] || sleep "$wait_s"

@@ -31,6 +31,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <pthread.h>
 #include <sched.h>
 #include <string>
@@ -113,22 +115,36 @@ double allReduceUs(size_t bytes, bool streamed, int iters) {
   });
 }
 
+/// Page-aligned bytes, as HcclMemAlloc's and hccl-test's buffers are (a
+/// heap block lies 16 bytes into a page, and streaming stores from there
+/// straddle cache lines).
+struct PageBuf {
+  explicit PageBuf(size_t bytes, char fill)
+      : p(static_cast<char *>(
+              std::aligned_alloc(4096, (bytes + 4095) & ~size_t(4095))),
+          std::free) {
+    if (!p)
+      throw std::bad_alloc();
+    std::memset(p.get(), fill, bytes);
+  }
+  char *data() const { return p.get(); }
+  std::unique_ptr<char, void (*)(void *)> p;
+};
+
 /// Each thread gathers its block and the other's into its output: two
 /// copies (pull), or its block into both outputs in one pass (push).
 double allGatherUs(size_t bytes, bool push, int iters) {
   const size_t b = bytes / 2;
-  std::vector<std::vector<char>> in{std::vector<char>(b, 1),
-                                    std::vector<char>(b, 2)};
-  std::vector<std::vector<char>> out(2, std::vector<char>(bytes, 0));
+  PageBuf in0(b, 1), in1(b, 2), out0(bytes, 0), out1(bytes, 0);
+  char *in[2] = {in0.data(), in1.data()}, *out[2] = {out0.data(), out1.data()};
   return timedPair(iters, [&](int me, Barrier &, long &) {
     const size_t mine = static_cast<size_t>(me) * b,
                  other = static_cast<size_t>(1 - me) * b;
     if (push) {
-      hccl::rt::copyTee(out[me].data() + mine, out[1 - me].data() + mine,
-                        in[me].data(), b);
+      hccl::rt::copyTee(out[me] + mine, out[1 - me] + mine, in[me], b);
     } else {
-      std::memcpy(out[me].data() + mine, in[me].data(), b);
-      std::memcpy(out[me].data() + other, in[1 - me].data(), b);
+      std::memcpy(out[me] + mine, in[me], b);
+      std::memcpy(out[me] + other, in[1 - me], b);
     }
   });
 }

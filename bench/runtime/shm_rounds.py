@@ -107,7 +107,12 @@ def main(argv):
         data = {who: [nominal_rows(os.path.join(d, f"{case}-{who}.txt")) for d in rounds]
                 for who in ("ours",) + PEERS}
         sizes = sorted(set.intersection(*(set(r) for v in data.values() for r in v)))
-        has_lat = os.path.exists(os.path.join(rounds[0], f"{case}-ours-lat.txt"))
+        lat_files = [f"{case}-{who}-lat.txt" for who in ("ours",) + PEERS]
+        has_lat = any(os.path.exists(os.path.join(rounds[0], f)) for f in lat_files)
+        for d in rounds if has_lat else []:
+            gone = [f for f in lat_files if not os.path.exists(os.path.join(d, f))]
+            if gone:
+                sys.exit(f"shm_rounds: {d}: latency leg incomplete, missing {', '.join(gone)}")
         print(f"\n### {op}, {p} ranks\n")
         print("| size | ours us | Open MPI us | MPICH us | busbw ours / Open MPI "
               "(min / med / max) | busbw ours / MPICH (min / med / max) |")

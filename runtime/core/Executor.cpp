@@ -38,9 +38,10 @@ namespace {
 constexpr size_t kLocalPieceBytes = 256 * 1024;
 constexpr int64_t kHealthEveryUs = 10000;
 constexpr int64_t kSleepMs = 10;
-/// The waiting executor looks where its peers run every this many idle
+/// The spinning executor looks where its peers run every this many idle
 /// rounds (a power of two).
 constexpr uint32_t kCpuLookEvery = 8;
+static_assert((kCpuLookEvery & (kCpuLookEvery - 1)) == 0, "a power of two");
 /// Smaller messages are not pushed (nor offered now). A push makes the copy
 /// wait for the peer's RTS and adds a header slot each way; below this the
 /// pulled copy, read from a cache, is faster. 2-rank all-gathers, pushed
@@ -447,6 +448,7 @@ Status Communicator::waitFor(const CallId &call,
       return Status::ok();
     if (moved) {
       idleStart = -1;
+      idleRounds = 0; // a new idle stretch starts with a look
       continue;
     }
     int64_t now = nowUs();
@@ -493,8 +495,12 @@ Status Communicator::waitFor(const CallId &call,
     }
     // Where the peers run changes slowly against a look at their flags, and
     // each look at a peer's recorded CPU misses the cache (the peer writes
-    // it): every few idle rounds.
-    if ((idleRounds++ & (kCpuLookEvery - 1)) == 0)
+    // it): while spinning, every few idle rounds. Once the policy yields (a
+    // round can then be a time slice), every round, as this rank's own
+    // record must not lag either.
+    const bool spinning =
+        policy.next(now - idleStart) == WaitPolicy::Action::Spin;
+    if (!spinning || (idleRounds++ & (kCpuLookEvery - 1)) == 0)
       sharer = peerOnMyCpu();
     bool colocated = sharer >= 0;
     // Not oversubscribed, there is a CPU for each: the higher rank of the two

@@ -102,11 +102,15 @@ private:
   /// The executor's idle round (a look at every pair, the clock, this
   /// spin) took 120-135 ns on the 2-core VM with one pause (11 ns there).
   /// Sixteen added 176 ns to every look at the peers' flags, which a 1-2 us
-  /// call waits out twice or more: one pause made 2-rank 4 KB calls 5-16%
-  /// faster (docs/performance.md, "Looking more often"). A yield every 128
-  /// rounds keeps about the old cadence (every 15-20 us).
+  /// call waits out twice or more: one pause made 2-rank 4 KB calls 5-14%
+  /// faster there (docs/performance.md, "Looking more often"). A yield
+  /// every 128 rounds keeps about the old cadence (every 15-20 us there).
+  /// Both figures are this VM's: a pause costs more on other CPUs (about
+  /// 140 cycles on Skylake-SP and later), and a tighter poll was not
+  /// measured beside a peer on a sibling hyperthread.
   static constexpr int kPausesPerSpin = 1;
   static constexpr uint32_t kSpinsPerYield = 128;
+  static_assert((kSpinsPerYield & (kSpinsPerYield - 1)) == 0, "a power of two");
   int64_t spinUs_, yieldUs_;
   bool yields_;
   uint32_t spins_ = 0;
