@@ -102,7 +102,7 @@ private:
   /// The executor's idle round (a look at every pair, the clock, this
   /// spin) took 120-135 ns on the 2-core VM with one pause (11 ns there).
   /// Sixteen added 176 ns to every look at the peers' flags, which a 1-2 us
-  /// call waits out twice or more: one pause made 2-rank 4 KB calls 5-14%
+  /// call waits out twice or more: one pause made 2-rank 4 KB calls 8-27%
   /// faster there (docs/performance.md, "Looking more often"). A yield
   /// every 128 rounds keeps about the old cadence (every 15-20 us there).
   /// Both figures are this VM's: a pause costs more on other CPUs (about
