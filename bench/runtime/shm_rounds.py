@@ -109,9 +109,9 @@ def main(argv):
         sizes = sorted(set.intersection(*(set(r) for v in data.values() for r in v)))
         lat_files = [f"{case}-{who}-lat.txt" for who in ("ours",) + PEERS]
         has_lat = any(os.path.exists(os.path.join(rounds[0], f)) for f in lat_files)
-        for d in rounds if has_lat else []:
+        for d in rounds:
             gone = [f for f in lat_files if not os.path.exists(os.path.join(d, f))]
-            if gone:
+            if has_lat and gone:
                 sys.exit(f"shm_rounds: {d}: latency leg incomplete, missing {', '.join(gone)}")
         print(f"\n### {op}, {p} ranks\n")
         print("| size | ours us | Open MPI us | MPICH us | busbw ours / Open MPI "

@@ -498,9 +498,9 @@ Status Communicator::waitFor(const CallId &call,
     // it): while spinning, every few idle rounds. Once the policy yields (a
     // round can then be a time slice), every round, as this rank's own
     // record must not lag either.
-    const bool spinning =
-        policy.next(now - idleStart) == WaitPolicy::Action::Spin;
-    if (!spinning || (idleRounds++ & (kCpuLookEvery - 1)) == 0)
+    const WaitPolicy::Action planned = policy.next(now - idleStart);
+    if (planned != WaitPolicy::Action::Spin ||
+        (idleRounds++ & (kCpuLookEvery - 1)) == 0)
       sharer = peerOnMyCpu();
     bool colocated = sharer >= 0;
     // Not oversubscribed, there is a CPU for each: the higher rank of the two
@@ -524,7 +524,7 @@ Status Communicator::waitFor(const CallId &call,
     WaitPolicy::Action next =
         WaitPolicy::colocatedSleeps(colocated, oversubscribed_)
             ? WaitPolicy::Action::Sleep
-            : policy.next(now - idleStart);
+            : planned;
     if (next == WaitPolicy::Action::Spin) {
       policy.spin();
       continue;
