@@ -2,9 +2,11 @@
 """Unit tests of validate_model.py's statistics and Horovod emulation, on
 hand-worked values. Run: python3 bench/model/test_validate_model.py (the
 lit test test/tools/validate-model.test does)."""
+import argparse
 import math
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -86,6 +88,73 @@ class Statistics(unittest.TestCase):
         rows = [row(100, 150, 4), row(110, 160, 2), row(120, 140, 12)]
         self.assertEqual(vm.separated_pairs(rows), (1, 2))
         self.assertEqual(vm.separated_pairs(rows[:1]), (0, 0))
+
+    def test_same_plans_measured_once(self):
+        # t25M, t64M and t256M compile to one plan (one bucket each): one
+        # run, one point; ddp's plan differs by one byte
+        with tempfile.TemporaryDirectory() as d:
+            def cfg(policy, text):
+                path = os.path.join(d, policy + ".plan.json")
+                with open(path, "w") as f:
+                    f.write(text)
+                return {"graph": "g", "policy": policy, "in_flight": 1, "plan": path,
+                        "runs": []}
+            cs = [cfg("ddp", "{}\n"), cfg("t25M", "{} "), cfg("t64M", "{} "),
+                  cfg("t256M", "{} ")]
+            vm.mark_same_plans(cs)
+        self.assertEqual([c["same_plan_as"] for c in cs], [None, None, "t25M k=1", "t25M k=1"])
+        self.assertIs(cs[3]["twin"], cs[1])
+        self.assertNotEqual(cs[0]["plan_digest"], cs[1]["plan_digest"])
+
+        class Runner:
+            last_stderr = ""
+            ran = []
+
+            def run(self, tool, args, **kw):
+                self.ran.append(args[0])
+                return "x"
+        args = argparse.Namespace(rounds=2, ranks=2, iters=1, warmup=0, check=False,
+                                  spin_us=None, host_slice_us=None, max_buffer_mib=None,
+                                  buffer_span_mib=None, issue=None, retries=0, timeout=1)
+        orig = vm.parse_run
+        vm.parse_run = lambda out, what: {"iter_ms": 1.0}
+        try:
+            progress = [0, 4, 0]
+            for c in cs:
+                c["pred"] = {"iter_ms": 1.0}
+            vm.measure(args, Runner(), cs, progress)
+        finally:
+            vm.parse_run = orig
+        # two distinct plans, two rounds: four runs; the twins share t25M's
+        self.assertEqual(sorted(Runner.ran), sorted([cs[0]["plan"], cs[1]["plan"]] * 2))
+        self.assertIs(cs[2]["runs"], cs[1]["runs"])
+        self.assertEqual(len(cs[3]["runs"]), 2)
+
+    def test_distinct_plans_in_rho(self):
+        def row(policy, pred, meas, digest):
+            return {"graph": "g", "policy": policy, "in_flight": 0, "pred_iter_ms": pred,
+                    "meas_iter_ms": meas, "meas_range_ms": 0.1, "iter_err": 0.0,
+                    "exposed_err_of_iter": 0.0, "iter_err_meas_compute": 0.0,
+                    "meas_spread": 0.0, "plan_digest": digest}
+        # four policies, the last two one plan: counted as three points, in
+        # order (rho 1). Were the twins' measurements different (as two runs
+        # of one program are), rho over four points would rank noise.
+        rows = [row("none", 10, 20, "a"), row("ddp", 11, 21, "b"),
+                row("t25M", 12, 22, "c"), row("t64M", 12, 22, "c"),
+                row("optimal", 9, 19, None)]
+        self.assertEqual([r["policy"] for r in vm.distinct_plans(rows)],
+                         ["none", "ddp", "t25M", "optimal"])
+        s = vm.summarize(rows, ["none", "ddp", "t25M", "t64M", "optimal"], [0])
+        g = s["groups"][0]
+        self.assertEqual((g["plans"], g["configs"]), (4, 5))
+        self.assertAlmostEqual(g["rho"], 1.0)
+        self.assertAlmostEqual(g["rho_ceiling"], 1.0)
+        # with the twin counted, the predicted tie caps rho below 1
+        self.assertLess(vm.rho_ceiling([r["pred_iter_ms"] for r in rows]), 1.0)
+        self.assertEqual((s["overall"]["plans"], s["overall"]["configs"]), (4, 5))
+        # the same digest on another graph is another plan
+        other = dict(rows[3], graph="h")
+        self.assertEqual(len(vm.distinct_plans(rows + [other])), 5)
 
     def test_graph_name(self):
         self.assertEqual(vm.graph_name("/x/resnet18-host.graph.json"), "resnet18-host")

@@ -54,6 +54,7 @@ stderr), 2 bad command line.
 import argparse
 import csv
 import glob
+import hashlib
 import json
 import math
 import os
@@ -192,6 +193,42 @@ def separated_pairs(rows):
             if (a["meas_iter_ms"] - b["meas_iter_ms"]) * dp > 0:
                 agree += 1
     return agree, sep
+
+
+def distinct_plans(rows):
+    """The rows of distinct plans: the first row of each (graph, plan digest),
+    in order. Policies that compile to the same plan file (t25M, t64M and
+    t256M on a graph smaller than 25 MB: one bucket each) run the same
+    program; measured once, they are one point. Counting them as several
+    would rank the host's noise between runs of one program (rows without a
+    digest, from reports before 2026-12-06, are each distinct)."""
+    seen, out = set(), []
+    for r in rows:
+        d = r.get("plan_digest")
+        if d is not None:
+            if (r["graph"], d) in seen:
+                continue
+            seen.add((r["graph"], d))
+        out.append(r)
+    return out
+
+
+def mark_same_plans(configs):
+    """Give each config its plan file's digest and, where an earlier config of
+    the same graph compiled to the same bytes, `twin` (that config) and
+    `same_plan_as` (its name); such configs are not measured but take the
+    twin's runs (measure)."""
+    first = {}
+    for c in configs:
+        with open(c["plan"], "rb") as f:
+            c["plan_digest"] = hashlib.sha256(f.read()).hexdigest()
+        twin = first.setdefault((c["graph"], c["plan_digest"]), c)
+        c["twin"] = None if twin is c else twin
+        c["same_plan_as"] = None if twin is c else config_name(twin)
+
+
+def config_name(c):
+    return f"{c['policy']} k={c['in_flight'] or 'inf'}"
 
 
 def optimal_verdict(rows):
@@ -726,8 +763,10 @@ def compile_graph(args, tools, work, gpath, calib, policies, in_flight):
                             "scale": scale, "pipeline": opts, "buckets": nb,
                             "pred": pred, "plan": plan, "runs": [],
                             "failures": []})
+    mark_same_plans(configs)
+    twins = sum(1 for c in configs if c["twin"])
     log(f"{gname}: compiled {len(policies) * len(in_flight)} configurations "
-        f"(compute x{scale:g})")
+        f"(compute x{scale:g}), {len(configs) - twins} distinct plans")
     return configs
 
 
@@ -753,7 +792,8 @@ def print_predictions(configs):
         p = c["pred"]
         print(f"{c['graph']:<16} {c['policy']:<8} {c['in_flight'] or 'inf':>3} "
               f"{c['buckets']:>5} | {p['iter_ms']:9.3f} {p['exposed_ms']:9.3f} "
-              f"{p['compute_ms']:9.3f}")
+              f"{p['compute_ms']:9.3f}"
+              + (f"  = {c['same_plan_as']}" if c.get("same_plan_as") else ""))
 
 
 def hccl_run_args(args, plan):
@@ -773,7 +813,11 @@ def hccl_run_args(args, plan):
 def measure(args, tools, configs, progress):
     """args.rounds rounds over `configs`, each round in a rotated order so
     that drift hits every configuration alike; fills each one's "runs".
-    `progress` counts runs across calls: [done, total, slice refusals]."""
+    `progress` counts runs across calls: [done, total, slice refusals].
+    A config whose plan is an earlier one's (mark_same_plans) is not run: it
+    shares its twin's runs."""
+    twins = [c for c in configs if c.get("twin")]
+    configs = [c for c in configs if not c.get("twin")]
     for r in range(args.rounds):
         order = configs[r % len(configs):] + configs[:r % len(configs)]
         for c in order:
@@ -798,6 +842,8 @@ def measure(args, tools, configs, progress):
             progress[0] += 1
             log(f"[{progress[0]}/{progress[1]}] round {r + 1}: {what}: {m['iter_ms']:.2f} "
                 f"ms (predicted {c['pred']['iter_ms']:.2f})")
+    for c in twins:
+        c["runs"] = c["twin"]["runs"]
 
 
 def bench(args, graphs, policies, in_flight, work):
@@ -818,6 +864,7 @@ def bench(args, graphs, policies, in_flight, work):
             calibrations[gname] = {"file": src, "taken_utc": time.strftime(
                 "%Y-%m-%d %H:%M", time.gmtime()), "params": calib}
             own = compile_graph(args, tools, work, gpath, calib, policies, in_flight)
+            progress[1] -= args.rounds * sum(1 for c in own if c["twin"])
             configs += own
             if args.predict_only:
                 continue
@@ -827,8 +874,9 @@ def bench(args, graphs, policies, in_flight, work):
         calib, calib_src = calibrate(args, work)
         for gpath in graphs:
             configs += compile_graph(args, tools, work, gpath, calib, policies, in_flight)
-    est = sum(c["pred"]["iter_ms"] for c in configs) * (args.iters + args.warmup) \
-        * args.rounds / 1e3
+        progress[1] -= args.rounds * sum(1 for c in configs if c["twin"])
+    est = sum(c["pred"]["iter_ms"] for c in configs if not c["twin"]) \
+        * (args.iters + args.warmup) * args.rounds / 1e3
     if args.predict_only:
         log(f"{len(configs)} configurations x {args.rounds} rounds on {args.ranks} "
             f"ranks would take {est:.0f} s of predicted iterations alone")
@@ -837,7 +885,8 @@ def bench(args, graphs, policies, in_flight, work):
         print_predictions(configs)
         return 0
     if not args.calibrate_each_graph:
-        log(f"measuring {len(configs)} configurations x {args.rounds} rounds on "
+        log(f"measuring {progress[1] // args.rounds} distinct plans of {len(configs)} "
+            f"configurations x {args.rounds} rounds on "
             f"{args.ranks} ranks (predicted iterations alone: {est:.0f} s)")
         measure(args, tools, configs, progress)
     slice_refused = progress[2]
@@ -871,6 +920,7 @@ def bench(args, graphs, policies, in_flight, work):
             "late_starts": sum(m["late_starts"] for m in c["runs"]) if counted else None,
             "worst_late_ms": max(m["worst_late_ms"] for m in c["runs"]) if counted else None,
             "pipeline": c["pipeline"], "round_iter_ms": its,
+            "plan_digest": c["plan_digest"], "same_plan_as": c["same_plan_as"],
         })
     summary = summarize(rows, policies, in_flight)
     load1 = os.getloadavg()
@@ -933,25 +983,32 @@ def report_again(args):
 
 
 def summarize(rows, policies, in_flight):
+    """Per graph and in-flight setting, per graph and overall. The rank
+    correlation, the errors, the separated pairs and the spreads count each
+    distinct plan once (distinct_plans); the optimal verdict looks at every
+    policy (a twin of optimal's plan has its very runs)."""
     s = {"groups": [], "graphs": []}
     graphs = list(dict.fromkeys(r["graph"] for r in rows))
     for g in graphs:
         for k in in_flight:
-            grp = [r for r in rows if r["graph"] == g and r["in_flight"] == k]
+            every = [r for r in rows if r["graph"] == g and r["in_flight"] == k]
+            grp = distinct_plans(every)
             rho = spearman([r["pred_iter_ms"] for r in grp], [r["meas_iter_ms"] for r in grp])
             med, worst = error_summary([r["iter_err"] for r in grp])
             s["groups"].append({"graph": g, "in_flight": k, "rho": rho,
                                 "rho_ceiling": rho_ceiling([r["pred_iter_ms"] for r in grp]),
+                                "plans": len(grp), "configs": len(every),
                                 "median_err": med, "worst_err": worst,
                                 "pairs": separated_pairs(grp),
-                                "optimal": optimal_verdict(grp)})
-        grp = [r for r in rows if r["graph"] == g]
+                                "optimal": optimal_verdict(every)})
+        grp = distinct_plans([r for r in rows if r["graph"] == g])
         rho = spearman([r["pred_iter_ms"] for r in grp], [r["meas_iter_ms"] for r in grp])
         med, worst = error_summary([r["iter_err"] for r in grp])
         s["graphs"].append({"graph": g, "rho": rho, "median_err": med, "worst_err": worst})
-    med, worst = error_summary([r["iter_err"] for r in rows])
-    emed, eworst = error_summary([r["exposed_err_of_iter"] for r in rows])
-    cmed, cworst = error_summary([r["iter_err_meas_compute"] for r in rows])
+    one = distinct_plans(rows)
+    med, worst = error_summary([r["iter_err"] for r in one])
+    emed, eworst = error_summary([r["exposed_err_of_iter"] for r in one])
+    cmed, cworst = error_summary([r["iter_err_meas_compute"] for r in one])
     rhos = [x["rho"] for x in s["groups"] if x["rho"] is not None]
     pairs = [x["pairs"] for x in s["groups"]]
     verdicts = [x["optimal"] for x in s["groups"] if x["optimal"]]
@@ -965,8 +1022,9 @@ def summarize(rows, policies, in_flight):
         "separated_pairs": sum(n for _, n in pairs),
         "optimal_ok": sum(1 for v in verdicts if v[0] == "ok"),
         "optimal_checked": len(verdicts),
-        "median_spread": statistics.median(r["meas_spread"] for r in rows),
-        "worst_spread": max(r["meas_spread"] for r in rows),
+        "plans": len(one), "configs": len(rows),
+        "median_spread": statistics.median(r["meas_spread"] for r in one),
+        "worst_spread": max(r["meas_spread"] for r in one),
     }
     o = s["overall"]
     o["targets"] = {
@@ -1009,20 +1067,23 @@ def print_report(rows, summary, meta, policies):
               f"{pct(r['iter_err_meas_compute']):>6} | "
               f"{r['pred_exposed_ms']:9.3f} {r['meas_exposed_ms']:9.3f} "
               f"{pct(r['exposed_err_of_iter']):>8} | {r['pred_compute_ms']:9.3f} "
-              f"{r['meas_compute_ms']:9.3f} | {100 * r['meas_spread']:7.1f}")
+              f"{r['meas_compute_ms']:9.3f} | {100 * r['meas_spread']:7.1f}"
+              + (f"  = {r['same_plan_as']}" if r.get("same_plan_as") else ""))
     print()
     print("per graph and in-flight setting (policies ranked by predicted vs measured "
           "iteration; pairs: of the policy pairs the model separates by more than "
-          "the measured noise, those measured in the predicted order):")
-    print(f"{'graph':<16} {'k':>3} | {'rho':>6} | {'pairs':>7} | {'med|err|%':>9} "
-          f"{'worst%':>7} | optimal measured vs best other")
+          "the measured noise, those measured in the predicted order; plans: the "
+          "distinct plans of the policies, each counted once):")
+    print(f"{'graph':<16} {'k':>3} | {'rho':>6} | {'plans':>5} | {'pairs':>7} | "
+          f"{'med|err|%':>9} {'worst%':>7} | optimal measured vs best other")
     for g in summary["groups"]:
         k = g["in_flight"] or "inf"
         v = g["optimal"]
         verdict = ("-" if v is None else
                    f"{v[0]}: {v[1]:.2f} vs {v[2]} {v[3]:.2f} (noise {v[4]:.2f})")
         pr = f"{g['pairs'][0]}/{g['pairs'][1]}"
-        print(f"{g['graph']:<16} {k:>3} | {fmt_rho(g['rho']):>6} | {pr:>7} | "
+        plans = f"{g['plans']}/{g['configs']}" if "plans" in g else "-"
+        print(f"{g['graph']:<16} {k:>3} | {fmt_rho(g['rho']):>6} | {plans:>5} | {pr:>7} | "
               f"{pct(g['median_err']).lstrip('+'):>9} {pct(g['worst_err']).lstrip('+'):>7} | "
               f"{verdict}")
     print()
@@ -1042,7 +1103,10 @@ def print_report(rows, summary, meta, policies):
           f"the predicted order {o['separated_pairs_agree']} of {o['separated_pairs']}; "
           f"optimal no slower "
           f"than the best other beyond noise in {o['optimal_ok']} of "
-          f"{o['optimal_checked']}; run-to-run spread median "
+          f"{o['optimal_checked']}; "
+          + (f"{o['plans']} distinct plans of {o['configs']} configurations; "
+             if "plans" in o else "")
+          + f"run-to-run spread median "
           f"{100 * o['median_spread']:.1f}%, worst {100 * o['worst_spread']:.1f}%")
     low = [g for g in summary["groups"] if g["rho"] is not None and g["rho"] < TARGET_RHO]
     if low:

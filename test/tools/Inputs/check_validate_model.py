@@ -11,9 +11,10 @@
 - the CSV's measured iteration is the median of its rounds, its spread
   (max - min) / median;
 - each printed rho equals Spearman's correlation recomputed from the CSV
-  (ranks by counting, ties averaged), per graph and in-flight setting, and
-  so do the separated pairs (predicted apart by more than the larger round
-  range) measured in the predicted order;
+  (ranks by counting, ties averaged), per graph and in-flight setting, over
+  one row per distinct plan digest (the first), and so do the separated
+  pairs (predicted apart by more than the larger round range) measured in
+  the predicted order; the printed plans are those digests of the rows;
 - each optimal verdict follows from the CSV (optimal <= best other + the
   larger round range).
 Prints what it checked; exits 1 naming the first mismatch."""
@@ -49,7 +50,7 @@ def main():
     in_flight = ["inf" if k == "0" else k for k in args[k_at + 1:]]
     lines = open(out).read().splitlines()
     # table rows: "graph policy k bkts | ...", 5 fields; summary rows:
-    # "graph k | rho | pairs | errors | verdict", 5 fields too
+    # "graph k | rho | plans | pairs | errors | verdict", 6 fields
     table = [l.split() for l in lines if not l.startswith("graph")
              and len(l.split("|")) == 5 and len(l.split("|")[0].split()) == 4]
     rows = []
@@ -103,14 +104,21 @@ def main():
     printed = {}
     for l in lines:
         p = l.split("|")
-        if len(p) == 5 and len(p[0].split()) == 2 and p[0].split()[0] != "graph":
+        if len(p) == 6 and len(p[0].split()) == 2 and p[0].split()[0] != "graph":
             g, k = p[0].split()
-            printed[(g, k)] = (p[1].strip(), p[4].strip(), p[2].strip())
+            printed[(g, k)] = (p[1].strip(), p[5].strip(), p[3].strip(), p[2].strip())
     if set(printed) != set(groups):
         fail(f"summary groups {sorted(printed)}, CSV groups {sorted(groups)}")
-    for key, grp in groups.items():
+    for key, every in groups.items():
+        grp, digests = [], set()
+        for c in every:
+            if c["plan_digest"] not in digests:
+                digests.add(c["plan_digest"])
+                grp.append(c)
         r = rho([float(c["pred_iter_ms"]) for c in grp], [float(c["meas_iter_ms"]) for c in grp])
-        shown, verdict, pairs = printed[key]
+        shown, verdict, pairs, plans = printed[key]
+        if plans != f"{len(grp)}/{len(every)}":
+            fail(f"{key}: plans printed {plans}, the CSV's digests give {len(grp)}/{len(every)}")
         agree = sep = 0
         for i, a in enumerate(grp):
             for b in grp[i + 1:]:
@@ -123,8 +131,8 @@ def main():
             fail(f"{key}: pairs printed {pairs}, recomputed {agree}/{sep}")
         if (r is None) != (shown == "n/a") or (r is not None and abs(float(shown) - r) > 0.0005):
             fail(f"{key}: rho printed {shown}, recomputed {r}")
-        opt = [c for c in grp if c["policy"] == "optimal"]
-        oth = [c for c in grp if c["policy"] != "optimal"]
+        opt = [c for c in every if c["policy"] == "optimal"]
+        oth = [c for c in every if c["policy"] != "optimal"]
         if opt and oth:
             o = opt[0]
             b = min(oth, key=lambda c: float(c["meas_iter_ms"]))
@@ -132,8 +140,8 @@ def main():
             ok = float(o["meas_iter_ms"]) <= float(b["meas_iter_ms"]) + noise
             if not verdict.startswith("ok" if ok else "SLOWER"):
                 fail(f"{key}: verdict '{verdict}', the CSV says {'ok' if ok else 'SLOWER'}")
-        print(f"check_validate_model: {key[0]} k={key[1]}: {len(grp)} policies, "
-              f"rho {shown} recomputed")
+        print(f"check_validate_model: {key[0]} k={key[1]}: {len(every)} policies, "
+              f"{len(grp)} plans, rho {shown} recomputed")
     print(f"check_validate_model: {len(rows)} rows checked")
 
 
