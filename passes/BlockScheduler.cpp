@@ -21,7 +21,8 @@ static double valueBytes(Value v) {
 BlockScheduler::BlockScheduler(Block &block, const OverlapLimits &limits,
                                CommCostModel *model)
     : block(block), limits(limits), model(model),
-      wakeupUs(model ? model->topology().collectiveWakeupUs : 0) {}
+      wakeupUs(model ? model->topology().collectiveWakeupUs : 0),
+      wakeupIdleUs(model ? model->topology().collectiveWakeupIdleUs : 0) {}
 
 LogicalResult BlockScheduler::run(BlockScheduleStats &stats) {
   // Sized up front: a Node holds SmallVectors, which std::vector copies
@@ -427,10 +428,10 @@ void BlockScheduler::place(int64_t n) {
     // On the group's stream, sharing links with the other groups' (the
     // clock is in microseconds).
     c.job =
-        links.add({clockUs + wakeupUs, c.price.latency * 1e6,
+        links.add({clockUs, c.price.latency * 1e6,
                    (c.price.seconds - c.price.latency) * 1e6,
                    reinterpret_cast<uintptr_t>(c.group.getAsOpaquePointer()),
-                   c.price.footprint});
+                   c.price.footprint, wakeupUs, wakeupIdleUs});
     flight.insert(nd.coll);
     ++inFlight;
     bytesInFlight += c.bytes;

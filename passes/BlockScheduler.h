@@ -175,8 +175,9 @@ private:
   int64_t readyStart = -1;
   double live = 0, clockUs = 0;
   /// From a start to the earliest begin of its collective
-  /// (Topology::collectiveWakeupUs; 0 without a model).
-  double wakeupUs = 0;
+  /// (Topology::collectiveWakeupUs; 0 without a model), and the idle time
+  /// after which all of it is paid (collectiveWakeupIdleUs; LinkSharing.h).
+  double wakeupUs = 0, wakeupIdleUs = 0;
   int64_t inFlight = 0;
   double bytesInFlight = 0;
   std::set<int64_t> flight; ///< collective numbers, oldest first

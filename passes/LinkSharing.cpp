@@ -17,7 +17,7 @@ using namespace hccl::contention;
 size_t LinkSharing::add(Job job) {
   Run r;
   r.job = std::move(job);
-  r.job.issue = std::max(r.job.issue, now);
+  r.floor = now;
   std::sort(r.job.resources.begin(), r.job.resources.end());
   r.job.resources.erase(
       std::unique(r.job.resources.begin(), r.job.resources.end()),
@@ -40,6 +40,15 @@ double LinkSharing::rateOf(const Run &r) const {
   return 1.0 / most;
 }
 
+double LinkSharing::earliest(const Run &r, const Stream &s) {
+  double w = r.job.wakeup;
+  // A stream's first job follows an idle as long as it likes.
+  if (r.job.wakeupIdle > 0 && s.ran)
+    w *= std::clamp((r.job.issue - s.free) / r.job.wakeupIdle, 0.0, 1.0);
+  // An issue before the time already simulated counts as that time.
+  return std::max({r.job.issue + w, r.floor, s.free});
+}
+
 void LinkSharing::startHeads() {
   for (auto &[key, s] : streams) {
     if (s.queue.empty())
@@ -47,8 +56,7 @@ void LinkSharing::startHeads() {
     Run &head = runs[s.queue.front()];
     if (head.state != State::Waiting)
       continue;
-    double begin = std::max(head.job.issue, s.free);
-    if (begin > now)
+    if (earliest(head, s) > now)
       continue;
     head.begin = now;
     if (head.left > 0) {
@@ -85,7 +93,7 @@ void LinkSharing::simulate(double until, size_t stop) {
       } else if (r.state == State::Tail) {
         next = std::min(next, r.end);
       } else {
-        next = std::min(next, std::max(r.job.issue, s.free));
+        next = std::min(next, earliest(r, s));
       }
     }
     // Nothing happens by `until`: stay at the last event (moving jobs keep
@@ -116,6 +124,7 @@ void LinkSharing::simulate(double until, size_t stop) {
           break;
         r.state = State::Done;
         s.free = r.end;
+        s.ran = true;
         s.queue.pop_front();
         startHeads(); // the next job of the stream may start at once
       }

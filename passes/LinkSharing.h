@@ -33,11 +33,18 @@
 namespace hccl::contention {
 
 struct Job {
-  double issue = 0;     ///< when its stream may take it
+  double issue = 0;     ///< when it was issued
   double latency = 0;   ///< not shared
   double bandwidth = 0; ///< alone; stretched while resources are shared
   uint64_t stream = 0;  ///< jobs of one stream run in add order
   std::vector<int64_t> resources;
+  /// The wake-up (Topology::collectiveWakeupUs): the job begins at
+  /// max(issue + wake-up, when its stream frees). With `wakeupIdle` > 0
+  /// the wake-up is that share of `wakeup` the stream's idle time before
+  /// the issue (issue - when it freed, at least 0) is of `wakeupIdle`, at
+  /// most all of it (Topology::collectiveWakeupIdleUs); with 0, all of it.
+  double wakeup = 0;
+  double wakeupIdle = 0;
 };
 
 class LinkSharing {
@@ -60,10 +67,12 @@ private:
     Job job;
     State state = State::Waiting;
     double begin = 0, end = 0, left = 0; ///< left: bandwidth work to do
+    double floor = 0; ///< the time simulated when it was added
   };
   struct Stream {
     std::deque<size_t> queue; ///< jobs not done, in order
     double free = 0;          ///< when its last done job ended
+    bool ran = false;         ///< a job of it has ended (else idle forever)
   };
 
   /// Simulates until job `stop` is done or time `until`, whichever first.
@@ -71,6 +80,8 @@ private:
   /// Takes the head jobs whose streams and issue times allow it at `now`.
   void startHeads();
   double rateOf(const Run &r) const;
+  /// When waiting head job `r` may begin on stream `s`.
+  static double earliest(const Run &r, const Stream &s);
 
   std::vector<Run> runs;
   std::unordered_map<uint64_t, Stream> streams;

@@ -69,7 +69,8 @@ def BucketSizing : Pass<"comm-bucket-sizing"> {
     when it runs slower than priced. Every bucket's price includes the topology's per-collective
     overhead (`#comm.topology<..., overhead = US>`), and a bucket issued
     on an idle stream starts no earlier than the wake-up after its issue
-    (`wakeup = US`). Needs the module topology.
+    (`wakeup = US`; all of it, whatever `wakeup_idle` says: a bound). Needs the
+    module topology.
 
     Every policy honours `max-count` and `max-bucket-bytes`. Sizes accept
     K, M, G suffixes (binary).

@@ -73,13 +73,15 @@ private:
     if (failed(fp))
       return failure();
     // It may start once the wake-up has passed (queued behind another
-    // collective of its stream, it waits for that anyway).
+    // collective of its stream, it waits for that anyway; a share of it
+    // after a short idle, with a wake-up idle: LinkSharing.h).
+    const hccl::sched::Topology &topo = model.topology();
     jobs.push_back(
-        links.add({clock + model.topology().collectiveWakeupUs,
-                   price->latencySeconds * 1e6,
+        links.add({clock, price->latencySeconds * 1e6,
                    (price->seconds - price->latencySeconds) * 1e6,
                    reinterpret_cast<uintptr_t>(group.getAsOpaquePointer()),
-                   std::move(*fp)}));
+                   std::move(*fp), topo.collectiveWakeupUs,
+                   topo.collectiveWakeupIdleUs}));
     tl.commUs += price->seconds * 1e6;
     tl.collectives.push_back(ev);
     return tl.collectives.size() - 1;

@@ -156,6 +156,14 @@ class Statistics(unittest.TestCase):
         other = dict(rows[3], graph="h")
         self.assertEqual(len(vm.distinct_plans(rows + [other])), 5)
 
+    def test_calibration_figures_wakeup_idle(self):
+        c = {"intra": {"latency_us": 1.5, "bandwidth_gbps": 20}, "reduce_gbps": 9,
+             "collective_overhead_us": 2, "collective_wakeup_us": 18.4}
+        self.assertTrue(vm.calibration_figures(c).endswith("wake-up 18.4 us"))
+        c["collective_wakeup_idle_us"] = 1000
+        self.assertTrue(vm.calibration_figures(c).endswith(
+            "wake-up 18.4 us (all of it after 1000 us idle)"))
+
     def test_graph_name(self):
         self.assertEqual(vm.graph_name("/x/resnet18-host.graph.json"), "resnet18-host")
         self.assertEqual(vm.graph_name("g.json"), "g")

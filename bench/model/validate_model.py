@@ -782,6 +782,8 @@ def calibration_figures(c):
             f"reduction {c.get('reduce_gbps')} GB/s, overhead "
             f"{c.get('collective_overhead_us', 0)} us per collective, wake-up "
             f"{c.get('collective_wakeup_us', 0)} us"
+            + (f" (all of it after {c['collective_wakeup_idle_us']} us idle)"
+               if c.get("collective_wakeup_idle_us") else "")
             + "".join(f", x{f} past {b} B" for b, f in knees_of(c)))
 
 

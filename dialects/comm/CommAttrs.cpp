@@ -178,6 +178,7 @@ sched::Topology TopologyAttr::toSchedule() const {
     t.scaleUp = fromAttr(getScaleUp());
   t.collectiveOverheadUs = getOverhead().convertToDouble();
   t.collectiveWakeupUs = getWakeup().convertToDouble();
+  t.collectiveWakeupIdleUs = getWakeupIdle().convertToDouble();
   ArrayRef<double> bytes = getCacheBytes().asArrayRef();
   ArrayRef<double> factors = getPastCache().asArrayRef();
   for (size_t i = 0; i < bytes.size() && i < factors.size(); ++i)
@@ -197,6 +198,7 @@ TopologyAttr TopologyAttr::get(MLIRContext *ctx, const sched::Topology &t) {
              toAttr(ctx, t.inter), APFloat(t.reduceGBps), t.podServers,
              t.podServers > 0 ? toAttr(ctx, t.scaleUp) : LinkAttr(),
              APFloat(t.collectiveOverheadUs), APFloat(t.collectiveWakeupUs),
+             APFloat(t.collectiveWakeupIdleUs),
              DenseF64ArrayAttr::get(ctx, bytes),
              DenseF64ArrayAttr::get(ctx, factors),
              APFloat(t.computeStealUsPerMB), t.name);
@@ -224,8 +226,8 @@ LogicalResult TopologyAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t servers,
     int64_t devices, bool intraRing, LinkAttr intra, LinkAttr inter,
     APFloat reduceF, int64_t podServers, LinkAttr scaleUp, APFloat overheadF,
-    APFloat wakeupF, DenseF64ArrayAttr cacheA, DenseF64ArrayAttr pastCacheA,
-    APFloat stealF, StringRef preset) {
+    APFloat wakeupF, APFloat wakeupIdleF, DenseF64ArrayAttr cacheA,
+    DenseF64ArrayAttr pastCacheA, APFloat stealF, StringRef preset) {
   double reduce = reduceF.convertToDouble();
   double overhead = overheadF.convertToDouble();
   if (!std::isfinite(overhead) || !(overhead >= 0))
@@ -237,6 +239,14 @@ LogicalResult TopologyAttr::verify(
     return emitError() << "topology collective wake-up must be finite and "
                           ">= 0 us, found "
                        << formatNumber(wakeup);
+  double wakeupIdle = wakeupIdleF.convertToDouble();
+  if (!std::isfinite(wakeupIdle) || !(wakeupIdle >= 0))
+    return emitError() << "topology wakeup_idle must be finite and >= 0 us, "
+                          "found "
+                       << formatNumber(wakeupIdle);
+  if (wakeupIdle > 0 && wakeup == 0)
+    return emitError() << "topology wakeup_idle needs a wake-up (wakeup > 0) "
+                          "to scale";
   if (!cacheA || !pastCacheA)
     return emitError() << "topology needs its cache knees (empty for none)";
   ArrayRef<double> cache = cacheA.asArrayRef();
@@ -313,7 +323,8 @@ LogicalResult TopologyAttr::verify(
         t.podServers != podServers ||
         (scaleUp && !(t.scaleUp == fromAttr(scaleUp))) ||
         t.reduceGBps != reduce || t.collectiveOverheadUs != overhead ||
-        t.collectiveWakeupUs != wakeup || !sameKnees(t.cacheKnees) ||
+        t.collectiveWakeupUs != wakeup ||
+        t.collectiveWakeupIdleUs != wakeupIdle || !sameKnees(t.cacheKnees) ||
         t.computeStealUsPerMB != steal)
       return emitError() << "topology parameters differ from preset '" << preset
                          << "'";
@@ -332,7 +343,8 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
            << ") or 'servers = N, devices = M, intra = mesh|ring "
               "#comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, pods "
               "= S #comm.link<...>][, "
-              "overhead = US][, wakeup = US][, cache = BYTES|[BYTES, ...], "
+              "overhead = US][, wakeup = US[, wakeup_idle = US]][, cache = "
+              "BYTES|[BYTES, ...], "
               "past_cache = X|[X, ...]][, steal = US_PER_MB]'";
   };
   if (parser.parseLess())
@@ -382,10 +394,11 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
       parseNumber(parser, reduce))
     return {};
   // Optional, in this order: pods = S LINK, overhead = US, wakeup = US,
-  // cache = BYTES|[BYTES, ...], past_cache = X|[X, ...], steal = US_PER_MB.
+  // wakeup_idle = US, cache = BYTES|[BYTES, ...], past_cache = X|[X, ...],
+  // steal = US_PER_MB.
   int64_t pods = 0;
   LinkAttr scaleUp;
-  double overhead = 0, wakeup = 0, steal = 0;
+  double overhead = 0, wakeup = 0, wakeupIdle = 0, steal = 0;
   SmallVector<double> cache, pastCache;
   bool comma = succeeded(parser.parseOptionalComma());
   if (comma && succeeded(parser.parseOptionalKeyword("pods"))) {
@@ -401,6 +414,11 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
   }
   if (comma && succeeded(parser.parseOptionalKeyword("wakeup"))) {
     if (parser.parseEqual() || parseNumber(parser, wakeup))
+      return {};
+    comma = succeeded(parser.parseOptionalComma());
+  }
+  if (comma && succeeded(parser.parseOptionalKeyword("wakeup_idle"))) {
+    if (parser.parseEqual() || parseNumber(parser, wakeupIdle))
       return {};
     comma = succeeded(parser.parseOptionalComma());
   }
@@ -425,7 +443,7 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
   return getChecked(
       [&] { return parser.emitError(loc); }, ctx, servers, devices, ring, intra,
       inter, APFloat(reduce), pods, scaleUp, APFloat(overhead), APFloat(wakeup),
-      DenseF64ArrayAttr::get(ctx, cache),
+      APFloat(wakeupIdle), DenseF64ArrayAttr::get(ctx, cache),
       DenseF64ArrayAttr::get(ctx, pastCache), APFloat(steal), StringRef());
 }
 
@@ -448,6 +466,8 @@ void TopologyAttr::print(AsmPrinter &p) const {
     p << ", overhead = " << formatNumber(o);
   if (double w = getWakeup().convertToDouble(); w != 0)
     p << ", wakeup = " << formatNumber(w);
+  if (double w = getWakeupIdle().convertToDouble(); w != 0)
+    p << ", wakeup_idle = " << formatNumber(w);
   if (!getCacheBytes().empty()) {
     p << ", cache = ";
     printNumbers(p, getCacheBytes().asArrayRef());

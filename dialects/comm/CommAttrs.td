@@ -93,7 +93,7 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     #comm.topology<servers = 2, devices = 8,
                    intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>,
                    inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>,
-                   reduce = 100, overhead = 30, wakeup = 80,
+                   reduce = 100, overhead = 30, wakeup = 80, wakeup_idle = 1000,
                    cache = 1048576, past_cache = 1.7, steal = 95>
     ```
 
@@ -108,7 +108,11 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     than one rank; `wakeup` (optional, default 0) the earliest start of a
     collective after its issue in microseconds (the runtime's threads wake,
     the ranks meet), which a collective queued behind another on its stream
-    does not pay; `cache` and `past_cache` (optional, together) the caches'
+    does not pay; `wakeup_idle` (optional, default 0, needs `wakeup`) the
+    idle time in microseconds after which all of the wake-up is paid: a
+    collective issued after its stream idled for less pays that share of it
+    (comm-estimate and the overlap scheduler; the bucket sizing prices all
+    of it); `cache` and `past_cache` (optional, together) the caches'
     knee: a collective's byte terms hold for its first `cache` bytes per
     rank, and every byte past them costs `past_cache` (>= 1) times as much;
     several knees are lists, bytes ascending, one factor each (`cache =
@@ -131,6 +135,7 @@ def Comm_TopologyAttr : Comm_Attr<"Topology", "topology"> {
     "::mlir::comm::LinkAttr":$scaleUp,
     APFloatParameter<"per-collective overhead, us">:$overhead,
     APFloatParameter<"earliest start after issue, us">:$wakeup,
+    APFloatParameter<"idle time after which all of the wake-up is paid, us">:$wakeupIdle,
     AttrParameter<"::mlir::DenseF64ArrayAttr",
                   "the caches' knees: bytes per rank, ascending">:$cacheBytes,
     AttrParameter<"::mlir::DenseF64ArrayAttr",

@@ -161,6 +161,10 @@ Status readLinkFields(const Json &j, const std::string &path, Topology &t) {
                              t.collectiveWakeupUs, false);
       !s)
     return s;
+  if (Status s = numberField(j, "collective_wakeup_idle_us", path, 0, false,
+                             t.collectiveWakeupIdleUs, false);
+      !s)
+    return s;
   if (Status s = readCacheKnees(j, path, t); !s)
     return s;
   if (Status s = numberField(j, "compute_steal_us_per_mb", path, 0, false,

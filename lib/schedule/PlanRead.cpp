@@ -110,8 +110,9 @@ bool readTopology(Reader &rd, const json &j, const std::string &path,
                  {"name", "servers", "devices_per_server", "intra_shape",
                   "intra", "inter", "scaleup", "reduce_gbps",
                   "collective_overhead_us", "collective_wakeup_us",
-                  "cache_bytes", "past_cache_factor", "compute_steal_us_per_mb",
-                  "pod_servers", "server_pod", "rank_server"}))
+                  "collective_wakeup_idle_us", "cache_bytes",
+                  "past_cache_factor", "compute_steal_us_per_mb", "pod_servers",
+                  "server_pod", "rank_server"}))
     return false;
   std::string name;
   if (!rd.string(j, "name", path, name, false))

@@ -34,6 +34,8 @@ void linkFields(ojson &j, const Topology &t) {
     j["collective_overhead_us"] = t.collectiveOverheadUs;
   if (t.collectiveWakeupUs != 0)
     j["collective_wakeup_us"] = t.collectiveWakeupUs;
+  if (t.collectiveWakeupIdleUs != 0)
+    j["collective_wakeup_idle_us"] = t.collectiveWakeupIdleUs;
   if (t.cacheKnees.size() == 1) { // the one-knee form older readers take
     j["cache_bytes"] = t.cacheKnees[0].bytes;
     j["past_cache_factor"] = t.cacheKnees[0].factor;

@@ -144,6 +144,12 @@ Status Topology::validate() const {
   if (!(collectiveWakeupUs >= 0) || !std::isfinite(collectiveWakeupUs))
     return Status::error("topology: collective wake-up must be finite and "
                          ">= 0 us");
+  if (!(collectiveWakeupIdleUs >= 0) || !std::isfinite(collectiveWakeupIdleUs))
+    return Status::error("topology: collective wake-up idle must be finite "
+                         "and >= 0 us");
+  if (collectiveWakeupIdleUs > 0 && collectiveWakeupUs == 0)
+    return Status::error("topology: a collective wake-up idle needs a "
+                         "collective wake-up (> 0 us) to scale");
   if (cacheKnees.size() > kMaxCacheKnees)
     return Status::error("topology: at most " + std::to_string(kMaxCacheKnees) +
                          " cache knees");
@@ -250,12 +256,12 @@ Status Topology::applyLinkParams(std::string_view text) {
   if (Status s = jsonread::parseObject(text, "link parameters", j); !s)
     return s;
   // The plan's topology reader reads these keys with the same function.
-  Status s = jsonread::object(j, "",
-                              {"intra", "inter", "scaleup", "intra_shape",
-                               "reduce_gbps", "collective_overhead_us",
-                               "collective_wakeup_us", "cache_bytes",
-                               "past_cache_factor", "compute_steal_us_per_mb",
-                               "calibrated", "version"});
+  Status s = jsonread::object(
+      j, "",
+      {"intra", "inter", "scaleup", "intra_shape", "reduce_gbps",
+       "collective_overhead_us", "collective_wakeup_us",
+       "collective_wakeup_idle_us", "cache_bytes", "past_cache_factor",
+       "compute_steal_us_per_mb", "calibrated", "version"});
   // How the figures were measured (calibrate_host.py: ranks, issue mode,
   // date): for the tools that check a file fits their run; no price uses it.
   if (s && j.contains("calibrated") && !j.at("calibrated").is_object())
@@ -286,6 +292,7 @@ bool Topology::operator==(const Topology &o) const {
          reduceGBps == o.reduceGBps &&
          collectiveOverheadUs == o.collectiveOverheadUs &&
          collectiveWakeupUs == o.collectiveWakeupUs &&
+         collectiveWakeupIdleUs == o.collectiveWakeupIdleUs &&
          cacheKnees == o.cacheKnees &&
          computeStealUsPerMB == o.computeStealUsPerMB &&
          rankServer == o.rankServer;

@@ -3,7 +3,7 @@
 // ranks meet); one queued behind another on its stream begins when that
 // ends and pays nothing more. It round-trips, and comm-estimate's timeline
 // charges it so (each all-reduce of 4 KiB takes 1.86 us on 910b-8's links).
-// A negative wake-up: test/Passes/collective-overhead-invalid.mlir.
+// A negative wake-up or wake-up idle: test/Passes/collective-overhead-invalid.mlir.
 // RUN: hccl-opt %s -split-input-file | FileCheck %s --check-prefix=RT
 // RUN: hccl-opt %s -split-input-file --comm-estimate -o /dev/null | FileCheck %s --check-prefix=SYNC
 // RUN: hccl-opt %s -split-input-file --comm-overlap-schedule --comm-estimate -o /dev/null | FileCheck %s --check-prefix=ASYNC
@@ -40,5 +40,27 @@ func.func @queued(%x: tensor<16777216xf32>, %y: tensor<1024xf32>) -> (tensor<167
   %g1 = arith.mulf %y, %y {comm.cost_us = 10.0} : tensor<1024xf32>
   %r1 = comm.all_reduce sum %g1 on @dp : tensor<1024xf32>
   return %r0, %r1 : tensor<16777216xf32>, tensor<1024xf32>
+}
+}
+
+// -----
+
+// With wakeup_idle = 1000: all of the wake-up after 1000 us of idle, that
+// share of it after less. Blocking: r0, its stream's first collective,
+// pays all of it (110 - 111.86); r1 is issued at 121.86 after 10 us of
+// idle and pays 1 us: 122.86 - 124.72. Started: r1, issued at 20 while r0
+// waits out its wake-up, is queued and begins when r0 ends (111.86 -
+// 113.72; the plain wake-up gave 120 - 121.86 above).
+// RT: reduce = 100, wakeup = 100, wakeup_idle = 1000>}
+// SYNC: timeline @short_idle compute_us=20.000 comm_us=3.720 exposed_comm_us=104.720 iteration_us=124.720
+// ASYNC: timeline @short_idle compute_us=20.000 comm_us=3.720 exposed_comm_us=93.720 iteration_us=113.720
+module attributes {comm.topology = #comm.topology<servers = 1, devices = 8, intra = mesh #comm.link<hccs, bandwidth = 56, latency = 1.5, ports = 7>, inter = #comm.link<roce, bandwidth = 25, latency = 5, ports = 1>, reduce = 100, wakeup = 100, wakeup_idle = 1000>} {
+comm.group @dp ranks = [0, 1, 2, 3, 4, 5, 6, 7]
+func.func @short_idle(%x: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>) {
+  %g0 = arith.addf %x, %x {comm.cost_us = 10.0} : tensor<1024xf32>
+  %r0 = comm.all_reduce sum %g0 on @dp : tensor<1024xf32>
+  %g1 = arith.mulf %x, %x {comm.cost_us = 10.0} : tensor<1024xf32>
+  %r1 = comm.all_reduce sum %g1 on @dp : tensor<1024xf32>
+  return %r0, %r1 : tensor<1024xf32>, tensor<1024xf32>
 }
 }

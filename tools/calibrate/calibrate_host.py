@@ -27,9 +27,11 @@ default (--issue ahead) the cold calls are held by a task on the stream
 (hccl-test --issue ahead), as hccl-run holds a plan's starts: no host
 thread wakes between a call's end and the next; --issue host idles the
 calling thread instead (hccl-run --issue host). The cost grows with the
-idle time, so a note gives it after 100 us of idle (the runtime's threads
-still polling) beside the figure written, which the model charges to
-every start on an idle stream.
+idle time (0.2-4 us after 100 us on the 2-core VM, 14-69 after 1000), so
+the gap is written too (collective_wakeup_idle_us; --no-wakeup-idle
+leaves it out): the model charges a start after a shorter idle that share
+of the wake-up, all of it after the gap or longer. A note gives the cost
+measured after 100 us of idle beside what the model then charges.
 Sizes run from 4 KiB to --max-size (default 256 MiB: the buckets the
 policies make reach it, and past the caches the bandwidth drops 1.3-1.8x
 below what 1-4 MiB shows). One bandwidth cannot price both sides of that
@@ -423,6 +425,13 @@ def main():
                          "hccl-run holds its starts by default; host: the "
                          "calling thread idles, then launches, as hccl-run "
                          "--issue host. Calibrate the way hccl-run will run")
+    ap.add_argument("--wakeup-idle", action=argparse.BooleanOptionalAction,
+                    help="write collective_wakeup_idle_us = --gap-us (the "
+                         "default with a gap): the model (comm-estimate, the "
+                         "overlap scheduler) then charges a start after a "
+                         "shorter idle that share of the wake-up (after 100 us "
+                         "of a 1000 us gap, a tenth); --no-wakeup-idle: all of "
+                         "it after any idle, as before 2026-12-06")
     ap.add_argument("--flush-mib", type=int, default=0, metavar="N",
                     help="time each call of the fit alone after every rank "
                          "wrote N MiB of its own (hccl-test --flush-mib): "
@@ -457,6 +466,11 @@ def main():
     if args.issue and not args.gap_us:
         sys.exit(f"calibrate_host: --issue {args.issue} holds cold calls; it "
                  "needs --gap-us > 0")
+    if args.wakeup_idle is None:
+        args.wakeup_idle = bool(args.gap_us)
+    elif args.wakeup_idle and not args.gap_us:
+        sys.exit("calibrate_host: --wakeup-idle scales the wake-up measured "
+                 "after --gap-us; it needs --gap-us > 0")
     issue = args.issue or "ahead"
     max_size = parse_size(args.max_size)
     if max_size is None or max_size < (16 << 20):
@@ -538,6 +552,8 @@ def main():
               f"({min(per_round) * 1e6:.1f} .. {max(per_round) * 1e6:.1f} over "
               f"{args.rounds} rounds)")
         params["collective_wakeup_us"] = round(excess * 1e6, 3)
+        if args.wakeup_idle and excess > 0:
+            params["collective_wakeup_idle_us"] = args.gap_us
         # The cost grows with the idle time (docs/performance.md, "Starts
         # held on the stream") and the model charges this one figure to
         # every start on an idle stream: show what a short idle costs.
@@ -545,10 +561,16 @@ def main():
             short_runs = run(args.hccl_test, "all_reduce", p, small,
                              args.iters, args.rounds, SHORT_GAP_US, issue)
             short = cold_excess(medians(short_runs), warm)
+            charged = (excess * SHORT_GAP_US / args.gap_us
+                       if "collective_wakeup_idle_us" in params else excess)
             print(f"calibrate_host: note: after {SHORT_GAP_US} us of idle a "
                   f"cold call cost {short * 1e6:.1f} us more (after "
                   f"{args.gap_us}: {excess * 1e6:.1f}); the model charges "
-                  "the latter to every start on an idle stream")
+                  f"{charged * 1e6:.1f} us to a start after {SHORT_GAP_US} us "
+                  "of idle"
+                  + (f" (--wakeup-idle: the share {SHORT_GAP_US} / {args.gap_us})"
+                     if "collective_wakeup_idle_us" in params else
+                     " (--no-wakeup-idle: all of it after any idle)"))
     if knee and len(knee[0]) > 1:
         first, rest = knee[0][0], knee[0][1:]
         print(f"calibrate_host: caches' knees: each all-reduce byte past {int(first[0])} B "

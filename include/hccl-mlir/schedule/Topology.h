@@ -91,6 +91,15 @@ struct Topology {
   /// is busy starts when the stream frees, so queued collectives pay little
   /// or none of it. Measured by tools/calibrate (cold calls); 0 in presets.
   double collectiveWakeupUs = 0;
+  /// With > 0: the idle time, in us, after which a collective pays all of
+  /// the wake-up; issued after a shorter idle (issue - when its stream
+  /// freed) it pays that share of it (a thread that slept less wakes
+  /// faster). 0: all of it after any idle. comm-estimate's timeline and the
+  /// overlap scheduler's clock follow it; the bucket sizing prices every
+  /// start at all of it (a bound: a wake-up that shrinks with the idle would
+  /// let a stream that frees later start the next bucket sooner, which the
+  /// sizing programme's exactness rules out). Measured by tools/calibrate.
+  double collectiveWakeupIdleUs = 0;
   /// The caches' knees, bytes ascending: a collective's byte terms (its
   /// transfers and reductions, not its latencies) hold for its first
   /// knee's bytes (per rank, as HCCL counts them); each byte past a knee,

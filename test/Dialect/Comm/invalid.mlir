@@ -340,7 +340,7 @@ module attributes {comm.topology = #comm.topology<"910b-8x0">} {}
 
 // -----
 
-// expected-error @+1 {{expected a topology preset string (one of '910b-8', '910b-8xN', '910d-8', '910d-8xN' (N servers, N >= 1), '910d-8xN-podS' (in super pods of S servers), 'host' or 'host-N' (N local ranks)) or 'servers = N, devices = M, intra = mesh|ring #comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, pods = S #comm.link<...>][, overhead = US][, wakeup = US][, cache = BYTES|[BYTES, ...], past_cache = X|[X, ...]][, steal = US_PER_MB]'}}
+// expected-error @+1 {{expected a topology preset string (one of '910b-8', '910b-8xN', '910d-8', '910d-8xN' (N servers, N >= 1), '910d-8xN-podS' (in super pods of S servers), 'host' or 'host-N' (N local ranks)) or 'servers = N, devices = M, intra = mesh|ring #comm.link<...>, inter = #comm.link<...>, reduce = GBPS[, pods = S #comm.link<...>][, overhead = US][, wakeup = US[, wakeup_idle = US]][, cache = BYTES|[BYTES, ...], past_cache = X|[X, ...]][, steal = US_PER_MB]'}}
 module attributes {comm.topology = #comm.topology<8>} {}
 
 // -----

@@ -108,6 +108,34 @@ TEST(LinkSharing, LatencyTailHoldsTheStreamNotTheLink) {
   EXPECT_NEAR(s.beginOf(c), 25, kEps);
 }
 
+// The wake-up (20) after a stream's idle, all of it after 100 of idle
+// (wakeupIdle) and that share of it after less. a (no wake-up) ends at 10.
+TEST(LinkSharing, WakeupScalesWithTheIdleBeforeTheIssue) {
+  auto after = [](double issue, double idle) {
+    LinkSharing s;
+    s.add({0, 0, 10, 0, {1}});
+    size_t b = s.add({issue, 0, 10, 0, {1}, 20, idle});
+    return s.beginOf(b);
+  };
+  EXPECT_NEAR(after(10, 100), 10, kEps);   // issued as a ended: none
+  EXPECT_NEAR(after(60, 100), 70, kEps);   // 50 idle: half
+  EXPECT_NEAR(after(110, 100), 130, kEps); // 100 idle: all
+  EXPECT_NEAR(after(500, 100), 520, kEps); // more: all, no more
+  EXPECT_NEAR(after(5, 100), 10, kEps);    // queued behind a: none
+  // wakeupIdle 0: all of it after any idle (idle 0 too), as before: at
+  // max(issue + 20, when a ended)
+  EXPECT_NEAR(after(10, 0), 30, kEps);
+  EXPECT_NEAR(after(60, 0), 80, kEps);
+  EXPECT_NEAR(after(5, 0), 25, kEps);
+  // A stream's first job follows an idle as long as it likes: all of it.
+  LinkSharing s;
+  size_t c = s.add({30, 0, 10, 0, {1}, 20, 100});
+  EXPECT_NEAR(s.beginOf(c), 50, kEps);
+  // The idle is the job's own stream's: b's stream never ran.
+  size_t d = s.add({60, 0, 10, 1, {2}, 20, 100});
+  EXPECT_NEAR(s.beginOf(d), 80, kEps);
+}
+
 // Streams are keyed by group attributes' addresses, which change from run
 // to run: what the model predicts must not depend on the key values. Random
 // jobs on 5 streams, added and queried interleaved as the schedulers do,

@@ -391,6 +391,11 @@ TEST(Cost, CollectiveOverheadIsAddedOncePerCollective) {
   // The wake-up is a delay before the start, not part of the price.
   ASSERT_TRUE(h.applyLinkParams(R"({"collective_wakeup_us": 80})").isOk());
   EXPECT_EQ(h.collectiveWakeupUs, 80);
+  EXPECT_EQ(h.collectiveWakeupIdleUs, 0);
+  ASSERT_TRUE(
+      h.applyLinkParams(R"({"collective_wakeup_idle_us": 1000})").isOk());
+  EXPECT_EQ(h.collectiveWakeupIdleUs, 1000);
+  EXPECT_EQ(h.collectiveWakeupUs, 80);
   EXPECT_EQ(h.collectiveOverheadUs, 30);
   for (Algorithm alg : {Algorithm::Ring, Algorithm::RHD}) {
     for (int64_t p : {int64_t(2), int64_t(5), int64_t(8)}) {

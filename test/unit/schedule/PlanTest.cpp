@@ -56,6 +56,7 @@ TEST(Plan, RoundTripsEveryForm) {
   // Calibrated figures travel with the plan (operator== compares them).
   ASSERT_TRUE(topo.applyLinkParams(R"({"collective_overhead_us": 3.5,
                                        "collective_wakeup_us": 120,
+                                       "collective_wakeup_idle_us": 900,
                                        "cache_bytes": [8388608, 33554432],
                                        "past_cache_factor": [1.7, 2.25]})")
                   .isOk());

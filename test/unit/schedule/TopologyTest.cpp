@@ -158,14 +158,19 @@ TEST(Topology, MalformedLinkParameters) {
       {R"({"inter": {"ports": 0}})",
        "inter.ports: expected an integer in 1..64"},
       {R"({"inter": {"speed": 1}})", "inter.speed: unknown key"},
-      {R"({"color": 1})", "link parameters: color: unknown key (expected "
-                          "intra, inter, scaleup, intra_shape, reduce_gbps, "
-                          "collective_overhead_us, collective_wakeup_us, "
-                          "cache_bytes, past_cache_factor, "
-                          "compute_steal_us_per_mb, calibrated, version)"},
+      {R"({"color": 1})",
+       "link parameters: color: unknown key (expected "
+       "intra, inter, scaleup, intra_shape, reduce_gbps, "
+       "collective_overhead_us, collective_wakeup_us, "
+       "collective_wakeup_idle_us, cache_bytes, past_cache_factor, "
+       "compute_steal_us_per_mb, calibrated, version)"},
       {R"({"calibrated": "ahead"})", "calibrated: expected an object"},
       {R"({"collective_wakeup_us": -5})",
        "collective_wakeup_us: expected a number >= 0"},
+      {R"({"collective_wakeup_us": 20, "collective_wakeup_idle_us": -1})",
+       "collective_wakeup_idle_us: expected a number >= 0"},
+      {R"({"collective_wakeup_idle_us": 1000})",
+       "a collective wake-up idle needs a collective wake-up"},
       {R"({"cache_bytes": -1})", "cache_bytes: expected a number >= 0"},
       {R"({"cache_bytes": 1048576, "past_cache_factor": 0.5})",
        "past_cache_factor: expected a number >= 1"},
