@@ -880,8 +880,10 @@ def bench(args, graphs, policies, in_flight, work):
     est = sum(c["pred"]["iter_ms"] for c in configs if not c["twin"]) \
         * (args.iters + args.warmup) * args.rounds / 1e3
     if args.predict_only:
-        log(f"{len(configs)} configurations x {args.rounds} rounds on {args.ranks} "
-            f"ranks would take {est:.0f} s of predicted iterations alone")
+        plans = sum(1 for c in configs if not c["twin"])
+        log(f"{plans} distinct plans of {len(configs)} configurations x {args.rounds} "
+            f"rounds on {args.ranks} ranks would take {est:.0f} s of predicted "
+            "iterations alone")
         if calibrations:
             print_calibrations(calibrations)
         print_predictions(configs)

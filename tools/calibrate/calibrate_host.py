@@ -567,7 +567,8 @@ def main():
             # 1-4 us after 100 us against 10-36 after 1000; at 8 ranks a
             # short idle cost as much or more (85 against 19 us, 18:06).
             share = excess * SHORT_GAP_US / args.gap_us
-            if args.wakeup_idle and excess > 0:
+            # The written (rounded) wake-up: a share of 0 is refused.
+            if args.wakeup_idle and params["collective_wakeup_us"] > 0:
                 if abs(short - share) <= abs(short - excess):
                     params["collective_wakeup_idle_us"] = args.gap_us
                 else:
@@ -583,7 +584,7 @@ def main():
                   f"{args.gap_us}: {excess * 1e6:.1f}); the model charges "
                   f"{charged * 1e6:.1f} us to a start after {SHORT_GAP_US} us "
                   "of idle"
-                  + (f" (--wakeup-idle: the share {SHORT_GAP_US} / {args.gap_us})"
+                  + (f" (the share {SHORT_GAP_US} / {args.gap_us} of it)"
                      if "collective_wakeup_idle_us" in params else
                      " (all of it after any idle)"))
     if knee and len(knee[0]) > 1:
