@@ -275,7 +275,10 @@ std::string usage() {
          "                          own, the ranks meet, and the call is timed "
          "alone:\n"
          "                          its buffers come from memory, not the "
-         "caches\n"
+         "caches;\n"
+         "                          on one host from the last rank's start to "
+         "the\n"
+         "                          last rank's end\n"
          "  -h, --help              this text\n"
          "Run under mpirun (one process per rank) or alone (hccl-test forks "
          "-p ranks).\n";

@@ -71,7 +71,10 @@ struct Options {
   /// memory of its own, then the ranks meet, and the call is timed alone:
   /// its buffers come from memory, not the caches, as in a training step
   /// whose compute streams far more than the caches hold between two
-  /// collectives. 0 = off (calls back to back, their buffers warm).
+  /// collectives. 0 = off (calls back to back, their buffers warm). With
+  /// every rank under one kernel a call is timed from the last rank's start
+  /// to the last rank's end (the ranks' skew leaving the meeting is not the
+  /// call's); otherwise on each rank's own clock.
   int flushMiB = 0;
   bool help = false;
   /// hccl_test's warnings for accepted combinations (printed by the root).

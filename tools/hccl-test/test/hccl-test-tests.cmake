@@ -84,6 +84,11 @@ hccl_test_case(flushed_calls 0 "^1048576 .*\\| success" NO_FAILED
   all_reduce -b 1K -e 1M -f 32 ${_small} -p 2 --flush-mib 8)
 hccl_test_case(flushed_calls_sync 0 "^65536 .*\\| success" NO_FAILED
   reduce_scatter -b 1K -e 64K -f 8 ${_small} -p 2 --flush-mib 8 --sync)
+# Local ranks share one clock (their boot ids agree): each call is timed
+# from the last rank's start, not a rank's own.
+hccl_test_case(flushed_calls_one_clock 0
+  "timed from the last rank's start to the last rank's end" NO_FAILED
+  all_gather -b 1K -e 64K -f 8 ${_small} -p 3 --flush-mib 4)
 
 # hccl_test's binary names and flag semantics.
 set(_dir $<TARGET_FILE_DIR:hccl-test>)
