@@ -227,6 +227,11 @@ def mark_same_plans(configs):
         c["same_plan_as"] = None if twin is c else config_name(twin)
 
 
+def distinct(configs):
+    """The configs that are run: those whose plan is no earlier one's."""
+    return [c for c in configs if not c.get("twin")]
+
+
 def config_name(c):
     return f"{c['policy']} k={c['in_flight'] or 'inf'}"
 
@@ -764,9 +769,8 @@ def compile_graph(args, tools, work, gpath, calib, policies, in_flight):
                             "pred": pred, "plan": plan, "runs": [],
                             "failures": []})
     mark_same_plans(configs)
-    twins = sum(1 for c in configs if c["twin"])
     log(f"{gname}: compiled {len(policies) * len(in_flight)} configurations "
-        f"(compute x{scale:g}), {len(configs) - twins} distinct plans")
+        f"(compute x{scale:g}), {len(distinct(configs))} distinct plans")
     return configs
 
 
@@ -815,11 +819,13 @@ def hccl_run_args(args, plan):
 def measure(args, tools, configs, progress):
     """args.rounds rounds over `configs`, each round in a rotated order so
     that drift hits every configuration alike; fills each one's "runs".
-    `progress` counts runs across calls: [done, total, slice refusals].
+    `progress` counts runs across calls: [done, total, slice refusals,
+    graphs not yet compiled] (while the last is above 0 the total still
+    counts their twins: an upper bound, shown as such).
     A config whose plan is an earlier one's (mark_same_plans) is not run: it
     shares its twin's runs."""
     twins = [c for c in configs if c.get("twin")]
-    configs = [c for c in configs if not c.get("twin")]
+    configs = distinct(configs)
     for r in range(args.rounds):
         order = configs[r % len(configs):] + configs[:r % len(configs)]
         for c in order:
@@ -842,7 +848,8 @@ def measure(args, tools, configs, progress):
                 progress[2] += 1
             c["runs"].append(m)
             progress[0] += 1
-            log(f"[{progress[0]}/{progress[1]}] round {r + 1}: {what}: {m['iter_ms']:.2f} "
+            bound = " at most" if len(progress) > 3 and progress[3] else ""
+            log(f"[{progress[0]}/{progress[1]}{bound}] round {r + 1}: {what}: {m['iter_ms']:.2f} "
                 f"ms (predicted {c['pred']['iter_ms']:.2f})")
     for c in twins:
         c["runs"] = c["twin"]["runs"]
@@ -852,7 +859,8 @@ def bench(args, graphs, policies, in_flight, work):
     tools = Tools(args.bin, args.nice)
     started = time.time()
     load0 = os.getloadavg()
-    progress = [0, len(graphs) * len(policies) * len(in_flight) * args.rounds, 0]
+    progress = [0, len(graphs) * len(policies) * len(in_flight) * args.rounds, 0,
+                len(graphs)]
     configs = []
     calibrations = {}
     if args.calibrate_each_graph:
@@ -866,7 +874,8 @@ def bench(args, graphs, policies, in_flight, work):
             calibrations[gname] = {"file": src, "taken_utc": time.strftime(
                 "%Y-%m-%d %H:%M", time.gmtime()), "params": calib}
             own = compile_graph(args, tools, work, gpath, calib, policies, in_flight)
-            progress[1] -= args.rounds * sum(1 for c in own if c["twin"])
+            progress[1] -= args.rounds * (len(own) - len(distinct(own)))
+            progress[3] -= 1
             configs += own
             if args.predict_only:
                 continue
@@ -876,11 +885,12 @@ def bench(args, graphs, policies, in_flight, work):
         calib, calib_src = calibrate(args, work)
         for gpath in graphs:
             configs += compile_graph(args, tools, work, gpath, calib, policies, in_flight)
-        progress[1] -= args.rounds * sum(1 for c in configs if c["twin"])
-    est = sum(c["pred"]["iter_ms"] for c in configs if not c["twin"]) \
+        progress[1] -= args.rounds * (len(configs) - len(distinct(configs)))
+        progress[3] = 0
+    est = sum(c["pred"]["iter_ms"] for c in distinct(configs)) \
         * (args.iters + args.warmup) * args.rounds / 1e3
     if args.predict_only:
-        plans = sum(1 for c in configs if not c["twin"])
+        plans = len(distinct(configs))
         log(f"{plans} distinct plans of {len(configs)} configurations x {args.rounds} "
             f"rounds on {args.ranks} ranks would take {est:.0f} s of predicted "
             "iterations alone")

@@ -577,6 +577,10 @@ def main():
                           f"a cold call cost {short * 1e6:.1f} us, nearer all of "
                           f"it ({excess * 1e6:.1f}) than its share "
                           f"({share * 1e6:.1f})")
+            elif args.wakeup_idle:
+                print(f"calibrate_host: note: no wake-up was measured after "
+                      f"{args.gap_us} us of idle, so there is no share by idle "
+                      "time to write (collective_wakeup_idle_us left out)")
             charged = (excess * SHORT_GAP_US / args.gap_us
                        if "collective_wakeup_idle_us" in params else excess)
             print(f"calibrate_host: note: after {SHORT_GAP_US} us of idle a "

@@ -5,7 +5,8 @@ known figures (overhead 30 us, alpha 10 us, 2 GB/s, reduction 5 GB/s;
 a cold call, --gap-us, 50 us more, 20 us more with --issue ahead,
 which without --gap-us is refused as hccl-test refuses it; after a gap
 under 1000 us that share of it; with FAKE_FLAT_WAKEUP set all of it after
-any gap, as on an 8-rank host of 2 cores, where a short idle costs as much).
+any gap, as on an 8-rank host of 2 cores, where a short idle costs as much;
+with FAKE_NO_WAKEUP set none at all).
 FAKE_NOISE_DIR set: each round (its calls) scales every time by the next
 factor of 1, 4, 1.2, 2 (a noisy host), counted in that folder.
 FAKE_GAMMA_DIR set: each all-reduce round reduces at the next rate of 100,
@@ -36,6 +37,8 @@ if opt.get("--issue") == "ahead" and "--gap-us" not in opt:
     sys.exit("hccl-test: --issue ahead holds the gap of --gap-us on the stream")
 if "--gap-us" in opt:
     cold = 20e-6 if opt.get("--issue") == "ahead" else 50e-6
+    if os.environ.get("FAKE_NO_WAKEUP"):
+        cold = 0.0
     C += cold * (1.0 if os.environ.get("FAKE_FLAT_WAKEUP")
                  else min(1.0, int(opt["--gap-us"]) / 1000))
 
