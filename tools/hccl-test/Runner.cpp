@@ -2,10 +2,11 @@
 //
 // Per size: fill inputs and poison outputs, warm up, barrier, time -n calls
 // queued on a host stream (or blocking calls with --sync), then check the
-// output against the local reference. The slowest rank's time and the total
-// number of wrong elements are combined with one all-reduce, so the root's
-// row speaks for the whole job; as in hccl_test the root rank (-r) prints
-// the header and the rows, and a rank whose check fails prints its own
+// output against the local reference. The slowest rank's time (with
+// --flush-mib on one kernel, the job's: see runSize) and the total number
+// of wrong elements are combined with one all-reduce, so the root's row
+// speaks for the whole job; as in hccl_test the root rank (-r) prints the
+// header and the rows, and a rank whose check fails prints its own
 // "rank id N, check result failed" line.
 //
 //===----------------------------------------------------------------------===//
@@ -276,10 +277,12 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     }
     if (sharedClock_ && opts_.iters > 0) {
       // Ranks leave the barrier apart: with more ranks than cores, by up to
-      // milliseconds (a rank switched out). A rank's own time would count
-      // that skew as the call's (2.2 ms for a 4-rank 64 KB all-reduce on
-      // 2 cores, 38 us back to back). From the last rank's start the call
-      // can run; at the last rank's end it has ended everywhere.
+      // a millisecond (a rank switched out; 4 ranks on 2 cores, where a
+      // 64 KB all-reduce takes 38 us back to back). A rank's own time would
+      // count that skew as the call's. From the last rank's start until the
+      // last rank's end is what the call takes once all are there; ranks
+      // that came early may have done part of it before (a root's sends),
+      // so this is the call's cost without the skew, a bound from below.
       if (!ok(HcclAllReduce(marks.data(), marks.data(), marks.size(),
                             HCCL_DATA_TYPE_FP64, HCCL_REDUCE_MAX, comm_,
                             nullptr),
@@ -468,10 +471,10 @@ int RankRun::run() {
                    opts_.flushMiB,
                    sharedClock_
                        ? "timed from the last rank's start to the last "
-                         "rank's end (one host, one clock)"
-                       : "each timed on its rank's own clock (more than one "
-                         "host: the ranks' skew after the meeting is "
-                         "counted)");
+                         "rank's end (one kernel, one clock)"
+                       : "each timed on its rank's own clock (the ranks' "
+                         "boot ids differ or are unreadable: their skew "
+                         "after the meeting is counted)");
     std::printf("%-15s | %-12s | %-18s | %s | %s\n",
                 "data_size(Bytes):", "aveg_time(us):", "alg_bandwidth(GB/s):",
                 "check_result:", "bus_bandwidth(GB/s):");
