@@ -650,25 +650,24 @@ private:
   std::pair<void *, void *> launchBuffers(const Instance &inst) {
     if (spanSend_ == 0)
       return {inst.send, inst.recv};
-    bool wrapped = false;
-    auto take = [&wrapped](uint64_t &cursor, uint64_t span, uint64_t bytes) {
+    // Each half's next stretch; `wrapped` when it starts the half again.
+    auto take = [](uint64_t &cursor, uint64_t span, uint64_t bytes,
+                   bool &wrapped) {
       uint64_t aligned = (bytes + 4095) & ~uint64_t{4095};
-      if (cursor + aligned > span) {
+      wrapped = cursor + aligned > span;
+      if (wrapped)
         cursor = 0;
-        wrapped = true;
-      }
       uint64_t at = cursor;
       cursor += aligned;
       return at;
     };
     ++spanLaunches_;
-    uint64_t s = take(sendCursor_, spanSend_, inst.sendBytes);
-    sendWrapped_ = sendWrapped_ || wrapped;
-    bool sendWrap = wrapped;
-    wrapped = false;
-    uint64_t r = take(recvCursor_, spanRecv_, inst.recvBytes);
-    recvWrapped_ = recvWrapped_ || wrapped;
-    spanWraps_ += sendWrap || wrapped; // either stretch started the span again
+    bool sendWrap = false, recvWrap = false;
+    uint64_t s = take(sendCursor_, spanSend_, inst.sendBytes, sendWrap);
+    uint64_t r = take(recvCursor_, spanRecv_, inst.recvBytes, recvWrap);
+    sendWrapped_ = sendWrapped_ || sendWrap;
+    recvWrapped_ = recvWrapped_ || recvWrap;
+    spanWraps_ += sendWrap || recvWrap; // either stretch started again
     return {static_cast<char *>(sharedSend_) + s,
             static_cast<char *>(sharedRecv_) + r};
   }

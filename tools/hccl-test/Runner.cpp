@@ -25,8 +25,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <sys/mman.h>
 #include <vector>
 
@@ -366,7 +368,7 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
 }
 
 /// The kernel's boot id, hashed to 52 bits (exact in a double); -1 when it
-/// cannot be read.
+/// cannot be read. Every rank runs this binary, so std::hash agrees.
 double bootIdHash() {
   FILE *f = std::fopen("/proc/sys/kernel/random/boot_id", "r");
   if (!f)
@@ -376,9 +378,7 @@ double bootIdHash() {
   std::fclose(f);
   if (n == 0)
     return -1;
-  uint64_t h = 1469598103934665603ull; // FNV-1a
-  for (size_t i = 0; i < n; ++i)
-    h = (h ^ static_cast<unsigned char>(id[i])) * 1099511628211ull;
+  uint64_t h = std::hash<std::string_view>{}(std::string_view(id, n));
   return static_cast<double>(h >> 12);
 }
 
