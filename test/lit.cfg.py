@@ -47,6 +47,19 @@ def _python_has(modules):
         return False
 
 
+# Whether shared memory gets transparent huge pages when it asks
+# (hccl-run's note on a span's pages, tools/common/HostMemory.h).
+def _shmem_huge_pages():
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/shmem_enabled") as f:
+            text = f.read()
+    except OSError:
+        return False
+    return any("[%s]" % m in text for m in ("advise", "always", "within_size", "force"))
+
+
+if _shmem_huge_pages():
+    config.available_features.add("shmem-huge-pages")
 if _python_has("torch, torchvision"):
     config.available_features.add("torch")
 if _python_has("matplotlib"):

@@ -299,5 +299,31 @@ class Horovod(unittest.TestCase):
         self.assertEqual(g["ops"][0]["time_us"], 100)
 
 
+
+class HostSettings(unittest.TestCase):
+    def mode_of(self, text):
+        saved = vm.SHMEM_HUGE_PATH
+        with tempfile.TemporaryDirectory() as d:
+            vm.SHMEM_HUGE_PATH = os.path.join(d, "shmem_enabled")
+            if text is not None:
+                with open(vm.SHMEM_HUGE_PATH, "w") as f:
+                    f.write(text)
+            try:
+                return vm.shmem_huge_mode()
+            finally:
+                vm.SHMEM_HUGE_PATH = saved
+
+    def test_shmem_huge_mode(self):
+        self.assertEqual(self.mode_of("always within_size advise [never] deny force\n"),
+                         "never")
+        self.assertEqual(self.mode_of("always within_size [advise] never deny force"),
+                         "advise")
+        self.assertEqual(self.mode_of("[within_size] advise never"), "within_size")
+        self.assertIsNone(self.mode_of(None))  # no THP in the kernel
+        self.assertIsNone(self.mode_of("garbled"))
+        self.assertIn("advise", vm.SHMEM_HUGE_ALLOWING)
+        self.assertNotIn("never", vm.SHMEM_HUGE_ALLOWING)
+        self.assertNotIn("deny", vm.SHMEM_HUGE_ALLOWING)
+
 if __name__ == "__main__":
     unittest.main()

@@ -262,6 +262,25 @@ def parse_size(text):
     return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)]
 
 
+# Shared memory's transparent huge pages, the host's setting. hccl-run's
+# buffers are shared memory; on a VM that shadows page tables, 4 KiB pages of
+# a span cost 48-84% of resnet18-host's iteration at 2 ranks
+# (docs/performance.md, "Huge pages for shared memory").
+SHMEM_HUGE_PATH = "/sys/kernel/mm/transparent_hugepage/shmem_enabled"
+SHMEM_HUGE_ALLOWING = ("advise", "always", "within_size", "force")
+
+
+def shmem_huge_mode():
+    """The bracketed mode of SHMEM_HUGE_PATH, or None where it cannot be read
+    (a kernel without transparent huge pages)."""
+    try:
+        with open(SHMEM_HUGE_PATH) as f:
+            m = re.search(r"\[([a-z_]+)\]", f.read())
+    except OSError:
+        return None
+    return m.group(1) if m else None
+
+
 def graph_name(path):
     base = os.path.basename(path)
     for suffix in (".graph.json", ".json"):
@@ -858,6 +877,14 @@ def measure(args, tools, configs, progress):
 def bench(args, graphs, policies, in_flight, work):
     tools = Tools(args.bin, args.nice)
     started = time.time()
+    huge = shmem_huge_mode()
+    if (args.buffer_span_mib is not None and not args.predict_only
+            and huge not in SHMEM_HUGE_ALLOWING):
+        log(f"warning: shared memory gets 4 KiB pages here ({SHMEM_HUGE_PATH}: "
+            f"{huge or 'absent'}); on a VM that shadows page tables a span "
+            "then costs more than the calibration prices (docs/performance.md, "
+            "\"Huge pages for shared memory\"); as root: echo advise > "
+            f"{SHMEM_HUGE_PATH}")
     load0 = os.getloadavg()
     progress = [0, len(graphs) * len(policies) * len(in_flight) * args.rounds, 0,
                 len(graphs)]
@@ -948,6 +975,7 @@ def bench(args, graphs, policies, in_flight, work):
             "max_buffer_mib": args.max_buffer_mib,
             "buffer_span_mib": args.buffer_span_mib,
             "issue": args.issue or "ahead",  # hccl-run's default
+            "shmem_huge_pages": huge,
             "host_slice_refused_runs": slice_refused,
             "calibration": calib, "calibration_file": calib_src,
             "calibrations": calibrations,
@@ -1060,7 +1088,9 @@ def print_report(rows, summary, meta, policies):
              if meta.get("max_buffer_mib") is not None else "")
           + (f", hccl-run --buffer-span-mib {meta['buffer_span_mib']}"
              if meta.get("buffer_span_mib") is not None else "")
-          + (f", hccl-run --issue {meta['issue']}" if meta.get("issue") else ""))
+          + (f", hccl-run --issue {meta['issue']}" if meta.get("issue") else "")
+          + (f", shared memory huge pages [{meta['shmem_huge_pages']}]"
+             if meta.get("shmem_huge_pages") else ""))
     if meta.get("calibrations"):
         print_calibrations(meta["calibrations"])
     else:

@@ -28,6 +28,7 @@
 #include "ChromeTrace.h"
 #include "CommunicatorStreams.h"
 #include "DeviceClock.h"
+#include "HostMemory.h"
 #include "HostWait.h"
 #include "Intervals.h"
 
@@ -618,6 +619,17 @@ private:
       if (spanSend_) {
         std::memset(sharedSend_, 0, spanSend_);
         std::memset(sharedRecv_, 0, spanRecv_);
+        std::string huge = hccl::tools::shmemHugePageMode();
+        if (rank_ == 0 && !hccl::tools::shmemHugePagesAllowed(huge))
+          std::fprintf(
+              stderr,
+              "hccl-run: note: %s: the span's shared memory gets 4 KiB pages "
+              "(%s: %s); on a VM that shadows page tables that costs more "
+              "than the copies (docs/performance.md, \"Huge pages for shared "
+              "memory\"); as root: echo advise > %s\n",
+              path_.c_str(), hccl::tools::kShmemHugePath,
+              huge.empty() ? "absent" : ("[" + huge + "]").c_str(),
+              hccl::tools::kShmemHugePath);
       }
     } else if (opts_.bufferSpanMiB > 0) {
       return fail(2, path_ + ": --buffer-span-mib places collectives in the "

@@ -1146,29 +1146,6 @@ TEST(ShmTee, ADeliveryNobodyOfferedIsAnError) {
   EXPECT_EQ(rig.pair->teesReceived(), 0u);
 }
 
-// create() seals its memory's size; mapPeer() refuses memory that is not
-// sealed (a peer could shrink it under our mapping: SIGBUS on touch).
-TEST(SharedMapping, PeersMapOnlySealedMemory) {
-  auto own = SharedMapping::create(3 * pageSize(), "seal-test");
-  ASSERT_TRUE(own.isOk());
-  EXPECT_NE(::ftruncate((*own)->fd(), 0), 0) << "shrinking sealed memory";
-  auto self = PeerProcess::open(::getpid());
-  ASSERT_TRUE(self.isOk());
-  auto dup = (*self)->importFd((*own)->fd());
-  ASSERT_TRUE(dup.isOk());
-  auto peer = SharedMapping::mapPeer(*dup, 3 * pageSize(), false);
-  ASSERT_TRUE(peer.isOk()) << peer.status().message();
-  EXPECT_EQ((*peer)->fd(), -1) << "the imported descriptor is closed";
-
-  int raw = static_cast<int>(::syscall(SYS_memfd_create, "unsealed", 0));
-  ASSERT_GE(raw, 0);
-  ASSERT_EQ(::ftruncate(raw, static_cast<off_t>(pageSize())), 0);
-  auto bad = SharedMapping::mapPeer(raw, pageSize(), false);
-  ASSERT_FALSE(bad.isOk());
-  EXPECT_NE(bad.status().message().find("not sealed"), std::string::npos)
-      << bad.status().message();
-}
-
 // The tee's handshake on one pair, both sides in this process: rank 0
 // offers its next receive's buffer in a zero-copy send; a delivered slot is
 // accepted for exactly that call, ordinal, buffer and size, and refused for
