@@ -493,13 +493,15 @@ def check_provenance(calib, args):
     if how.get("ranks") not in (None, args.ranks):
         raise ToolError(f"--link-params {args.link_params}: calibrated at "
                         f"{how['ranks']} ranks, this run has --ranks {args.ranks}")
-    if how.get("flush_mib") is not None and bool(how["flush_mib"]) != (
+    cold = bool(how.get("flush_mib")) or bool(how.get("evict_buffers"))
+    if how.get("flush_mib") is not None and cold != (
             args.buffer_span_mib is not None):
         raise ToolError(f"--link-params {args.link_params}: calibrated "
-                        + ("from memory (--flush-mib), this run measures warm "
-                           "(no --buffer-span-mib)" if how["flush_mib"] else
+                        + ("from memory (--flush-mib or --evict-buffers), this "
+                           "run measures warm (no --buffer-span-mib)" if cold else
                            "warm, this run measures from memory "
-                           "(--buffer-span-mib); calibrate with --flush-mib"))
+                           "(--buffer-span-mib); calibrate with --flush-mib or "
+                           "--evict-buffers"))
     if how.get("issue") not in (None, issue) and how.get("gap_us"):
         raise ToolError(f"--link-params {args.link_params}: its cold calls were "
                         f"held with --issue {how['issue']}, this run issues "
@@ -656,8 +658,8 @@ def main(argv=None):
                          "favours plans whose buckets repeat one size: "
                          "docs/performance.md, runs 23-26). Needs "
                          "--max-buffer-mib and a calibration from memory: "
-                         "--calibrate-opts '--flush-mib N' (or a --link-params "
-                         "file measured so)")
+                         "--calibrate-opts '--evict-buffers' or '--flush-mib "
+                         "N' (or a --link-params file measured so)")
     ap.add_argument("--issue", choices=("ahead", "host"),
                     help="hccl-run --issue, and calibrate_host.py --issue for "
                          "the calibration made here: ahead (hccl-run's "
@@ -722,12 +724,13 @@ def main(argv=None):
                  "buffer pair: give --max-buffer-mib too (0: always shared)")
     # Measured from memory and priced warm, or the other way round, is not
     # a validation of either (docs/performance.md, runs 23-26).
-    flush = any(t == "--flush-mib" or t.startswith("--flush-mib=")
+    flush = any(t in ("--flush-mib", "--evict-buffers")
+                or t.startswith("--flush-mib=")
                 for t in shlex.split(args.calibrate_opts or ""))
     if not args.link_params and flush != (args.buffer_span_mib is not None):
         ap.error("--buffer-span-mib measures collectives from memory and "
-                 "--calibrate-opts '--flush-mib N' prices them so: give both "
-                 "or neither")
+                 "--calibrate-opts '--evict-buffers' or '--flush-mib N' "
+                 "prices them so: give both or neither")
     if args.compute_scale is not None and args.compute_scale <= 0:
         ap.error("--compute-scale must be > 0")
     if args.horovod_cycle_ms < 0:

@@ -87,7 +87,7 @@ SHORT_GAP_US = 100
 
 
 def run_once(hccl_test, op, ranks, sizes, iters, gap_us=0, issue="host",
-             flush_mib=0):
+             memory=()):
     """hccl-test over sizes: one run per stretch of sizes that grow by one
     factor (hccl-test's -f)."""
     out, i = [], 0
@@ -97,20 +97,21 @@ def run_once(hccl_test, op, ranks, sizes, iters, gap_us=0, issue="host",
         while j + 1 < len(sizes) and sizes[j + 1] == sizes[j] * f:
             j += 1
         out += run_sizes(hccl_test, op, ranks, sizes[i], sizes[j], f, iters,
-                         gap_us, issue, flush_mib)
+                         gap_us, issue, memory)
         i = j + 1
     return out
 
 
 def run_sizes(hccl_test, op, ranks, lo, hi, factor, iters, gap_us, issue,
-              flush_mib):
+              memory):
+    """`memory`: hccl-test's options that time each call from memory
+    (memory_args), or none."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "out.csv")
         cmd = [hccl_test, op, "-b", str(lo), "-e", str(hi),
                "-f", str(factor), "-p", str(ranks), "-n", str(iters), "-w", "2",
                "--algo", "level0:ring", "--csv", path, "-c", "0"]
-        if flush_mib:
-            cmd += ["--flush-mib", str(flush_mib)]
+        cmd += list(memory)
         if gap_us:
             cmd += ["--gap-us", str(gap_us)]
             if issue != "host":
@@ -125,12 +126,19 @@ def run_sizes(hccl_test, op, ranks, lo, hi, factor, iters, gap_us, issue,
                     for r in csv.DictReader(f)]
 
 
+def memory_args(flush_mib, evict_buffers):
+    """hccl-test's options that time each call with its data from memory."""
+    if evict_buffers:
+        return ("--evict-buffers",)
+    return ("--flush-mib", str(flush_mib)) if flush_mib else ()
+
+
 def run(hccl_test, op, ranks, sizes, iters, rounds, gap_us=0, issue="host",
-        flush_mib=0):
+        memory=()):
     """Every round's (size, time) list: single runs on a shared 2-core
     machine vary by tens of percent, so the figures come from the medians
     and the rounds' spread says whether they mean anything."""
-    return [run_once(hccl_test, op, ranks, sizes, iters, gap_us, issue, flush_mib)
+    return [run_once(hccl_test, op, ranks, sizes, iters, gap_us, issue, memory)
             for _ in range(rounds)]
 
 
@@ -443,6 +451,13 @@ def main():
                          "so); default 0: calls back to back, their data "
                          "warm. Each call then costs N MiB of writes: use a "
                          "small -n")
+    ap.add_argument("--evict-buffers", action="store_true",
+                    help="as --flush-mib, but each rank evicts only the "
+                         "call's buffers from the caches (hccl-test "
+                         "--evict-buffers): the data comes from memory while "
+                         "the runtime's own state stays warm, as when a "
+                         "step's collectives follow each other; a flush "
+                         "makes small calls also pay for that state"),
     ap.add_argument("--knees", type=int, choices=range(0, 9), default=3,
                     metavar="N",
                     help="most caches' knees the fit may use, 0..8 (default 3: "
@@ -463,6 +478,9 @@ def main():
         sys.exit("calibrate_host: -r must be >= 1")
     if not 0 <= args.flush_mib <= 65536:
         sys.exit("calibrate_host: --flush-mib must be in 0..65536")
+    if args.flush_mib and args.evict_buffers:
+        sys.exit("calibrate_host: --flush-mib and --evict-buffers both time "
+                 "calls from memory; give one of them")
     if args.gap_us < 0:
         sys.exit("calibrate_host: --gap-us must be >= 0")
     if args.issue and not args.gap_us:
@@ -485,23 +503,24 @@ def main():
     # the rate fell within 1.5x of size on this host (run 23). Doubling from
     # 4 KiB made the 8-rank rounds' latency fits spread 1.9-8.8 us, and
     # scripts/demo.sh refused to calibrate (2026-12-06 12:09).
+    memory = memory_args(args.flush_mib, args.evict_buffers)
     sizes = [4 << 10]
     while sizes[-1] < (1 << 20) and sizes[-1] * 4 <= max_size:
         sizes.append(sizes[-1] * 4)
     while sizes[-1] * 2 <= max_size:
         sizes.append(sizes[-1] * 2)
     ag_runs = run(args.hccl_test, "all_gather", p, sizes, args.iters, args.rounds,
-                  flush_mib=args.flush_mib)
+                  memory=memory)
     ar_runs = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds,
-                  flush_mib=args.flush_mib)
+                  memory=memory)
     knees = 0 if args.no_knee else args.knees
     if knees == 0:
         params, notes = figures(medians(ag_runs), medians(ar_runs), p,
-                                bool(args.flush_mib))
+                                bool(memory))
         knee = None
     else:
         params, notes, knee = knee_figures(medians(ag_runs), medians(ar_runs), p,
-                                           knees, bool(args.flush_mib))
+                                           knees, bool(memory))
     for op, runs in (("all_gather", ag_runs), ("all_reduce", ar_runs)):
         ratio, size, lo, hi = worst_spread(runs)
         print(f"calibrate_host: {op} rounds differ most at {int(size)} B: "
@@ -513,7 +532,7 @@ def main():
         print("calibrate_host: note: fewer than 3 rounds: the figures' spread "
               "is not checked")
     else:
-        per = [figures(g, r, p, bool(args.flush_mib))[0]
+        per = [figures(g, r, p, bool(memory))[0]
                for g, r in zip(ag_runs, ar_runs)]
         # The reduction rate's range is printed, not checked (see
         # all_reduce_gbps).
@@ -542,9 +561,9 @@ def main():
         small = sizes[:3]
         cold_runs = run(args.hccl_test, "all_reduce", p, small, args.iters,
                         args.rounds, args.gap_us, issue)
-        # What a cold call costs beyond a back-to-back one: with --flush-mib
-        # the fit's calls were not back to back, so those are timed here.
-        base_runs = ar_runs if not args.flush_mib else run(
+        # What a cold call costs beyond a back-to-back one: from memory the
+        # fit's calls were not back to back, so those are timed here.
+        base_runs = ar_runs if not memory else run(
             args.hccl_test, "all_reduce", p, small, args.iters, args.rounds)
         warm = medians(base_runs)[:3]
         excess = cold_excess(medians(cold_runs), warm)
@@ -620,6 +639,7 @@ def main():
         "by": "calibrate_host.py", "ranks": p, "issue": issue if args.gap_us else None,
         "gap_us": args.gap_us, "rounds": args.rounds, "iters": args.iters,
         "max_size": max_size, "knees": knees, "flush_mib": args.flush_mib,
+        "evict_buffers": args.evict_buffers,
         "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
     with open(args.out, "w") as f:
         json.dump(params, f, indent=1)

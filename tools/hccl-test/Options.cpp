@@ -1,5 +1,7 @@
 //===- Options.cpp - hccl-test's command line -----------------------------===//
 #include "Options.h"
+
+#include "CacheEvict.h"
 #include "Layout.h"
 
 #include "hccl-mlir/schedule/Types.h"
@@ -280,6 +282,14 @@ std::string usage() {
          "to "
          "the\n"
          "                          last rank's end\n"
+         "  --evict-buffers         as --flush-mib, but each rank evicts only "
+         "its\n"
+         "                          send and receive buffers' cache lines: the "
+         "data\n"
+         "                          comes from memory, the runtime's own "
+         "state stays\n"
+         "                          as warm as in a step's run of "
+         "collectives\n"
          "  -h, --help              this text\n"
          "Run under mpirun (one process per rank) or alone (hccl-test forks "
          "-p ranks).\n";
@@ -359,10 +369,12 @@ ParseResult parseOptions(int argc, const char *const *argv) {
       o.help = true;
       continue;
     }
-    if (flag == "--sync" || flag == "--malloc") {
+    if (flag == "--sync" || flag == "--malloc" || flag == "--evict-buffers") {
       if (hasValue)
         return fail(flag + " takes no value");
-      (flag == "--sync" ? o.sync : o.useMalloc) = true;
+      (flag == "--sync"     ? o.sync
+       : flag == "--malloc" ? o.useMalloc
+                            : o.evictBuffers) = true;
       continue;
     }
     static const char *const kValued[] = {
@@ -503,6 +515,15 @@ ParseResult parseOptions(int argc, const char *const *argv) {
   if (o.flushMiB > 0 && o.gapUs > 0)
     return fail("--flush-mib times calls from memory, --gap-us after an "
                 "idle gap; give one of them");
+  if (o.evictBuffers && o.gapUs > 0)
+    return fail("--evict-buffers times calls from memory, --gap-us after an "
+                "idle gap; give one of them");
+  if (o.evictBuffers && o.flushMiB > 0)
+    return fail("--evict-buffers evicts the call's buffers alone, --flush-mib "
+                "every cache line; give one of them");
+  if (o.evictBuffers && !cacheEvictionSupported())
+    return fail("--evict-buffers: evicting cache lines is not implemented "
+                "for this CPU architecture (x86-64 and AArch64 are)");
   if (o.issueAhead && o.sync)
     return fail("--issue ahead queues the calls on a stream; --sync has "
                 "none");

@@ -76,6 +76,14 @@ struct Options {
   /// to the last rank's end (the ranks' skew leaving the meeting is not the
   /// call's); otherwise on each rank's own clock.
   int flushMiB = 0;
+  /// --evict-buffers: as --flush-mib (the meeting, the timing), but before
+  /// each timed call every rank evicts only its own send and receive
+  /// buffers from the caches. The data comes from memory, as in a training
+  /// step; the runtime's code and control state stay warm, as they do when
+  /// a step's collectives follow each other, where a flush would make every
+  /// call also pay for them (docs/performance.md, "Buffers evicted, not the
+  /// caches flushed").
+  bool evictBuffers = false;
   bool help = false;
   /// hccl_test's warnings for accepted combinations (printed by the root).
   std::vector<std::string> warnings;

@@ -3,15 +3,16 @@
 // Per size: fill inputs and poison outputs, warm up, barrier, time -n calls
 // queued on a host stream (or blocking calls with --sync), then check the
 // output against the local reference. The slowest rank's time (with
-// --flush-mib on one kernel, the job's: see runSize) and the total number
-// of wrong elements are combined with one all-reduce, so the root's row
-// speaks for the whole job; as in hccl_test the root rank (-r) prints the
-// header and the rows, and a rank whose check fails prints its own
+// --flush-mib or --evict-buffers on one kernel, the job's: see runSize) and the
+// total number of wrong elements are combined with one all-reduce, so the
+// root's row speaks for the whole job; as in hccl_test the root rank (-r)
+// prints the header and the rows, and a rank whose check fails prints its own
 // "rank id N, check result failed" line.
 //
 //===----------------------------------------------------------------------===//
 #include "Runner.h"
 
+#include "CacheEvict.h"
 #include "HostWait.h"
 #include "Layout.h"
 #include "Verify.h"
@@ -248,18 +249,24 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     if (!ok(HcclStreamSynchronize(s), "HcclStreamSynchronize") || !queued)
       return false;
     seconds = gate.seconds;
-  } else if (opts_.flushMiB > 0) {
+  } else if (opts_.flushMiB > 0 || opts_.evictBuffers) {
     // Calls from memory: each rank evicts its caches by writing a buffer
-    // larger than them, the ranks meet (so no rank's flush is timed as the
-    // others' wait), then the call alone is timed.
+    // larger than them (or, --evict-buffers, evicts the call's buffers
+    // alone), the ranks meet (so no rank's flush is timed as the others'
+    // wait), then the call alone is timed.
     flush_.resize(static_cast<size_t>(opts_.flushMiB) << 20);
     // Each call's start and end on this rank; with one clock for all ranks
     // the call is timed from the last start to the last end (below).
     std::vector<double> marks(2 * static_cast<size_t>(opts_.iters));
     for (int i = 0; i < opts_.iters; ++i) {
-      std::memset(flush_.data(), i & 0xff, flush_.size());
-      // The buffer is never read: keep the compiler from dropping the writes.
-      asm volatile("" : : "r"(flush_.data()) : "memory");
+      if (opts_.evictBuffers) {
+        evictFromCaches(send_, l.sendElems * elem);
+        evictFromCaches(recv_, l.recvElems * elem);
+      } else {
+        std::memset(flush_.data(), i & 0xff, flush_.size());
+        // Never read: keep the compiler from dropping the writes.
+        asm volatile("" : : "r"(flush_.data()) : "memory");
+      }
       if (!ok(HcclBarrier(comm_, nullptr), "HcclBarrier"))
         return false;
       double t = nowSeconds();
@@ -430,7 +437,7 @@ int RankRun::run() {
   }
   if (!opts_.sync && !ok(HcclStreamCreate(&stream_), "HcclStreamCreate"))
     return 1;
-  if (opts_.flushMiB > 0 && !findSharedClock())
+  if ((opts_.flushMiB > 0 || opts_.evictBuffers) && !findSharedClock())
     return 1;
 
   std::unique_ptr<FILE, int (*)(FILE *)> csv(nullptr, &std::fclose);
@@ -464,11 +471,14 @@ int RankRun::run() {
                  : opts_.useMalloc ? "malloc"
                                    : "HcclMemAlloc",
                  opts_.sync ? "blocking calls" : "host stream");
-    if (opts_.flushMiB > 0)
-      std::fprintf(stderr,
-                   "calls from memory (%d MiB written by each rank before "
-                   "each), %s\n",
-                   opts_.flushMiB,
+    if (opts_.flushMiB > 0 || opts_.evictBuffers)
+      std::fprintf(stderr, "calls from memory (%s), %s\n",
+                   opts_.evictBuffers
+                       ? "each rank evicts its send and receive buffers "
+                         "from the caches before each"
+                       : ("each rank writes " + std::to_string(opts_.flushMiB) +
+                          " MiB before each")
+                             .c_str(),
                    sharedClock_
                        ? "timed from the last rank's start to the last "
                          "rank's end (one kernel, one clock)"

@@ -121,6 +121,19 @@ TEST(HcclTestOptions, SpellingsOfAValue) {
   EXPECT_NE(err({"all_reduce", "--flush-mib", "64", "--gap-us", "100"})
                 .find("give one of them"),
             std::string::npos);
+  // --evict-buffers: a flag, from memory like --flush-mib, and exclusive
+  // with both other ways.
+  EXPECT_FALSE(ok({"all_reduce"}).evictBuffers);
+  EXPECT_TRUE(ok({"all_reduce", "--evict-buffers"}).evictBuffers);
+  EXPECT_TRUE(ok({"all_reduce", "--evict-buffers", "--sync"}).evictBuffers);
+  EXPECT_NE(err({"all_reduce", "--evict-buffers=1"}).find("takes no value"),
+            std::string::npos);
+  EXPECT_NE(err({"all_reduce", "--evict-buffers", "--gap-us", "100"})
+                .find("--evict-buffers times calls from memory, --gap-us"),
+            std::string::npos);
+  EXPECT_NE(err({"all_reduce", "--evict-buffers", "--flush-mib", "64"})
+                .find("--evict-buffers evicts the call's buffers alone"),
+            std::string::npos);
   EXPECT_TRUE(ok({"--help"}).help);
   EXPECT_TRUE(ok({"all_reduce", "-h"}).help);
 }
