@@ -1,5 +1,6 @@
 # lit configuration of the hccl-mlir FileCheck suites.
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -49,13 +50,12 @@ def _python_has(modules):
 
 # Whether shared memory gets transparent huge pages when it asks
 # (hccl-run's note on a span's pages, tools/common/HostMemory.h).
+sys.path.insert(0, os.path.join(config.hccl_src_root, "tools", "calibrate"))
+import host_memory  # noqa: E402
+
+
 def _shmem_huge_pages():
-    try:
-        with open("/sys/kernel/mm/transparent_hugepage/shmem_enabled") as f:
-            text = f.read()
-    except OSError:
-        return False
-    return any("[%s]" % m in text for m in ("advise", "always", "within_size", "force"))
+    return host_memory.shmem_huge_mode() in host_memory.ALLOWING
 
 
 if _shmem_huge_pages():

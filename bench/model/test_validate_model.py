@@ -301,29 +301,44 @@ class Horovod(unittest.TestCase):
 
 
 class HostSettings(unittest.TestCase):
-    def mode_of(self, text):
-        saved = vm.SHMEM_HUGE_PATH
+    def mode_of(self, top, own=None, pmd="2097152"):
+        """host_memory.shmem_huge_mode on a fake sysfs folder: `top` the
+        top-level shmem_enabled, `own` the PMD size's, None for absent."""
         with tempfile.TemporaryDirectory() as d:
-            vm.SHMEM_HUGE_PATH = os.path.join(d, "shmem_enabled")
-            if text is not None:
-                with open(vm.SHMEM_HUGE_PATH, "w") as f:
-                    f.write(text)
-            try:
-                return vm.shmem_huge_mode()
-            finally:
-                vm.SHMEM_HUGE_PATH = saved
+            if top is not None:
+                with open(os.path.join(d, "shmem_enabled"), "w") as f:
+                    f.write(top)
+            if pmd is not None:
+                with open(os.path.join(d, "hpage_pmd_size"), "w") as f:
+                    f.write(pmd + "\n")
+            if own is not None:
+                os.makedirs(os.path.join(d, "hugepages-2048kB"))
+                with open(os.path.join(d, "hugepages-2048kB", "shmem_enabled"),
+                          "w") as f:
+                    f.write(own)
+            return vm.host_memory.shmem_huge_mode(d)
 
     def test_shmem_huge_mode(self):
-        self.assertEqual(self.mode_of("always within_size advise [never] deny force\n"),
-                         "never")
+        top_never = "always within_size advise [never] deny force\n"
+        self.assertEqual(self.mode_of(top_never), "never")
         self.assertEqual(self.mode_of("always within_size [advise] never deny force"),
                          "advise")
-        self.assertEqual(self.mode_of("[within_size] advise never"), "within_size")
+        # The PMD size's own setting decides unless it inherits.
+        self.assertEqual(self.mode_of(top_never, "always [inherit] within_size advise never"),
+                         "never")
+        self.assertEqual(self.mode_of(top_never, "always inherit within_size [advise] never"),
+                         "advise")
+        self.assertEqual(self.mode_of("[advise] never", "always inherit [never]"), "never")
+        # No per-size folder for another PMD size (64 KiB pages: 512 MiB).
+        self.assertEqual(self.mode_of(top_never, "[advise]", pmd="536870912"), "never")
         self.assertIsNone(self.mode_of(None))  # no THP in the kernel
         self.assertIsNone(self.mode_of("garbled"))
-        self.assertIn("advise", vm.SHMEM_HUGE_ALLOWING)
-        self.assertNotIn("never", vm.SHMEM_HUGE_ALLOWING)
-        self.assertNotIn("deny", vm.SHMEM_HUGE_ALLOWING)
+        self.assertIn("advise", vm.host_memory.ALLOWING)
+        self.assertNotIn("never", vm.host_memory.ALLOWING)
+        self.assertNotIn("deny", vm.host_memory.ALLOWING)
+        self.assertIn("no transparent huge pages", vm.host_memory.advice(None))
+        self.assertIn("echo advise >", vm.host_memory.advice("never"))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -72,6 +72,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The link-parameter format's Python reader lives with its writer.
 sys.path.insert(0, os.path.join(ROOT, "tools", "calibrate"))
 from calibrate_host import knees_of  # noqa: E402
+import host_memory  # noqa: E402
 
 POLICIES = ["none", "ddp", "t25M", "t64M", "t256M", "horovod", "optimal"]
 POLICY_OPTS = {
@@ -260,25 +261,6 @@ def parse_size(text):
     if not m:
         raise argparse.ArgumentTypeError(f"not a size: '{text}' (N, NK, NM or NG)")
     return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)]
-
-
-# Shared memory's transparent huge pages, the host's setting. hccl-run's
-# buffers are shared memory; on a VM that shadows page tables, 4 KiB pages of
-# a span cost 48-84% of resnet18-host's iteration at 2 ranks
-# (docs/performance.md, "Huge pages for shared memory").
-SHMEM_HUGE_PATH = "/sys/kernel/mm/transparent_hugepage/shmem_enabled"
-SHMEM_HUGE_ALLOWING = ("advise", "always", "within_size", "force")
-
-
-def shmem_huge_mode():
-    """The bracketed mode of SHMEM_HUGE_PATH, or None where it cannot be read
-    (a kernel without transparent huge pages)."""
-    try:
-        with open(SHMEM_HUGE_PATH) as f:
-            m = re.search(r"\[([a-z_]+)\]", f.read())
-    except OSError:
-        return None
-    return m.group(1) if m else None
 
 
 def graph_name(path):
@@ -880,14 +862,16 @@ def measure(args, tools, configs, progress):
 def bench(args, graphs, policies, in_flight, work):
     tools = Tools(args.bin, args.nice)
     started = time.time()
-    huge = shmem_huge_mode()
+    # hccl-run's buffers are shared memory; on a VM that shadows page tables,
+    # 4 KiB pages of a span cost resnet18-host 47-155% over its price at 2
+    # ranks (docs/performance.md, "Huge pages for shared memory").
+    huge = host_memory.shmem_huge_mode()
     if (args.buffer_span_mib is not None and not args.predict_only
-            and huge not in SHMEM_HUGE_ALLOWING):
-        log(f"warning: shared memory gets 4 KiB pages here ({SHMEM_HUGE_PATH}: "
-            f"{huge or 'absent'}); on a VM that shadows page tables a span "
-            "then costs more than the calibration prices (docs/performance.md, "
-            "\"Huge pages for shared memory\"); as root: echo advise > "
-            f"{SHMEM_HUGE_PATH}")
+            and huge not in host_memory.ALLOWING):
+        log("warning: shared memory gets 4 KiB pages here, so on a VM that "
+            "shadows page tables a span costs more than the calibration "
+            "prices (docs/performance.md, \"Huge pages for shared memory\"): "
+            + host_memory.advice(huge))
     load0 = os.getloadavg()
     progress = [0, len(graphs) * len(policies) * len(in_flight) * args.rounds, 0,
                 len(graphs)]

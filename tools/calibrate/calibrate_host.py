@@ -457,7 +457,7 @@ def main():
                          "--evict-buffers): the data comes from memory while "
                          "the runtime's own state stays warm, as when a "
                          "step's collectives follow each other; a flush "
-                         "makes small calls also pay for that state"),
+                         "makes small calls also pay for that state")
     ap.add_argument("--knees", type=int, choices=range(0, 9), default=3,
                     metavar="N",
                     help="most caches' knees the fit may use, 0..8 (default 3: "

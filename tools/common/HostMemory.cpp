@@ -5,23 +5,55 @@
 #include <iterator>
 
 namespace hccl::tools {
+namespace {
 
-const char *const kShmemHugePath =
-    "/sys/kernel/mm/transparent_hugepage/shmem_enabled";
+const std::string kThpDir = "/sys/kernel/mm/transparent_hugepage";
 
-std::string shmemHugePageMode() {
-  std::ifstream in(kShmemHugePath);
-  std::string all((std::istreambuf_iterator<char>(in)),
-                  std::istreambuf_iterator<char>());
-  size_t open = all.find('['), close = all.find(']', open);
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+}
+
+// The bracketed word of a sysfs mode file ("always [madvise] never").
+std::string bracketed(const std::string &text) {
+  size_t open = text.find('['), close = text.find(']', open);
   if (open == std::string::npos || close == std::string::npos)
     return "";
-  return all.substr(open + 1, close - open - 1);
+  return text.substr(open + 1, close - open - 1);
+}
+
+} // namespace
+
+std::string shmemHugePageMode() {
+  std::string pmd = readFile(kThpDir + "/hpage_pmd_size");
+  unsigned long long bytes = 0;
+  try {
+    bytes = std::stoull(pmd);
+  } catch (...) {
+    bytes = 0; // no such file: no per-size setting either
+  }
+  if (bytes >= 1024) {
+    std::string own =
+        bracketed(readFile(kThpDir + "/hugepages-" +
+                           std::to_string(bytes / 1024) + "kB/shmem_enabled"));
+    if (!own.empty() && own != "inherit")
+      return own;
+  }
+  return bracketed(readFile(kThpDir + "/shmem_enabled"));
 }
 
 bool shmemHugePagesAllowed(const std::string &mode) {
   return mode == "advise" || mode == "always" || mode == "within_size" ||
          mode == "force";
+}
+
+std::string shmemHugePageAdvice(const std::string &mode) {
+  if (mode.empty())
+    return "this kernel has no transparent huge pages "
+           "(CONFIG_TRANSPARENT_HUGEPAGE)";
+  return kThpDir + "/shmem_enabled is [" + mode + "]; as root: echo advise > " +
+         kThpDir + "/shmem_enabled";
 }
 
 } // namespace hccl::tools

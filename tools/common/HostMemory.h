@@ -4,7 +4,8 @@
 // them on every large shared mapping (runtime/common/SharedMem.cpp); the host
 // decides. On a VM that shadows page tables, 4 KiB pages of a large span cost
 // more than the copies (docs/performance.md, "Huge pages for shared memory"),
-// so hccl-run says when a span gets them. MLIR-free.
+// so hccl-run says when a span gets them. tools/calibrate/host_memory.py
+// reads the same for the Python tools. MLIR-free.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_TOOLS_COMMON_HOSTMEMORY_H
@@ -14,16 +15,19 @@
 
 namespace hccl::tools {
 
-/// The file that holds the setting.
-extern const char *const kShmemHugePath;
-
-/// The bracketed mode of kShmemHugePath ("never", "advise", ...), or "" where
-/// it cannot be read (a kernel without transparent huge pages).
+/// The mode that decides for PMD-sized (2 MiB on x86-64) shared-memory
+/// pages: that size's own shmem_enabled (Linux 6.11+) unless it says
+/// "inherit", else /sys/kernel/mm/transparent_hugepage/shmem_enabled's; ""
+/// where neither can be read (a kernel without transparent huge pages).
 std::string shmemHugePageMode();
 
 /// Whether shared memory that asks for huge pages (MADV_HUGEPAGE) gets them
 /// under `mode`.
 bool shmemHugePagesAllowed(const std::string &mode);
+
+/// What to tell a user whose shared memory gets 4 KiB pages under `mode`:
+/// the setting and how to change it, or that the kernel has none.
+std::string shmemHugePageAdvice(const std::string &mode);
 
 } // namespace hccl::tools
 

@@ -621,15 +621,13 @@ private:
         std::memset(sharedRecv_, 0, spanRecv_);
         std::string huge = hccl::tools::shmemHugePageMode();
         if (rank_ == 0 && !hccl::tools::shmemHugePagesAllowed(huge))
-          std::fprintf(
-              stderr,
-              "hccl-run: note: %s: the span's shared memory gets 4 KiB pages "
-              "(%s: %s); on a VM that shadows page tables that costs more "
-              "than the copies (docs/performance.md, \"Huge pages for shared "
-              "memory\"); as root: echo advise > %s\n",
-              path_.c_str(), hccl::tools::kShmemHugePath,
-              huge.empty() ? "absent" : ("[" + huge + "]").c_str(),
-              hccl::tools::kShmemHugePath);
+          std::fprintf(stderr,
+                       "hccl-run: note: %s: the span's shared memory gets "
+                       "4 KiB pages; on a VM that shadows page tables that "
+                       "costs more than the copies (docs/performance.md, "
+                       "\"Huge pages for shared memory\"): %s\n",
+                       path_.c_str(),
+                       hccl::tools::shmemHugePageAdvice(huge).c_str());
       }
     } else if (opts_.bufferSpanMiB > 0) {
       return fail(2, path_ + ": --buffer-span-mib places collectives in the "

@@ -290,6 +290,9 @@ std::string usage() {
          "state stays\n"
          "                          as warm as in a step's run of "
          "collectives\n"
+         "                          (x86-64 and AArch64; not with --gap-us "
+         "or\n"
+         "                          --flush-mib)\n"
          "  -h, --help              this text\n"
          "Run under mpirun (one process per rank) or alone (hccl-test forks "
          "-p ranks).\n";

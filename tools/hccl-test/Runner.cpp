@@ -55,7 +55,8 @@ private:
   void release();
   HcclResult launch(const Layout &l, aclrtStream stream);
   bool runSize(uint64_t sizeBytes, int seq, FILE *csv);
-  /// --flush-mib: whether every rank runs under this kernel (sharedClock_).
+  /// --flush-mib or --evict-buffers: whether every rank runs under this
+  /// kernel (sharedClock_).
   bool findSharedClock();
 
   const Options &opts_;

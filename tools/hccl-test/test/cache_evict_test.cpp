@@ -9,7 +9,10 @@
 #include "CacheEvict.h"
 
 #include <cstdint>
+#include <cstring>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace hccltest;
@@ -34,4 +37,25 @@ TEST(CacheEvict, KeepsWhatWasWritten) {
     uint32_t v = static_cast<uint32_t>(i * 2654435761u);
     ASSERT_EQ(buf[i], i % 7 == 0 ? ~v : v) << "at " << i;
   }
+}
+
+// The range ends where it says: a buffer that ends at a page followed by an
+// inaccessible one is evicted whole and from an unaligned start without a
+// touch of the next page (an eviction there faults, like a load).
+TEST(CacheEvict, StaysInsideTheRange) {
+  if (!cacheEvictionSupported())
+    GTEST_SKIP() << "no cache eviction on this CPU architecture";
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  void *m = ::mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(m, MAP_FAILED);
+  char *p = static_cast<char *>(m);
+  ASSERT_EQ(::mprotect(p + page, page, PROT_NONE), 0);
+  std::memset(p, 0x5a, page);
+  evictFromCaches(p, page);
+  evictFromCaches(p + 13, page - 13);
+  evictFromCaches(p + page - 1, 1);
+  for (size_t i = 0; i < page; ++i)
+    ASSERT_EQ(p[i], 0x5a) << "at " << i;
+  ::munmap(m, 2 * page);
 }

@@ -1,0 +1,45 @@
+"""Whether this host gives shared memory transparent huge pages when it asks
+(MADV_HUGEPAGE, as the runtime does on its large shared mappings:
+runtime/common/SharedMem.cpp). Read by validate_model.py, which records it
+and warns when a span runs on 4 KiB pages, and by the lit configuration.
+tools/common/HostMemory.cpp reads the same for hccl-run."""
+import os
+import re
+
+THP_DIR = "/sys/kernel/mm/transparent_hugepage"
+# Modes under which memory that asks for huge pages gets them.
+ALLOWING = ("advise", "always", "within_size", "force")
+
+
+def _mode(path):
+    try:
+        with open(path) as f:
+            m = re.search(r"\[([a-z_]+)\]", f.read())
+    except OSError:
+        return None
+    return m.group(1) if m else None
+
+
+def shmem_huge_mode(thp_dir=THP_DIR):
+    """The mode that decides for PMD-sized (2 MiB on x86-64) shared-memory
+    pages: the size's own shmem_enabled (Linux 6.11+) unless it says
+    `inherit`, else the top-level one; None where neither can be read (a
+    kernel without transparent huge pages)."""
+    try:
+        with open(os.path.join(thp_dir, "hpage_pmd_size")) as f:
+            kib = int(f.read().strip()) // 1024
+        own = _mode(os.path.join(thp_dir, f"hugepages-{kib}kB", "shmem_enabled"))
+    except (OSError, ValueError):
+        own = None
+    if own and own != "inherit":
+        return own
+    return _mode(os.path.join(thp_dir, "shmem_enabled"))
+
+
+def advice(mode):
+    """What to tell a user whose shared memory gets 4 KiB pages."""
+    if mode is None:
+        return ("this kernel has no transparent huge pages "
+                "(CONFIG_TRANSPARENT_HUGEPAGE)")
+    return (f"{THP_DIR}/shmem_enabled is [{mode}]; as root: "
+            f"echo advise > {THP_DIR}/shmem_enabled")
