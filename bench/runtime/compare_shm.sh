@@ -99,7 +99,7 @@ sizes=(-b "$minb" -e "$maxb" -f 2 -n "$iters" -w "$warmup")
 latency=(-b 4K -e 4K -n "$latcalls" -w $(((latcalls + 9) / 10)))
 
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
-echo "# shared memory's huge pages: $(cat /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>/dev/null || echo 'none (no THP)') (docs/performance.md, \"Huge pages for shared memory\")"
+echo "# shared memory's huge pages: [$(python3 "$root/tools/calibrate/host_memory.py")] (docs/performance.md, \"Huge pages for shared memory\")"
 echo "# $(mpirun.openmpi --version 2>&1 | head -1); MPICH $(mpichversion 2>/dev/null | sed -n 's/^MPICH Version: *//p')"
 echo "# ours: $hccl_test OP ${sizes[*]} -d fp32 -o sum -p P -c C ${ours_mem[*]}"
 echo "# openmpi: mpirun.openmpi --oversubscribe --mca btl self,vader -n P $ompi_bench -o OP ${sizes[*]} -c C"

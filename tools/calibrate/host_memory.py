@@ -1,8 +1,10 @@
 """Whether this host gives shared memory transparent huge pages when it asks
 (MADV_HUGEPAGE, as the runtime does on its large shared mappings:
 runtime/common/SharedMem.cpp). Read by validate_model.py, which records it
-and warns when a span runs on 4 KiB pages, and by the lit configuration.
-tools/common/HostMemory.cpp reads the same for hccl-run."""
+and warns when a span runs on 4 KiB pages, and by the lit configuration;
+run alone it prints the mode ("none": no transparent huge pages), as
+bench/runtime/compare_shm.sh records it. tools/common/HostMemory.cpp reads
+the same for hccl-run."""
 import os
 import re
 
@@ -43,3 +45,7 @@ def advice(mode):
                 "(CONFIG_TRANSPARENT_HUGEPAGE)")
     return (f"{THP_DIR}/shmem_enabled is [{mode}]; as root: "
             f"echo advise > {THP_DIR}/shmem_enabled")
+
+
+if __name__ == "__main__":
+    print(shmem_huge_mode() or "none")

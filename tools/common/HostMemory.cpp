@@ -1,6 +1,7 @@
 //===- HostMemory.cpp - The host's memory settings the tools report -------===//
 #include "HostMemory.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -26,13 +27,9 @@ std::string bracketed(const std::string &text) {
 } // namespace
 
 std::string shmemHugePageMode() {
-  std::string pmd = readFile(kThpDir + "/hpage_pmd_size");
-  unsigned long long bytes = 0;
-  try {
-    bytes = std::stoull(pmd);
-  } catch (...) {
-    bytes = 0; // no such file: no per-size setting either
-  }
+  // No such file (or no number in it): no per-size setting either.
+  unsigned long long bytes =
+      std::strtoull(readFile(kThpDir + "/hpage_pmd_size").c_str(), nullptr, 10);
   if (bytes >= 1024) {
     std::string own =
         bracketed(readFile(kThpDir + "/hugepages-" +

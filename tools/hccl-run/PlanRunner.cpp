@@ -619,15 +619,18 @@ private:
       if (spanSend_) {
         std::memset(sharedSend_, 0, spanSend_);
         std::memset(sharedRecv_, 0, spanRecv_);
-        std::string huge = hccl::tools::shmemHugePageMode();
-        if (rank_ == 0 && !hccl::tools::shmemHugePagesAllowed(huge))
-          std::fprintf(stderr,
-                       "hccl-run: note: %s: the span's shared memory gets "
-                       "4 KiB pages; on a VM that shadows page tables that "
-                       "costs more than the copies (docs/performance.md, "
-                       "\"Huge pages for shared memory\"): %s\n",
-                       path_.c_str(),
-                       hccl::tools::shmemHugePageAdvice(huge).c_str());
+        // The host's setting, read and told once (rank 0).
+        if (rank_ == 0) {
+          std::string huge = hccl::tools::shmemHugePageMode();
+          if (!hccl::tools::shmemHugePagesAllowed(huge))
+            std::fprintf(stderr,
+                         "hccl-run: note: %s: the span's shared memory gets "
+                         "4 KiB pages; on a VM that shadows page tables that "
+                         "costs more than the copies (docs/performance.md, "
+                         "\"Huge pages for shared memory\"): %s\n",
+                         path_.c_str(),
+                         hccl::tools::shmemHugePageAdvice(huge).c_str());
+        }
       }
     } else if (opts_.bufferSpanMiB > 0) {
       return fail(2, path_ + ": --buffer-span-mib places collectives in the "

@@ -84,6 +84,9 @@ struct Options {
   /// call also pay for them (docs/performance.md, "Buffers evicted, not the
   /// caches flushed").
   bool evictBuffers = false;
+  /// Each timed call alone, its data from memory (--flush-mib or
+  /// --evict-buffers).
+  bool fromMemory() const { return flushMiB > 0 || evictBuffers; }
   bool help = false;
   /// hccl_test's warnings for accepted combinations (printed by the root).
   std::vector<std::string> warnings;

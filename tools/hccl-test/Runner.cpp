@@ -250,7 +250,7 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     if (!ok(HcclStreamSynchronize(s), "HcclStreamSynchronize") || !queued)
       return false;
     seconds = gate.seconds;
-  } else if (opts_.flushMiB > 0 || opts_.evictBuffers) {
+  } else if (opts_.fromMemory()) {
     // Calls from memory: each rank evicts its caches by writing a buffer
     // larger than them (or, --evict-buffers, evicts the call's buffers
     // alone), the ranks meet (so no rank's flush is timed as the others'
@@ -438,7 +438,7 @@ int RankRun::run() {
   }
   if (!opts_.sync && !ok(HcclStreamCreate(&stream_), "HcclStreamCreate"))
     return 1;
-  if ((opts_.flushMiB > 0 || opts_.evictBuffers) && !findSharedClock())
+  if (opts_.fromMemory() && !findSharedClock())
     return 1;
 
   std::unique_ptr<FILE, int (*)(FILE *)> csv(nullptr, &std::fclose);
@@ -472,7 +472,7 @@ int RankRun::run() {
                  : opts_.useMalloc ? "malloc"
                                    : "HcclMemAlloc",
                  opts_.sync ? "blocking calls" : "host stream");
-    if (opts_.flushMiB > 0 || opts_.evictBuffers)
+    if (opts_.fromMemory())
       std::fprintf(stderr, "calls from memory (%s), %s\n",
                    opts_.evictBuffers
                        ? "each rank evicts its send and receive buffers "
