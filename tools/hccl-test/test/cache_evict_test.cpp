@@ -8,9 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "CacheEvict.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstring>
-#include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <vector>
