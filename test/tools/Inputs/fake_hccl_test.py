@@ -16,6 +16,13 @@ FAKE_CACHE set: every byte term past 4 MiB (of the reported size) costs
 each byte past 32 MiB 1.5x more again (it has left the last level too);
 FAKE_CACHE3 set as well: past 64 MiB 1.0x less again (the rate's fall
 past the last level spread over 32-64 MiB, then steady).
+FAKE_AG_FIXED_US set: the all-gather's cost apart from its bytes is that
+many us (not overhead + (p-1) alpha), so that the intercepts disagree
+with any overhead and alpha >= 0 when it is under half the all-reduce's
+or over all of it. FAKE_SPLIT_DIR set: rounds alternate overhead 30 us,
+alpha 10 us and overhead 84 us, alpha 1 us (the all-reduce's fixed cost
+90 us in both at 4 ranks), counted there.
+FAKE_ARGS_LOG set: each call's arguments are appended to that file.
 --flush-mib (calls from memory): the all-gather moves at 1 GB/s, the
 all-reduce as before (its all-gather phase reads what its reduce-scatter
 wrote), and every call costs 40 us more (the runtime's own state flushed
@@ -25,6 +32,9 @@ import os
 import sys
 
 args = sys.argv[1:]
+if os.environ.get("FAKE_ARGS_LOG"):  # what calibrate_host asked for
+    with open(os.environ["FAKE_ARGS_LOG"], "a") as log:
+        log.write(" ".join(args) + "\n")
 op = args[0]
 FLAGS = ("--evict-buffers",)  # hccl-test's options without a value
 flags = {a for a in args[1:] if a in FLAGS}
@@ -66,6 +76,9 @@ scale = 1.0
 noise = os.environ.get("FAKE_NOISE_DIR")
 if noise:
     scale = (1.0, 4.0, 1.2, 2.0)[round_index(noise) % 4]
+split_dir = os.environ.get("FAKE_SPLIT_DIR")
+if split_dir and round_index(split_dir) % 2:
+    C, ALPHA = C + 54e-6, ALPHA - 9e-6
 gamma_dir = os.environ.get("FAKE_GAMMA_DIR")
 if gamma_dir and op == "all_reduce":
     GAMMA = 1 / (100e9, 10e9, 50e9)[round_index(gamma_dir) % 3]
@@ -80,7 +93,10 @@ while s <= hi:
     if os.environ.get("FAKE_CACHE3") and s > (64 << 20):
         e -= 1.0 * (s - (64 << 20))
     if op == "all_gather":
-        t = C + (p - 1) * ALPHA + (p - 1) / p * e * BETA
+        fixed = C + (p - 1) * ALPHA
+        if os.environ.get("FAKE_AG_FIXED_US"):
+            fixed = float(os.environ["FAKE_AG_FIXED_US"]) * 1e-6
+        t = fixed + (p - 1) / p * e * BETA
     else:
         t = C + 2 * (p - 1) * ALPHA + 2 * (p - 1) / p * e * BETA + (p - 1) / p * e * GAMMA
     rows.append(f"{op},fp32,sum,{p},{s},{s // 4},{t * scale * 1e6:.4f},0,0,NULL")
