@@ -17,7 +17,8 @@ when a_ar < a_ag, c = 0 when a_ar > 2 a_ag. beta from the all-gather
 slope, gamma as the median all-reduce excess over the transfers at sizes
 >= 1 MiB. The sizes up to 1 MiB, which fix the intercepts, are timed with
 --small-iters calls each (default 50): one call costs microseconds there,
-and 5 calls' average moved the intercepts by 10 us between runs,
+and with 5 the all-reduce's intercept ranged 15.1-18.8 us over four runs
+minutes apart, with 50 16.6-17.7 (2 ranks from memory, 2026-12-07),
 
 and, as a training step calls collectives between stretches of compute,
 the cost of a *cold* call: hccl-test --gap-us idles every rank before each
