@@ -209,9 +209,9 @@ def figures(ag, ar, p, from_memory=False):
         # The intercepts differ by less than their noise. Keep the
         # all-reduce's (the gradient buckets' collective) and come as near
         # the all-gather's as c, alpha >= 0 allow. Taking the smaller
-        # per-step intercept instead priced every all-reduce 2 a_ag, up to
-        # 5 us under a_ar at 2 ranks from memory (run 40's 580-bucket plans
-        # 1.7 ms low).
+        # per-step intercept instead priced every all-reduce 2 a_ag < a_ar
+        # when a_ar > 2 a_ag (docs/performance.md, "The calibration's
+        # intercepts: run 44").
         steps = min(max(a_ar - a_ag, (p - 1) * 1e-7), max(a_ar, 0.0) / 2)
         alpha = max(steps / (p - 1), 1e-7)
         overhead = max(a_ar - 2 * (p - 1) * alpha, 0.0)
