@@ -301,9 +301,10 @@ class Horovod(unittest.TestCase):
 
 
 class HostSettings(unittest.TestCase):
-    def mode_of(self, top, own=None, pmd="2097152"):
+    def mode_of(self, top, own=None, pmd="2097152", advice=False):
         """host_memory.shmem_huge_mode on a fake sysfs folder: `top` the
-        top-level shmem_enabled, `own` the PMD size's, None for absent."""
+        top-level shmem_enabled, `own` the PMD size's, None for absent;
+        with `advice`, what advice() says, the folder written THP."""
         with tempfile.TemporaryDirectory() as d:
             if top is not None:
                 with open(os.path.join(d, "shmem_enabled"), "w") as f:
@@ -316,7 +317,8 @@ class HostSettings(unittest.TestCase):
                 with open(os.path.join(d, "hugepages-2048kB", "shmem_enabled"),
                           "w") as f:
                     f.write(own)
-            return vm.host_memory.shmem_huge_mode(d)
+            return (vm.host_memory.shmem_huge_mode(d), vm.host_memory.advice(d)
+                    .replace(d, "THP"))[1 if advice else 0]
 
     def test_shmem_huge_mode(self):
         top_never = "always within_size advise [never] deny force\n"
@@ -336,8 +338,15 @@ class HostSettings(unittest.TestCase):
         self.assertIn("advise", vm.host_memory.ALLOWING)
         self.assertNotIn("never", vm.host_memory.ALLOWING)
         self.assertNotIn("deny", vm.host_memory.ALLOWING)
-        self.assertIn("no transparent huge pages", vm.host_memory.advice(None))
-        self.assertIn("echo advise >", vm.host_memory.advice("never"))
+        # The advice names the file that decided.
+        self.assertIn("no transparent huge pages", self.mode_of(None, advice=True))
+        self.assertEqual(self.mode_of(top_never, "always [inherit] never", advice=True),
+                         "THP/shmem_enabled is [never]; as root: echo advise > "
+                         "THP/shmem_enabled")
+        self.assertEqual(self.mode_of("[advise] never", "always inherit [never]",
+                                      advice=True),
+                         "THP/hugepages-2048kB/shmem_enabled is [never]; as root: "
+                         "echo advise > THP/hugepages-2048kB/shmem_enabled")
 
 
 if __name__ == "__main__":

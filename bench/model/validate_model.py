@@ -871,7 +871,7 @@ def bench(args, graphs, policies, in_flight, work):
         log("warning: shared memory gets 4 KiB pages here, so on a VM that "
             "shadows page tables a span costs more than the calibration "
             "prices (docs/performance.md, \"Huge pages for shared memory\"): "
-            + host_memory.advice(huge))
+            + host_memory.advice())
     load0 = os.getloadavg()
     progress = [0, len(graphs) * len(policies) * len(in_flight) * args.rounds, 0,
                 len(graphs)]

@@ -22,29 +22,38 @@ def _mode(path):
     return m.group(1) if m else None
 
 
-def shmem_huge_mode(thp_dir=THP_DIR):
-    """The mode that decides for PMD-sized (2 MiB on x86-64) shared-memory
-    pages: the size's own shmem_enabled (Linux 6.11+) unless it says
-    `inherit`, else the top-level one; None where neither can be read (a
-    kernel without transparent huge pages)."""
+def shmem_huge_file(thp_dir=THP_DIR):
+    """The file whose mode decides for PMD-sized (2 MiB on x86-64)
+    shared-memory pages: the size's own shmem_enabled (Linux 6.11+) unless
+    it says `inherit`, else the top-level one; None where neither can be
+    read (a kernel without transparent huge pages)."""
     try:
         with open(os.path.join(thp_dir, "hpage_pmd_size")) as f:
             kib = int(f.read().strip()) // 1024
-        own = _mode(os.path.join(thp_dir, f"hugepages-{kib}kB", "shmem_enabled"))
+        own = os.path.join(thp_dir, f"hugepages-{kib}kB", "shmem_enabled")
+        mode = _mode(own)
     except (OSError, ValueError):
-        own = None
-    if own and own != "inherit":
+        mode = None
+    if mode and mode != "inherit":
         return own
-    return _mode(os.path.join(thp_dir, "shmem_enabled"))
+    top = os.path.join(thp_dir, "shmem_enabled")
+    return top if _mode(top) else None
 
 
-def advice(mode):
-    """What to tell a user whose shared memory gets 4 KiB pages."""
-    if mode is None:
+def shmem_huge_mode(thp_dir=THP_DIR):
+    """The mode of shmem_huge_file(), None where there is none."""
+    path = shmem_huge_file(thp_dir)
+    return _mode(path) if path else None
+
+
+def advice(thp_dir=THP_DIR):
+    """What to tell a user whose shared memory gets 4 KiB pages: the file
+    that decides, its mode and how to change it."""
+    path = shmem_huge_file(thp_dir)
+    if path is None:
         return ("this kernel has no transparent huge pages "
                 "(CONFIG_TRANSPARENT_HUGEPAGE)")
-    return (f"{THP_DIR}/shmem_enabled is [{mode}]; as root: "
-            f"echo advise > {THP_DIR}/shmem_enabled")
+    return f"{path} is [{_mode(path)}]; as root: echo advise > {path}"
 
 
 if __name__ == "__main__":

@@ -8,8 +8,6 @@
 namespace hccl::tools {
 namespace {
 
-const std::string kThpDir = "/sys/kernel/mm/transparent_hugepage";
-
 std::string readFile(const std::string &path) {
   std::ifstream in(path);
   return std::string((std::istreambuf_iterator<char>(in)),
@@ -26,18 +24,24 @@ std::string bracketed(const std::string &text) {
 
 } // namespace
 
-std::string shmemHugePageMode() {
+std::string shmemHugePageFile(const std::string &thpDir) {
   // No such file (or no number in it): no per-size setting either.
   unsigned long long bytes =
-      std::strtoull(readFile(kThpDir + "/hpage_pmd_size").c_str(), nullptr, 10);
+      std::strtoull(readFile(thpDir + "/hpage_pmd_size").c_str(), nullptr, 10);
   if (bytes >= 1024) {
-    std::string own =
-        bracketed(readFile(kThpDir + "/hugepages-" +
-                           std::to_string(bytes / 1024) + "kB/shmem_enabled"));
-    if (!own.empty() && own != "inherit")
+    std::string own = thpDir + "/hugepages-" + std::to_string(bytes / 1024) +
+                      "kB/shmem_enabled";
+    std::string mode = bracketed(readFile(own));
+    if (!mode.empty() && mode != "inherit")
       return own;
   }
-  return bracketed(readFile(kThpDir + "/shmem_enabled"));
+  std::string top = thpDir + "/shmem_enabled";
+  return bracketed(readFile(top)).empty() ? "" : top;
+}
+
+std::string shmemHugePageMode(const std::string &thpDir) {
+  std::string file = shmemHugePageFile(thpDir);
+  return file.empty() ? "" : bracketed(readFile(file));
 }
 
 bool shmemHugePagesAllowed(const std::string &mode) {
@@ -45,12 +49,13 @@ bool shmemHugePagesAllowed(const std::string &mode) {
          mode == "force";
 }
 
-std::string shmemHugePageAdvice(const std::string &mode) {
-  if (mode.empty())
+std::string shmemHugePageAdvice(const std::string &thpDir) {
+  std::string file = shmemHugePageFile(thpDir);
+  if (file.empty())
     return "this kernel has no transparent huge pages "
            "(CONFIG_TRANSPARENT_HUGEPAGE)";
-  return kThpDir + "/shmem_enabled is [" + mode + "]; as root: echo advise > " +
-         kThpDir + "/shmem_enabled";
+  return file + " is [" + bracketed(readFile(file)) +
+         "]; as root: echo advise > " + file;
 }
 
 } // namespace hccl::tools

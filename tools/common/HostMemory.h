@@ -15,19 +15,25 @@
 
 namespace hccl::tools {
 
-/// The mode that decides for PMD-sized (2 MiB on x86-64) shared-memory
-/// pages: that size's own shmem_enabled (Linux 6.11+) unless it says
-/// "inherit", else /sys/kernel/mm/transparent_hugepage/shmem_enabled's; ""
-/// where neither can be read (a kernel without transparent huge pages).
-std::string shmemHugePageMode();
+/// The sysfs directory of transparent huge pages (tests pass another).
+inline constexpr const char *kThpDir = "/sys/kernel/mm/transparent_hugepage";
+
+/// The file whose mode decides for PMD-sized (2 MiB on x86-64) shared-
+/// memory pages: that size's own shmem_enabled (Linux 6.11+) unless it says
+/// "inherit", else the top-level shmem_enabled; "" where neither can be
+/// read (a kernel without transparent huge pages).
+std::string shmemHugePageFile(const std::string &thpDir = kThpDir);
+
+/// The bracketed mode of shmemHugePageFile(), "" where it has none.
+std::string shmemHugePageMode(const std::string &thpDir = kThpDir);
 
 /// Whether shared memory that asks for huge pages (MADV_HUGEPAGE) gets them
 /// under `mode`.
 bool shmemHugePagesAllowed(const std::string &mode);
 
-/// What to tell a user whose shared memory gets 4 KiB pages under `mode`:
-/// the setting and how to change it, or that the kernel has none.
-std::string shmemHugePageAdvice(const std::string &mode);
+/// What to tell a user whose shared memory gets 4 KiB pages: the deciding
+/// file, its mode and how to change it, or that the kernel has none.
+std::string shmemHugePageAdvice(const std::string &thpDir = kThpDir);
 
 } // namespace hccl::tools
 

@@ -629,7 +629,7 @@ private:
                          "costs more than the copies (docs/performance.md, "
                          "\"Huge pages for shared memory\"): %s\n",
                          path_.c_str(),
-                         hccl::tools::shmemHugePageAdvice(huge).c_str());
+                         hccl::tools::shmemHugePageAdvice().c_str());
         }
       }
     } else if (opts_.bufferSpanMiB > 0) {

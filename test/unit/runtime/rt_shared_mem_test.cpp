@@ -4,13 +4,13 @@
 // the huge-page hint on large mappings (both the owner's and a peer's).
 //
 //===----------------------------------------------------------------------===//
+#include "HostMemory.h"
 #include "common/SharedMem.h"
 
 #include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
-#include <iterator>
 #include <sstream>
 #include <string>
 #include <sys/syscall.h>
@@ -59,18 +59,6 @@ bool hasFlag(const SmapsEntry &e, const char *flag) {
   return e.vmFlags.find(std::string(" ") + flag + " ") != std::string::npos;
 }
 
-// The bracketed mode of /sys/kernel/mm/transparent_hugepage/shmem_enabled,
-// or "" where the kernel has no transparent huge pages.
-std::string shmemHugeMode() {
-  std::ifstream in("/sys/kernel/mm/transparent_hugepage/shmem_enabled");
-  std::string all((std::istreambuf_iterator<char>(in)),
-                  std::istreambuf_iterator<char>());
-  size_t a = all.find('['), b = all.find(']');
-  return a == std::string::npos || b == std::string::npos
-             ? ""
-             : all.substr(a + 1, b - a - 1);
-}
-
 } // namespace
 
 // create() seals its memory's size; mapPeer() refuses memory that is not
@@ -100,7 +88,7 @@ TEST(SharedMapping, PeersMapOnlySealedMemory) {
 // hint (smaps' VmFlags "hg"); smaller ones do not. The kernel keeps the
 // hint whatever shmem_enabled says; whether pages are huge is the next test.
 TEST(SharedMapping, LargeMappingsAskForHugePages) {
-  if (shmemHugeMode().empty())
+  if (hccl::tools::shmemHugePageMode().empty())
     GTEST_SKIP() << "this kernel has no transparent huge pages "
                     "(/sys/kernel/mm/transparent_hugepage/shmem_enabled)";
   auto small = SharedMapping::create(64 << 10, "small");
@@ -124,12 +112,12 @@ TEST(SharedMapping, LargeMappingsAskForHugePages) {
 // Where the host lets shared memory have huge pages on request, a large
 // mapping written through gets some of them mapped whole (PMD-mapped).
 TEST(SharedMapping, LargeMappingsGetHugePagesWhereTheHostAllows) {
-  std::string mode = shmemHugeMode();
-  if (mode != "advise" && mode != "always" && mode != "within_size" &&
-      mode != "force")
+  // The setting that decides for 2 MiB pages, the per-size one included
+  // (tools/common/HostMemory, which hccl-run reports from).
+  std::string mode = hccl::tools::shmemHugePageMode();
+  if (!hccl::tools::shmemHugePagesAllowed(mode))
     GTEST_SKIP() << "shared memory gets no huge pages on this host: "
-                    "/sys/kernel/mm/transparent_hugepage/shmem_enabled is ["
-                 << mode << "]";
+                 << hccl::tools::shmemHugePageAdvice();
   auto large = SharedMapping::create(8 << 20, "large");
   ASSERT_TRUE(large.isOk());
   std::memset((*large)->base(), 1, (*large)->size());
