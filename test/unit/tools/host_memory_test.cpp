@@ -33,6 +33,12 @@ protected:
     fs::create_directories(fs::path(dir + "/" + rel).parent_path());
     std::ofstream(dir + "/" + rel) << text;
   }
+  // A 2 MiB PMD size with these top-level and per-size settings.
+  void tree(const std::string &top, const std::string &own) {
+    write("shmem_enabled", top);
+    write("hpage_pmd_size", "2097152\n");
+    write("hugepages-2048kB/shmem_enabled", own);
+  }
   std::string dir;
 };
 
@@ -41,20 +47,14 @@ const char *kTop = "always within_size advise [never] deny force\n";
 } // namespace
 
 TEST_F(FakeThp, TheSizesOwnSettingDecides) {
-  write("shmem_enabled", kTop);
-  write("hpage_pmd_size", "2097152\n");
-  write("hugepages-2048kB/shmem_enabled",
-        "always inherit within_size [advise] never\n");
+  tree(kTop, "always inherit within_size [advise] never\n");
   EXPECT_EQ(shmemHugePageFile(dir), dir + "/hugepages-2048kB/shmem_enabled");
   EXPECT_EQ(shmemHugePageMode(dir), "advise");
   EXPECT_TRUE(shmemHugePagesAllowed(shmemHugePageMode(dir)));
 }
 
 TEST_F(FakeThp, InheritLeavesItToTheTopLevel) {
-  write("shmem_enabled", kTop);
-  write("hpage_pmd_size", "2097152\n");
-  write("hugepages-2048kB/shmem_enabled",
-        "always [inherit] within_size advise never\n");
+  tree(kTop, "always [inherit] within_size advise never\n");
   EXPECT_EQ(shmemHugePageFile(dir), dir + "/shmem_enabled");
   EXPECT_EQ(shmemHugePageMode(dir), "never");
   EXPECT_FALSE(shmemHugePagesAllowed("never"));
@@ -65,10 +65,8 @@ TEST_F(FakeThp, InheritLeavesItToTheTopLevel) {
 }
 
 TEST_F(FakeThp, TheAdviceNamesTheFileThatDecided) {
-  write("shmem_enabled", "always within_size [advise] never deny force\n");
-  write("hpage_pmd_size", "2097152\n");
-  write("hugepages-2048kB/shmem_enabled",
-        "always inherit within_size advise [never]\n");
+  tree("always within_size [advise] never deny force\n",
+       "always inherit within_size advise [never]\n");
   EXPECT_EQ(shmemHugePageMode(dir), "never");
   std::string own = dir + "/hugepages-2048kB/shmem_enabled";
   EXPECT_EQ(shmemHugePageAdvice(dir),
