@@ -317,8 +317,9 @@ class HostSettings(unittest.TestCase):
                 with open(os.path.join(d, "hugepages-2048kB", "shmem_enabled"),
                           "w") as f:
                     f.write(own)
-            return (vm.host_memory.shmem_huge_mode(d), vm.host_memory.advice(d)
-                    .replace(d, "THP"))[1 if advice else 0]
+            if advice:
+                return vm.host_memory.advice(d).replace(d, "THP")
+            return vm.host_memory.shmem_huge_mode(d)
 
     def test_shmem_huge_mode(self):
         top_never = "always within_size advise [never] deny force\n"

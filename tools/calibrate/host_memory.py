@@ -22,11 +22,11 @@ def _mode(path):
     return m.group(1) if m else None
 
 
-def shmem_huge_file(thp_dir=THP_DIR):
-    """The file whose mode decides for PMD-sized (2 MiB on x86-64)
-    shared-memory pages: the size's own shmem_enabled (Linux 6.11+) unless
-    it says `inherit`, else the top-level one; None where neither can be
-    read (a kernel without transparent huge pages)."""
+def _decide(thp_dir):
+    """(file, mode) of the setting that decides for PMD-sized (2 MiB on
+    x86-64) shared-memory pages: the size's own shmem_enabled (Linux 6.11+)
+    unless it says `inherit`, else the top-level one; (None, None) where
+    neither can be read (a kernel without transparent huge pages)."""
     try:
         with open(os.path.join(thp_dir, "hpage_pmd_size")) as f:
             kib = int(f.read().strip()) // 1024
@@ -35,25 +35,30 @@ def shmem_huge_file(thp_dir=THP_DIR):
     except (OSError, ValueError):
         mode = None
     if mode and mode != "inherit":
-        return own
+        return own, mode
     top = os.path.join(thp_dir, "shmem_enabled")
-    return top if _mode(top) else None
+    mode = _mode(top)
+    return (top, mode) if mode else (None, None)
+
+
+def shmem_huge_file(thp_dir=THP_DIR):
+    """The file whose mode decides (_decide), None where there is none."""
+    return _decide(thp_dir)[0]
 
 
 def shmem_huge_mode(thp_dir=THP_DIR):
-    """The mode of shmem_huge_file(), None where there is none."""
-    path = shmem_huge_file(thp_dir)
-    return _mode(path) if path else None
+    """The mode that decides (_decide), None where there is none."""
+    return _decide(thp_dir)[1]
 
 
 def advice(thp_dir=THP_DIR):
     """What to tell a user whose shared memory gets 4 KiB pages: the file
     that decides, its mode and how to change it."""
-    path = shmem_huge_file(thp_dir)
+    path, mode = _decide(thp_dir)
     if path is None:
         return ("this kernel has no transparent huge pages "
                 "(CONFIG_TRANSPARENT_HUGEPAGE)")
-    return f"{path} is [{_mode(path)}]; as root: echo advise > {path}"
+    return f"{path} is [{mode}]; as root: echo advise > {path}"
 
 
 if __name__ == "__main__":

@@ -22,9 +22,13 @@ std::string bracketed(const std::string &text) {
   return text.substr(open + 1, close - open - 1);
 }
 
-} // namespace
+// The file that decides for PMD-sized shared-memory pages and its mode,
+// each read once; both "" where neither file has a mode.
+struct Setting {
+  std::string file, mode;
+};
 
-std::string shmemHugePageFile(const std::string &thpDir) {
+Setting decide(const std::string &thpDir) {
   // No such file (or no number in it): no per-size setting either.
   unsigned long long bytes =
       std::strtoull(readFile(thpDir + "/hpage_pmd_size").c_str(), nullptr, 10);
@@ -33,15 +37,21 @@ std::string shmemHugePageFile(const std::string &thpDir) {
                       "kB/shmem_enabled";
     std::string mode = bracketed(readFile(own));
     if (!mode.empty() && mode != "inherit")
-      return own;
+      return {own, mode};
   }
   std::string top = thpDir + "/shmem_enabled";
-  return bracketed(readFile(top)).empty() ? "" : top;
+  std::string mode = bracketed(readFile(top));
+  return mode.empty() ? Setting{} : Setting{top, mode};
+}
+
+} // namespace
+
+std::string shmemHugePageFile(const std::string &thpDir) {
+  return decide(thpDir).file;
 }
 
 std::string shmemHugePageMode(const std::string &thpDir) {
-  std::string file = shmemHugePageFile(thpDir);
-  return file.empty() ? "" : bracketed(readFile(file));
+  return decide(thpDir).mode;
 }
 
 bool shmemHugePagesAllowed(const std::string &mode) {
@@ -50,12 +60,11 @@ bool shmemHugePagesAllowed(const std::string &mode) {
 }
 
 std::string shmemHugePageAdvice(const std::string &thpDir) {
-  std::string file = shmemHugePageFile(thpDir);
-  if (file.empty())
+  Setting s = decide(thpDir);
+  if (s.file.empty())
     return "this kernel has no transparent huge pages "
            "(CONFIG_TRANSPARENT_HUGEPAGE)";
-  return file + " is [" + bracketed(readFile(file)) +
-         "]; as root: echo advise > " + file;
+  return s.file + " is [" + s.mode + "]; as root: echo advise > " + s.file;
 }
 
 } // namespace hccl::tools

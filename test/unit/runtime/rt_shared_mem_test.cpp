@@ -7,10 +7,11 @@
 #include "HostMemory.h"
 #include "common/SharedMem.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 #include <sys/syscall.h>
@@ -89,8 +90,7 @@ TEST(SharedMapping, PeersMapOnlySealedMemory) {
 // hint whatever shmem_enabled says; whether pages are huge is the next test.
 TEST(SharedMapping, LargeMappingsAskForHugePages) {
   if (hccl::tools::shmemHugePageMode().empty())
-    GTEST_SKIP() << "this kernel has no transparent huge pages "
-                    "(/sys/kernel/mm/transparent_hugepage/shmem_enabled)";
+    GTEST_SKIP() << hccl::tools::shmemHugePageAdvice();
   auto small = SharedMapping::create(64 << 10, "small");
   auto large = SharedMapping::create(8 << 20, "large");
   ASSERT_TRUE(small.isOk() && large.isOk());
