@@ -196,6 +196,28 @@ StatusOr<std::pair<Fd, SockAddr>> listenOn(const std::string &ip,
           " (HCCL_IF_BASE_PORT): " + std::strerror(lastErr));
 }
 
+bool isSelfConnected(int fd) {
+  sockaddr_storage self{}, peer{};
+  socklen_t sl = sizeof(self), pl = sizeof(peer);
+  if (::getsockname(fd, reinterpret_cast<sockaddr *>(&self), &sl) != 0 ||
+      ::getpeername(fd, reinterpret_cast<sockaddr *>(&peer), &pl) != 0)
+    return false;
+  if (self.ss_family != peer.ss_family)
+    return false;
+  if (self.ss_family == AF_INET) {
+    const auto &a = reinterpret_cast<const sockaddr_in &>(self);
+    const auto &b = reinterpret_cast<const sockaddr_in &>(peer);
+    return a.sin_port == b.sin_port && a.sin_addr.s_addr == b.sin_addr.s_addr;
+  }
+  if (self.ss_family == AF_INET6) {
+    const auto &a = reinterpret_cast<const sockaddr_in6 &>(self);
+    const auto &b = reinterpret_cast<const sockaddr_in6 &>(peer);
+    return a.sin6_port == b.sin6_port &&
+           std::memcmp(&a.sin6_addr, &b.sin6_addr, sizeof(a.sin6_addr)) == 0;
+  }
+  return false;
+}
+
 StatusOr<Fd> connectTo(const SockAddr &addr, const Deadline &deadline) {
   int backoffMs = 1;
   for (;;) {
@@ -216,6 +238,10 @@ StatusOr<Fd> connectTo(const SockAddr &addr, const Deadline &deadline) {
         ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &l);
       }
     }
+    // Connected to itself: the port is not the listener's yet, and holding
+    // it would keep the listener from binding it. Refused, in effect.
+    if (err == 0 && isSelfConnected(fd.get()))
+      err = ECONNREFUSED;
     if (err == 0) {
       setNoDelay(fd.get());
       return fd;

@@ -62,8 +62,16 @@ private:
 StatusOr<std::pair<Fd, SockAddr>> listenOn(const std::string &ip,
                                            uint16_t basePort, int span);
 
-/// Connects, retrying refused/unreachable attempts until `deadline`.
+/// Connects, retrying refused/unreachable attempts until `deadline`. A
+/// connection to itself (below) is closed and retried.
 StatusOr<Fd> connectTo(const SockAddr &addr, const Deadline &deadline);
+
+/// Whether a connected TCP socket is connected to itself: its own address
+/// and port are its peer's. A connect to a local port nobody listens on yet
+/// succeeds so when the kernel happens to pick that port as the source (a
+/// simultaneous open), e.g. a rank dialing MASTER_PORT before rank 0
+/// listens, whose port came from the same ephemeral range.
+bool isSelfConnected(int fd);
 
 /// Accepts one connection; HCCL_E_TIMEOUT when the deadline passes first.
 StatusOr<Fd> acceptOne(int listenFd, const Deadline &deadline);

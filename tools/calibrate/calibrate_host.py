@@ -133,18 +133,29 @@ def run_sizes(hccl_test, op, ranks, lo, hi, factor, iters, gap_us, issue,
         res = subprocess.run(cmd, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         if res.returncode != 0:
-            sys.exit(f"calibrate_host: {' '.join(cmd)} failed: "
-                     f"{res.stderr.strip().splitlines()[-1:]}")
+            # The ranks' own errors, not only the launcher's last word
+            # ("3 rank(s) still running ..."), which names no cause.
+            lines = res.stderr.strip().splitlines()
+            why = [ln for ln in lines if ln.startswith("hccl-test: rank")]
+            shown = "\n  ".join((why or lines)[-8:])
+            sys.exit(f"calibrate_host: {' '.join(cmd)} failed (exit "
+                     f"{res.returncode}):\n  {shown}")
         with open(path) as f:
             return [(float(r["data_size_bytes"]), float(r["avg_time_us"]) * 1e-6)
                     for r in csv.DictReader(f)]
 
 
-def memory_args(flush_mib, evict_buffers):
-    """hccl-test's options that time each call with its data from memory."""
+def memory_args(flush_mib, evict_buffers, queued=False):
+    """hccl-test's options that time each call with its data from memory;
+    queued: every call queued at once behind a stream task that evicts,
+    no meeting between calls (hccl-test --issue ahead)."""
     if evict_buffers:
-        return ("--evict-buffers",)
-    return ("--flush-mib", str(flush_mib)) if flush_mib else ()
+        args = ("--evict-buffers",)
+    elif flush_mib:
+        args = ("--flush-mib", str(flush_mib))
+    else:
+        return ()
+    return args + (("--issue", "ahead") if queued else ())
 
 
 def run(hccl_test, op, ranks, sizes, iters, rounds, gap_us=0, issue="host",
@@ -495,6 +506,15 @@ def main():
                          "the runtime's own state stays warm, as when a "
                          "step's collectives follow each other; a flush "
                          "makes small calls also pay for that state")
+    ap.add_argument("--memory-calls", choices=("alone", "queued"),
+                    help="with --flush-mib or --evict-buffers, how the fit's "
+                         "calls from memory are timed: alone (default): the "
+                         "ranks meet before each call; queued: every call "
+                         "queued at once on the stream, each behind a task "
+                         "that evicts, as a step queues its collectives "
+                         "(hccl-test --issue ahead). Ranks that share cores "
+                         "park at each meeting: at 4 ranks on 2 cores a lone "
+                         "call costs more than one in a queue")
     ap.add_argument("--knees", type=int, choices=range(0, 9), default=3,
                     metavar="N",
                     help="most caches' knees the fit may use, 0..8 (default 3: "
@@ -521,6 +541,9 @@ def main():
     if args.flush_mib and args.evict_buffers:
         sys.exit("calibrate_host: --flush-mib and --evict-buffers both time "
                  "calls from memory; give one of them")
+    if args.memory_calls and not (args.flush_mib or args.evict_buffers):
+        sys.exit(f"calibrate_host: --memory-calls {args.memory_calls} times "
+                 "calls from memory; it needs --flush-mib or --evict-buffers")
     if args.gap_us < 0:
         sys.exit("calibrate_host: --gap-us must be >= 0")
     if args.issue and not args.gap_us:
@@ -543,7 +566,8 @@ def main():
     # the rate fell within 1.5x of size on this host (run 23). Doubling from
     # 4 KiB made the 8-rank rounds' latency fits spread 1.9-8.8 us, and
     # scripts/demo.sh refused to calibrate (2026-12-06 12:09).
-    memory = memory_args(args.flush_mib, args.evict_buffers)
+    memory = memory_args(args.flush_mib, args.evict_buffers,
+                         args.memory_calls == "queued")
     sizes = [4 << 10]
     while sizes[-1] < (1 << 20) and sizes[-1] * 4 <= max_size:
         sizes.append(sizes[-1] * 4)
@@ -689,6 +713,7 @@ def main():
         "small_iters": args.small_iters,
         "max_size": max_size, "knees": knees, "flush_mib": args.flush_mib,
         "evict_buffers": args.evict_buffers,
+        "memory_calls": (args.memory_calls or "alone") if memory else None,
         "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
     with open(args.out, "w") as f:
         json.dump(params, f, indent=1)

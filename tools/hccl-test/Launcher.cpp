@@ -46,6 +46,17 @@ int freeLoopbackPort() {
   return port;
 }
 
+/// The first port the ranks' listeners try: HCCL_IF_BASE_PORT + 1 (the
+/// runtime refuses a malformed value itself; 60000 stands in for it here).
+long listenerBasePort() {
+  const char *v = std::getenv("HCCL_IF_BASE_PORT");
+  char *end = nullptr;
+  long base = v && *v ? std::strtol(v, &end, 10) : 60000;
+  if (!v || !*v || *end != '\0' || base < 1024 || base > 65520)
+    base = 60000;
+  return base + 1;
+}
+
 volatile sig_atomic_t gStopSignal = 0;
 void onStopSignal(int sig) { gStopSignal = sig; }
 
@@ -54,6 +65,21 @@ void onStopSignal(int sig) { gStopSignal = sig; }
 constexpr int kGraceSeconds = 15;
 
 } // namespace
+
+int freeMasterPort() {
+  const long lo = listenerBasePort(), hi = lo + 4094;
+  // Each try is a fresh ephemeral port; 3.5% of the default range lies in
+  // the listeners' span, so a few tries suffice.
+  for (int i = 0; i < 64; ++i) {
+    int port = freeLoopbackPort();
+    if (port < 0)
+      return -1;
+    if (port < lo || port > hi)
+      return port;
+  }
+  errno = EADDRINUSE;
+  return -1;
+}
 
 LaunchMode detectLaunchMode() {
   if (isSet("OMPI_COMM_WORLD_SIZE") || isSet("PMI_SIZE"))
@@ -82,11 +108,11 @@ std::string prepareMpiRendezvous() {
 }
 
 int launchLocal(int nRanks, const std::function<int()> &body) {
-  int port = freeLoopbackPort();
+  int port = freeMasterPort();
   if (port < 0) {
     std::fprintf(stderr,
-                 "hccl-test: cannot find a free port on 127.0.0.1: "
-                 "%s\n",
+                 "hccl-test: cannot find a free port on 127.0.0.1 outside "
+                 "the ranks' listener ports: %s\n",
                  std::strerror(errno));
     return 1;
   }

@@ -21,6 +21,13 @@ LaunchMode detectLaunchMode();
 /// Returns the path it set, or "".
 std::string prepareMpiRendezvous();
 
+/// A port the kernel considers free right now on 127.0.0.1, for
+/// MASTER_PORT, outside the ports the ranks' own listeners try
+/// (HCCL_IF_BASE_PORT + 1 .. + 4095, default 60001-64095; the kernel's
+/// ephemeral range reaches into it): a rank listening there before rank 0
+/// binds would take rank 0's port. -1 when none is found.
+int freeMasterPort();
+
 /// Forks `nRanks` processes; each gets RANK, WORLD_SIZE, LOCAL_RANK,
 /// LOCAL_WORLD_SIZE, MASTER_ADDR=127.0.0.1 and a free MASTER_PORT, and runs
 /// `body` (its return value is the child's exit status). Waits for all. If

@@ -271,7 +271,15 @@ std::string usage() {
          "behind a\n"
          "                          stream task that idles the gap, and times "
          "from\n"
-         "                          its end (as hccl-run --issue ahead)\n"
+         "                          its end (as hccl-run --issue ahead);\n"
+         "                          with --flush-mib or --evict-buffers: "
+         "ahead\n"
+         "                          queues every call at once, each behind a "
+         "stream\n"
+         "                          task that flushes or evicts, with no "
+         "meeting\n"
+         "                          between calls (a step's queue of "
+         "collectives)\n"
          "  --flush-mib N           before each call every rank writes N MiB "
          "of its\n"
          "                          own, the ranks meet, and the call is timed "
@@ -512,9 +520,10 @@ ParseResult parseOptions(int argc, const char *const *argv) {
     o.warnings.push_back("Warning: The -o,--op <sum/prod/min/max> option "
                          "does not take effect. Check the cmd parameter.");
   // An option that changes nothing is refused, not ignored.
-  if (o.issueAhead && o.gapUs == 0)
-    return fail("--issue ahead holds the gap of --gap-us on the stream; "
-                "give --gap-us N > 0");
+  if (o.issueAhead && o.gapUs == 0 && !o.fromMemory())
+    return fail("--issue ahead holds each call on the stream behind the gap "
+                "of --gap-us or the eviction of --flush-mib or "
+                "--evict-buffers; give one of them");
   if (o.flushMiB > 0 && o.gapUs > 0)
     return fail("--flush-mib times calls from memory, --gap-us after an "
                 "idle gap; give one of them");

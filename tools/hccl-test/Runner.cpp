@@ -58,6 +58,10 @@ private:
   /// --flush-mib or --evict-buffers: whether every rank runs under this
   /// kernel (sharedClock_).
   bool findSharedClock();
+  /// With sharedClock_: `marks` (each call's start and end on this rank)
+  /// become the job's, and `seconds` the sum of the calls from the last
+  /// rank's start to the last rank's end. Otherwise leaves both.
+  bool timeFromLastStart(std::vector<double> &marks, double *seconds);
 
   const Options &opts_;
   HcclComm comm_ = nullptr;
@@ -215,6 +219,34 @@ void coldGateDone(void *arg) {
   g->seconds += std::chrono::duration<double>(g->prevEnd - g->released).count();
 }
 
+/// --flush-mib or --evict-buffers with --issue ahead: the stream's tasks
+/// before and after each queued call. All on the stream's thread, in order.
+struct MemoryQueue {
+  const void *send = nullptr, *recv = nullptr;
+  size_t sendBytes = 0, recvBytes = 0;
+  std::vector<unsigned char> *flush = nullptr; ///< --flush-mib, else null
+  std::vector<double> marks; ///< each call's start and end on this rank
+  size_t next = 0;
+};
+
+void memoryQueueStart(void *arg) {
+  auto *q = static_cast<MemoryQueue *>(arg);
+  if (q->flush) {
+    std::memset(q->flush->data(), static_cast<int>(q->next & 0xff),
+                q->flush->size());
+    asm volatile("" : : "r"(q->flush->data()) : "memory");
+  } else {
+    evictFromCaches(q->send, q->sendBytes);
+    evictFromCaches(q->recv, q->recvBytes);
+  }
+  q->marks[q->next++] = nowSeconds();
+}
+
+void memoryQueueEnd(void *arg) {
+  auto *q = static_cast<MemoryQueue *>(arg);
+  q->marks[q->next++] = nowSeconds();
+}
+
 bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
   size_t elem = dataTypeSize(opts_.dataType);
   Layout l = layoutFor(opts_.op, sizeBytes, elem, rank_, nRanks_);
@@ -250,6 +282,34 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     if (!ok(HcclStreamSynchronize(s), "HcclStreamSynchronize") || !queued)
       return false;
     seconds = gate.seconds;
+  } else if (opts_.fromMemory() && opts_.issueAhead) {
+    // Calls from memory queued as a step queues its collectives: every
+    // call at once, each behind a stream task that evicts (or flushes) and
+    // marks the call's start, no meeting between calls. A rank's eviction
+    // delays its start, not the call's time: with one clock the call is
+    // timed from the last rank's start (timeFromLastStart).
+    flush_.resize(static_cast<size_t>(opts_.flushMiB) << 20);
+    MemoryQueue q;
+    q.send = send_;
+    q.recv = recv_;
+    q.sendBytes = l.sendElems * elem;
+    q.recvBytes = l.recvElems * elem;
+    q.flush = opts_.flushMiB > 0 ? &flush_ : nullptr;
+    q.marks.resize(2 * static_cast<size_t>(opts_.iters));
+    bool queued = true;
+    for (int i = 0; i < opts_.iters && queued; ++i)
+      queued = ok(HcclStreamLaunchHostFunc(s, memoryQueueStart, &q),
+                  "HcclStreamLaunchHostFunc") &&
+               ok(launch(l, s), opName(opts_.op)) &&
+               ok(HcclStreamLaunchHostFunc(s, memoryQueueEnd, &q),
+                  "HcclStreamLaunchHostFunc");
+    // The queued tasks point at `q`: drained before it goes, failed or not.
+    if (!ok(HcclStreamSynchronize(s), "HcclStreamSynchronize") || !queued)
+      return false;
+    for (size_t i = 0; i < q.marks.size(); i += 2)
+      seconds += q.marks[i + 1] - q.marks[i];
+    if (!timeFromLastStart(q.marks, &seconds))
+      return false;
   } else if (opts_.fromMemory()) {
     // Calls from memory: each rank evicts its caches by writing a buffer
     // larger than them (or, --evict-buffers, evicts the call's buffers
@@ -285,23 +345,8 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
       if (!ok(HcclBarrier(comm_, nullptr), "HcclBarrier"))
         return false;
     }
-    if (sharedClock_ && opts_.iters > 0) {
-      // Ranks leave the barrier apart: with more ranks than cores, by up to
-      // a millisecond (a rank switched out; 4 ranks on 2 cores, where a
-      // 64 KB all-reduce takes 38 us back to back). A rank's own time would
-      // count that skew as the call's. From the last rank's start until the
-      // last rank's end is what the call takes once all are there; ranks
-      // that came early may have done part of it before (a root's sends),
-      // so this is the call's cost without the skew, a bound from below.
-      if (!ok(HcclAllReduce(marks.data(), marks.data(), marks.size(),
-                            HCCL_DATA_TYPE_FP64, HCCL_REDUCE_MAX, comm_,
-                            nullptr),
-              "HcclAllReduce (gathering call times)"))
-        return false;
-      seconds = 0;
-      for (size_t i = 0; i < marks.size(); i += 2)
-        seconds += marks[i + 1] - marks[i];
-    }
+    if (!timeFromLastStart(marks, &seconds))
+      return false;
   } else if (opts_.gapUs > 0) {
     // Cold calls: each rank idles first, as between a step's collectives,
     // so the runtime's threads have parked and the ranks arrive apart.
@@ -390,6 +435,27 @@ double bootIdHash() {
   return static_cast<double>(h >> 12);
 }
 
+bool RankRun::timeFromLastStart(std::vector<double> &marks, double *seconds) {
+  if (!sharedClock_ || marks.empty())
+    return true;
+  // Ranks start a call apart: leaving a meeting, by up to a millisecond
+  // with more ranks than cores (a rank switched out; 4 ranks on 2 cores,
+  // where a 64 KB all-reduce takes 38 us back to back), or after their own
+  // evictions when queued. A rank's own time would count that skew as the
+  // call's. From the last rank's start until the last rank's end is what
+  // the call takes once all are there; ranks that came early may have done
+  // part of it before (a root's sends), so this is the call's cost without
+  // the skew, a bound from below.
+  if (!ok(HcclAllReduce(marks.data(), marks.data(), marks.size(),
+                        HCCL_DATA_TYPE_FP64, HCCL_REDUCE_MAX, comm_, nullptr),
+          "HcclAllReduce (gathering call times)"))
+    return false;
+  *seconds = 0;
+  for (size_t i = 0; i < marks.size(); i += 2)
+    *seconds += marks[i + 1] - marks[i];
+  return true;
+}
+
 bool RankRun::findSharedClock() {
   // Processes under one kernel read one CLOCK_MONOTONIC (steady_clock);
   // equal boot ids say so (a time namespace could still offset it; none of
@@ -473,15 +539,18 @@ int RankRun::run() {
                                    : "HcclMemAlloc",
                  opts_.sync ? "blocking calls" : "host stream");
     if (opts_.fromMemory())
-      std::fprintf(stderr, "calls from memory (%s), %s\n",
-                   opts_.evictBuffers
-                       ? "each rank evicts its send and receive buffers "
-                         "from the caches before each"
-                       : ("each rank writes " + std::to_string(opts_.flushMiB) +
-                          " MiB before each")
-                             .c_str(),
-                   sharedClock_
-                       ? "timed from the last rank's start to the last "
+      std::fprintf(
+          stderr, "calls from memory (%s; %s), %s\n",
+          opts_.evictBuffers
+              ? "each rank evicts its send and receive buffers "
+                "from the caches before each"
+              : ("each rank writes " + std::to_string(opts_.flushMiB) +
+                 " MiB before each")
+                    .c_str(),
+          opts_.issueAhead ? "queued at once, each behind a stream task that "
+                             "does so, no meeting between calls"
+                           : "the ranks meet, then each call runs alone",
+          sharedClock_ ? "timed from the last rank's start to the last "
                          "rank's end (one kernel, one clock)"
                        : "each timed on its rank's own clock (the ranks' "
                          "boot ids differ or are unreadable: their skew "

@@ -27,7 +27,11 @@ FAKE_ARGS_LOG set: each call's arguments are appended to that file.
 all-reduce as before (its all-gather phase reads what its reduce-scatter
 wrote), and every call costs 40 us more (the runtime's own state flushed
 too); --evict-buffers the same without the 40 us (the call's buffers
-evicted alone); both refused with --gap-us, as hccl-test refuses them."""
+evicted alone); both refused with --gap-us, as hccl-test refuses them.
+Either with --issue ahead (queued behind stream tasks, no meetings): every
+call costs 12 us less (ranks that share cores no longer park).
+FAKE_FAIL set: a rank fails as hccl-test's would (its error, then the
+launcher's last word) and the run exits 1."""
 import os
 import sys
 
@@ -36,6 +40,13 @@ if os.environ.get("FAKE_ARGS_LOG"):  # what calibrate_host asked for
     with open(os.environ["FAKE_ARGS_LOG"], "a") as log:
         log.write(" ".join(args) + "\n")
 op = args[0]
+if os.environ.get("FAKE_FAIL"):
+    sys.stderr.write("all_reduce: 4 ranks, fp32, sum, root 0\n"
+                     "hccl-test: rank 2: HcclAllReduce failed: "
+                     "HCCL_E_TIMEOUT: peer 1 sent nothing for 30 s\n"
+                     "hccl-test: 3 rank(s) still running 15 s after a rank "
+                     "failed; killing them\n")
+    sys.exit(1)
 FLAGS = ("--evict-buffers",)  # hccl-test's options without a value
 flags = {a for a in args[1:] if a in FLAGS}
 valued = [a for a in args[1:] if a not in FLAGS]
@@ -52,7 +63,11 @@ if cold_data and op == "all_gather":
 if "--flush-mib" in opt:
     C += 40e-6  # the runtime's code and control state come from memory too
 if opt.get("--issue") == "ahead" and "--gap-us" not in opt:
-    sys.exit("hccl-test: --issue ahead holds the gap of --gap-us on the stream")
+    if not cold_data:
+        sys.exit("hccl-test: --issue ahead holds each call on the stream "
+                 "behind the gap of --gap-us or the eviction of --flush-mib "
+                 "or --evict-buffers; give one of them")
+    C -= 12e-6  # queued: no meeting parks a rank
 if "--gap-us" in opt:
     cold = 20e-6 if opt.get("--issue") == "ahead" else 50e-6
     if os.environ.get("FAKE_NO_WAKEUP"):

@@ -202,6 +202,33 @@ TEST(Socket, ListenOnAPortRangeSkipsBusyPorts) {
   EXPECT_FALSE(exact.isOk());
 }
 
+// A socket bound to a local port and connected to that same port is
+// connected to itself (a simultaneous open); connectTo must not hand such a
+// socket out as a connection to the listener that has yet to bind there.
+TEST(Socket, ASelfConnectionIsToldFromARealOne) {
+  Fd s(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  ASSERT_TRUE(s.valid());
+  auto me = SockAddr::parse("127.0.0.1", 0);
+  ASSERT_TRUE(me);
+  ASSERT_EQ(
+      ::bind(s.get(), reinterpret_cast<const sockaddr *>(&me->ss), me->len), 0);
+  sockaddr_storage bound{};
+  socklen_t blen = sizeof(bound);
+  ASSERT_EQ(::getsockname(s.get(), reinterpret_cast<sockaddr *>(&bound), &blen),
+            0);
+  ASSERT_EQ(
+      ::connect(s.get(), reinterpret_cast<const sockaddr *>(&bound), blen), 0)
+      << std::strerror(errno);
+  EXPECT_TRUE(isSelfConnected(s.get()));
+
+  auto l = listenOn("127.0.0.1", 0, 1);
+  ASSERT_TRUE(l);
+  auto c = connectTo(l->second, Deadline::afterSeconds(5));
+  ASSERT_TRUE(c) << c.status().message();
+  EXPECT_FALSE(isSelfConnected(c->get()));
+  EXPECT_FALSE(isSelfConnected(l->first.get())); // not connected at all
+}
+
 TEST(Launcher, ReadsEachLauncher) {
   std::map<std::string, std::string> env;
   auto get = [&env](const char *n) -> const char * {

@@ -2,7 +2,7 @@
 # needed) and small end-to-end invocations through libhccl.
 set(_ht ${PROJECT_SOURCE_DIR}/tools/hccl-test/test)
 add_executable(HcclTestToolTests ${_ht}/options_test.cpp
-  ${_ht}/layout_test.cpp ${_ht}/cache_evict_test.cpp)
+  ${_ht}/layout_test.cpp ${_ht}/cache_evict_test.cpp ${_ht}/launcher_test.cpp)
 target_link_libraries(HcclTestToolTests PRIVATE HcclTestCore
   GTest::gtest_main)
 gtest_discover_tests(HcclTestToolTests DISCOVERY_TIMEOUT 60)
@@ -98,6 +98,16 @@ hccl_test_case(evicted_calls_sync 0 "^65536 .*\\| success" NO_FAILED
 hccl_test_case(evicted_calls_say_so 0
   "calls from memory \\(each rank evicts its send and receive buffers" NO_FAILED
   broadcast -b 1K -e 4K -f 4 ${_small} -p 2 --evict-buffers)
+# Calls from memory queued at once, each behind a stream task that evicts
+# (or flushes): right results with more ranks than cores, and the header
+# says so.
+hccl_test_case(evicted_calls_queued 0 "^1048576 .*\\| success" NO_FAILED
+  all_reduce -b 1K -e 1M -f 32 ${_small} -p 3 --evict-buffers --issue ahead)
+hccl_test_case(flushed_calls_queued 0 "^65536 .*\\| success" NO_FAILED
+  reduce_scatter -b 1K -e 64K -f 8 ${_small} -p 2 --flush-mib 4 --issue ahead)
+hccl_test_case(queued_calls_say_so 0
+  "queued at once, each behind a stream task that does so, no meeting" NO_FAILED
+  all_gather -b 1K -e 4K -f 4 ${_small} -p 2 --evict-buffers --issue ahead)
 
 # hccl_test's binary names and flag semantics.
 set(_dir $<TARGET_FILE_DIR:hccl-test>)

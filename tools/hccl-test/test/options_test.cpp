@@ -103,8 +103,11 @@ TEST(HcclTestOptions, SpellingsOfAValue) {
   EXPECT_NE(err({"all_reduce", "--gap-us", "9", "--issue", "early"})
                 .find("--issue early: expected host or ahead"),
             std::string::npos);
-  // An option that changes nothing is refused: no gap to hold, no stream.
-  EXPECT_NE(err({"all_reduce", "--issue", "ahead"}).find("give --gap-us"),
+  // An option that changes nothing is refused: nothing to hold the calls
+  // behind, no stream.
+  EXPECT_NE(err({"all_reduce", "--issue", "ahead"})
+                .find("the gap of --gap-us or the eviction of --flush-mib or "
+                      "--evict-buffers; give one of them"),
             std::string::npos);
   EXPECT_NE(err({"all_reduce", "--gap-us", "9", "--issue", "ahead", "--sync"})
                 .find("--sync has none"),
@@ -133,6 +136,16 @@ TEST(HcclTestOptions, SpellingsOfAValue) {
             std::string::npos);
   EXPECT_NE(err({"all_reduce", "--evict-buffers", "--flush-mib", "64"})
                 .find("--evict-buffers evicts the call's buffers alone"),
+            std::string::npos);
+  // Calls from memory queued behind stream tasks that evict: not blocking.
+  Options q = ok({"all_reduce", "--evict-buffers", "--issue", "ahead"});
+  EXPECT_TRUE(q.issueAhead && q.evictBuffers && q.fromMemory());
+  EXPECT_TRUE(
+      ok({"all_reduce", "--flush-mib", "8", "--issue", "ahead"}).issueAhead);
+  EXPECT_FALSE(
+      ok({"all_reduce", "--evict-buffers", "--issue", "host"}).issueAhead);
+  EXPECT_NE(err({"all_reduce", "--evict-buffers", "--issue", "ahead", "--sync"})
+                .find("--sync has none"),
             std::string::npos);
   EXPECT_TRUE(ok({"--help"}).help);
   EXPECT_TRUE(ok({"all_reduce", "-h"}).help);
