@@ -147,8 +147,9 @@ def run_sizes(hccl_test, op, ranks, lo, hi, factor, iters, gap_us, issue,
 
 def memory_args(flush_mib, evict_buffers, queued=False):
     """hccl-test's options that time each call with its data from memory;
-    queued: every call queued at once behind a stream task that evicts,
-    no meeting between calls (hccl-test --issue ahead)."""
+    queued: every call queued at once behind a stream task that evicts and
+    a barrier on the stream, so no host thread parks between calls
+    (hccl-test --issue ahead)."""
     if evict_buffers:
         args = ("--evict-buffers",)
     elif flush_mib:
@@ -511,10 +512,11 @@ def main():
                          "calls from memory are timed: alone (default): the "
                          "ranks meet before each call; queued: every call "
                          "queued at once on the stream, each behind a task "
-                         "that evicts, as a step queues its collectives "
-                         "(hccl-test --issue ahead). Ranks that share cores "
-                         "park at each meeting: at 4 ranks on 2 cores a lone "
-                         "call costs more than one in a queue")
+                         "that evicts and a barrier on the stream, as a step "
+                         "queues its collectives (hccl-test --issue ahead). "
+                         "Ranks that share cores park at each meeting of the "
+                         "host's: at 4 ranks on 2 cores a lone call costs "
+                         "more than one in a queue")
     ap.add_argument("--knees", type=int, choices=range(0, 9), default=3,
                     metavar="N",
                     help="most caches' knees the fit may use, 0..8 (default 3: "

@@ -66,10 +66,10 @@ struct Options {
   /// a gate on the stream that idles the gap (as hccl-run --issue ahead
   /// holds its starts); host (default): the calling thread idles, then
   /// launches and synchronizes. With --flush-mib or --evict-buffers, each
-  /// call is queued at once behind a stream task that flushes or evicts,
-  /// and the ranks do not meet between calls: a step's queue of collectives
-  /// between which compute evicts the buffers, where the meetings of the
-  /// host way park ranks that share cores (4 ranks on 2: a 1 KiB
+  /// call is queued at once behind a stream task that flushes or evicts and
+  /// a barrier on the stream, so no host thread parks between calls: a
+  /// step's queue of collectives between which compute evicts the buffers,
+  /// where the host's meetings park ranks that share cores (4 ranks on 2: a 1 KiB
   /// recursive-doubling all-reduce took 81-117 us alone, 28-58 queued;
   /// docs/performance.md, "Run 45").
   bool issueAhead = false;

@@ -229,7 +229,7 @@ struct MemoryQueue {
   size_t next = 0;
 };
 
-void memoryQueueStart(void *arg) {
+void memoryQueueEvict(void *arg) {
   auto *q = static_cast<MemoryQueue *>(arg);
   if (q->flush) {
     std::memset(q->flush->data(), static_cast<int>(q->next & 0xff),
@@ -239,10 +239,9 @@ void memoryQueueStart(void *arg) {
     evictFromCaches(q->send, q->sendBytes);
     evictFromCaches(q->recv, q->recvBytes);
   }
-  q->marks[q->next++] = nowSeconds();
 }
 
-void memoryQueueEnd(void *arg) {
+void memoryQueueMark(void *arg) {
   auto *q = static_cast<MemoryQueue *>(arg);
   q->marks[q->next++] = nowSeconds();
 }
@@ -284,10 +283,13 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     seconds = gate.seconds;
   } else if (opts_.fromMemory() && opts_.issueAhead) {
     // Calls from memory queued as a step queues its collectives: every
-    // call at once, each behind a stream task that evicts (or flushes) and
-    // marks the call's start, no meeting between calls. A rank's eviction
-    // delays its start, not the call's time: with one clock the call is
-    // timed from the last rank's start (timeFromLastStart).
+    // call at once, each behind a stream task that evicts (or flushes), so
+    // no host thread parks and wakes between calls. The ranks then meet on
+    // the stream (a queued barrier): a rank whose eviction ended first
+    // would otherwise do part of the call before the last one started
+    // (milliseconds apart after evicting 64 MiB), timed as nothing. With
+    // one clock the call is timed from the last rank's start
+    // (timeFromLastStart).
     flush_.resize(static_cast<size_t>(opts_.flushMiB) << 20);
     MemoryQueue q;
     q.send = send_;
@@ -298,10 +300,13 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     q.marks.resize(2 * static_cast<size_t>(opts_.iters));
     bool queued = true;
     for (int i = 0; i < opts_.iters && queued; ++i)
-      queued = ok(HcclStreamLaunchHostFunc(s, memoryQueueStart, &q),
+      queued = ok(HcclStreamLaunchHostFunc(s, memoryQueueEvict, &q),
+                  "HcclStreamLaunchHostFunc") &&
+               ok(HcclBarrier(comm_, s), "HcclBarrier") &&
+               ok(HcclStreamLaunchHostFunc(s, memoryQueueMark, &q),
                   "HcclStreamLaunchHostFunc") &&
                ok(launch(l, s), opName(opts_.op)) &&
-               ok(HcclStreamLaunchHostFunc(s, memoryQueueEnd, &q),
+               ok(HcclStreamLaunchHostFunc(s, memoryQueueMark, &q),
                   "HcclStreamLaunchHostFunc");
     // The queued tasks point at `q`: drained before it goes, failed or not.
     if (!ok(HcclStreamSynchronize(s), "HcclStreamSynchronize") || !queued)
@@ -548,7 +553,7 @@ int RankRun::run() {
                  " MiB before each")
                     .c_str(),
           opts_.issueAhead ? "queued at once, each behind a stream task that "
-                             "does so, no meeting between calls"
+                             "does so and a barrier on the stream"
                            : "the ranks meet, then each call runs alone",
           sharedClock_ ? "timed from the last rank's start to the last "
                          "rank's end (one kernel, one clock)"

@@ -28,7 +28,7 @@ all-reduce as before (its all-gather phase reads what its reduce-scatter
 wrote), and every call costs 40 us more (the runtime's own state flushed
 too); --evict-buffers the same without the 40 us (the call's buffers
 evicted alone); both refused with --gap-us, as hccl-test refuses them.
-Either with --issue ahead (queued behind stream tasks, no meetings): every
+Either with --issue ahead (queued behind stream tasks, no host parking): every
 call costs 12 us less (ranks that share cores no longer park).
 FAKE_FAIL set: a rank fails as hccl-test's would (its error, then the
 launcher's last word) and the run exits 1."""
@@ -67,7 +67,7 @@ if opt.get("--issue") == "ahead" and "--gap-us" not in opt:
         sys.exit("hccl-test: --issue ahead holds each call on the stream "
                  "behind the gap of --gap-us or the eviction of --flush-mib "
                  "or --evict-buffers; give one of them")
-    C -= 12e-6  # queued: no meeting parks a rank
+    C -= 12e-6  # queued: no host meeting parks a rank
 if "--gap-us" in opt:
     cold = 20e-6 if opt.get("--issue") == "ahead" else 50e-6
     if os.environ.get("FAKE_NO_WAKEUP"):

@@ -106,7 +106,7 @@ hccl_test_case(evicted_calls_queued 0 "^1048576 .*\\| success" NO_FAILED
 hccl_test_case(flushed_calls_queued 0 "^65536 .*\\| success" NO_FAILED
   reduce_scatter -b 1K -e 64K -f 8 ${_small} -p 2 --flush-mib 4 --issue ahead)
 hccl_test_case(queued_calls_say_so 0
-  "queued at once, each behind a stream task that does so, no meeting" NO_FAILED
+  "queued at once, each behind a stream task that does so and a barrier" NO_FAILED
   all_gather -b 1K -e 4K -f 4 ${_small} -p 2 --evict-buffers --issue ahead)
 
 # hccl_test's binary names and flag semantics.
