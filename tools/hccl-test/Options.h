@@ -69,8 +69,8 @@ struct Options {
   /// call is queued at once behind a stream task that flushes or evicts and
   /// a barrier on the stream, so no host thread parks between calls: a
   /// step's queue of collectives between which compute evicts the buffers,
-  /// where the host's meetings park ranks that share cores (4 ranks on 2: a 1 KiB
-  /// recursive-doubling all-reduce took 81-117 us alone, 28-58 queued;
+  /// where the host's meetings park ranks that share cores (4 ranks on 2: a 1
+  /// KiB recursive-doubling all-reduce took 81-117 us alone, 28-58 queued;
   /// docs/performance.md, "Run 45").
   bool issueAhead = false;
   /// --flush-mib: before each timed call every rank writes this many MiB of
