@@ -18,7 +18,14 @@ slope, gamma as the median all-reduce excess over the transfers at sizes
 >= 1 MiB. The sizes up to 1 MiB, which fix the intercepts, are timed with
 --small-iters calls each (default 50): one call costs microseconds there,
 and with 5 the all-reduce's intercept ranged 15.1-18.8 us over four runs
-minutes apart, with 50 16.6-17.7 (2 ranks from memory, 2026-12-07),
+minutes apart, with 50 16.6-17.7 (2 ranks from memory, 2026-12-07).
+Calls from memory (--evict-buffers, --flush-mib) are queued on the stream
+by default, each behind a task that evicts and a barrier on the stream, as
+a step queues its collectives (--memory-calls queued): a meeting on the
+host before each call parks ranks that share cores, and at 4 ranks on 2
+cores priced a plan's tiny all-reduces 77 us against 56 measured in its
+queue (queued: 57; docs/performance.md, "Calls from memory queued on the
+stream"),
 
 and, as a training step calls collectives between stretches of compute,
 the cost of a *cold* call: hccl-test --gap-us idles every rank before each
@@ -492,8 +499,9 @@ def main():
                          "of a 1000 us gap, a tenth); --no-wakeup-idle: all of "
                          "it after any idle, as before 2026-12-06")
     ap.add_argument("--flush-mib", type=int, default=0, metavar="N",
-                    help="time each call of the fit alone after every rank "
-                         "wrote N MiB of its own (hccl-test --flush-mib): "
+                    help="time each call of the fit after every rank "
+                         "wrote N MiB of its own (hccl-test --flush-mib; "
+                         "queued or alone: --memory-calls): "
                          "prices for data that comes from memory, as in a "
                          "training step whose compute streams more than the "
                          "caches hold (hccl-run --buffer-span-mib measures "
@@ -509,14 +517,16 @@ def main():
                          "makes small calls also pay for that state")
     ap.add_argument("--memory-calls", choices=("alone", "queued"),
                     help="with --flush-mib or --evict-buffers, how the fit's "
-                         "calls from memory are timed: alone (default): the "
-                         "ranks meet before each call; queued: every call "
-                         "queued at once on the stream, each behind a task "
-                         "that evicts and a barrier on the stream, as a step "
-                         "queues its collectives (hccl-test --issue ahead). "
-                         "Ranks that share cores park at each meeting of the "
-                         "host's: at 4 ranks on 2 cores a lone call costs "
-                         "more than one in a queue")
+                         "calls from memory are timed: queued (default): "
+                         "every call queued at once on the stream, each "
+                         "behind a task that evicts and a barrier on the "
+                         "stream, as a step queues its collectives (hccl-test "
+                         "--issue ahead); alone: the ranks meet on the host "
+                         "before each call, which parks ranks that share "
+                         "cores (at 4 ranks on 2 cores a plan's tiny "
+                         "all-reduces cost 56 us, priced 57 queued and 77 "
+                         "alone; the model's wake-up prices the starts on an "
+                         "idle stream)")
     ap.add_argument("--knees", type=int, choices=range(0, 9), default=3,
                     metavar="N",
                     help="most caches' knees the fit may use, 0..8 (default 3: "
@@ -569,7 +579,7 @@ def main():
     # 4 KiB made the 8-rank rounds' latency fits spread 1.9-8.8 us, and
     # scripts/demo.sh refused to calibrate (2026-12-06 12:09).
     memory = memory_args(args.flush_mib, args.evict_buffers,
-                         args.memory_calls == "queued")
+                         args.memory_calls != "alone")
     sizes = [4 << 10]
     while sizes[-1] < (1 << 20) and sizes[-1] * 4 <= max_size:
         sizes.append(sizes[-1] * 4)
@@ -715,7 +725,7 @@ def main():
         "small_iters": args.small_iters,
         "max_size": max_size, "knees": knees, "flush_mib": args.flush_mib,
         "evict_buffers": args.evict_buffers,
-        "memory_calls": (args.memory_calls or "alone") if memory else None,
+        "memory_calls": (args.memory_calls or "queued") if memory else None,
         "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
     with open(args.out, "w") as f:
         json.dump(params, f, indent=1)
