@@ -490,6 +490,16 @@ def check_provenance(calib, args):
                         f"--issue {issue}; calibrate again with --issue {issue}")
 
 
+# The calibrations that failed and were taken again (--retries), by graph.
+CALIBRATION_RETRIES = []
+
+
+def print_calibration_retries(retries):
+    if retries:
+        print(f"calibrate_host.py failed and was run again {len(retries)} "
+              "times, for: " + ", ".join(retries))
+
+
 def calibrate(args, work, tag=""):
     if args.link_params:
         with open(args.link_params) as f:
@@ -505,8 +515,18 @@ def calibrate(args, work, tag=""):
     if args.nice:
         cmd = ["nice", "-n", str(args.nice)] + cmd
     log(f"calibrating host-{args.ranks}: {' '.join(cmd)}")
-    res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    sys.stderr.write(res.stdout)
+    for attempt in range(args.retries + 1):
+        res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        sys.stderr.write(res.stdout)
+        # Exit 3 is calibrate_host's verdict that the host is too noisy,
+        # not a failed run: another try would only shop for a quiet moment.
+        if res.returncode in (0, 3) or attempt == args.retries:
+            break
+        last = (res.stderr.strip().splitlines() or [""])[-1]
+        log(f"calibrate_host.py failed (retrying, --retries {args.retries}): "
+            f"{last}")
+        CALIBRATION_RETRIES.append(tag.lstrip("-") or "all graphs")
     if res.returncode != 0:
         raise ToolError(f"calibrate_host.py failed (exit {res.returncode}): "
                         f"{' '.join(cmd)}\n{res.stderr.strip()}\n(more rounds with "
@@ -604,9 +624,10 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true",
                     help="hccl-run -c 1: check every collective's result (slower)")
     ap.add_argument("--retries", type=int, default=0,
-                    help="run a failed hccl-run again up to N times; each failure "
-                         "is counted in the report (default 0: the first fails "
-                         "the bench)")
+                    help="run a failed hccl-run (or calibrate_host.py run, "
+                         "but not one that found the host too noisy) again up "
+                         "to N times; each failure is counted in the report "
+                         "(default 0: the first fails the bench)")
     ap.add_argument("--spin-us", type=int, metavar="N",
                     help="hccl-run --spin-us N: sleep until N us before each "
                          "start, then yield (default: hccl-run's 100). On a VM a "
@@ -910,6 +931,7 @@ def bench(args, graphs, policies, in_flight, work):
             "iterations alone")
         if calibrations:
             print_calibrations(calibrations)
+        print_calibration_retries(CALIBRATION_RETRIES)
         print_predictions(configs)
         return 0
     if not args.calibrate_each_graph:
@@ -964,6 +986,7 @@ def bench(args, graphs, policies, in_flight, work):
             "issue": args.issue or "ahead",  # hccl-run's default
             "shmem_huge_pages": huge,
             "host_slice_refused_runs": slice_refused,
+            "calibration_retries": list(CALIBRATION_RETRIES),
             "calibration": calib, "calibration_file": calib_src,
             "calibrations": calibrations,
             "command": " ".join(sys.argv)}
@@ -1167,6 +1190,7 @@ def print_report(rows, summary, meta, policies):
               + (", worst " + f"{max(r['worst_late_ms'] for r in late):.1f} ms: "
                  + ", ".join(f"{r['graph']} {r['policy']} k={r['in_flight'] or 'inf'} "
                              f"({r['late_starts']})" for r in late) if late else ""))
+    print_calibration_retries(meta.get("calibration_retries"))
     if meta.get("host_slice_refused_runs"):
         print(f"the kernel refused --host-slice-us in {meta['host_slice_refused_runs']} "
               f"runs (they timed with the thread's own slice)")

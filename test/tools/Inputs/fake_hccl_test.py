@@ -31,7 +31,8 @@ evicted alone); both refused with --gap-us, as hccl-test refuses them.
 Either with --issue ahead (queued behind stream tasks, no host parking): every
 call costs 12 us less (ranks that share cores no longer park).
 FAKE_FAIL set: a rank fails as hccl-test's would (its error, then the
-launcher's last word) and the run exits 1."""
+launcher's last word) and the run exits 1. FAKE_FAIL_ONCE set to a folder:
+the same, for the first run only (it leaves a mark there)."""
 import os
 import sys
 
@@ -40,7 +41,13 @@ if os.environ.get("FAKE_ARGS_LOG"):  # what calibrate_host asked for
     with open(os.environ["FAKE_ARGS_LOG"], "a") as log:
         log.write(" ".join(args) + "\n")
 op = args[0]
-if os.environ.get("FAKE_FAIL"):
+first_failure = False
+if os.environ.get("FAKE_FAIL_ONCE"):
+    mark = os.path.join(os.environ["FAKE_FAIL_ONCE"], "failed")
+    first_failure = not os.path.exists(mark)
+    if first_failure:
+        open(mark, "w").close()
+if os.environ.get("FAKE_FAIL") or first_failure:
     sys.stderr.write("all_reduce: 4 ranks, fp32, sum, root 0\n"
                      "hccl-test: rank 2: HcclAllReduce failed: "
                      "HCCL_E_TIMEOUT: peer 1 sent nothing for 30 s\n"
