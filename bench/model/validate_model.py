@@ -520,18 +520,20 @@ def calibrate(args, work, tag=""):
                              text=True)
         sys.stderr.write(res.stdout)
         # Exit 3 is calibrate_host's verdict that the host is too noisy,
-        # not a failed run: another try would only shop for a quiet moment.
-        if res.returncode in (0, 3) or attempt == args.retries:
+        # not a failed run: another try would only shop for a quiet moment;
+        # exit 2 is a bad option (--calibrate-opts), the same every time.
+        if res.returncode in (0, 2, 3) or attempt == args.retries:
             break
-        last = (res.stderr.strip().splitlines() or [""])[-1]
+        last = (res.stderr.strip().splitlines() or [""])[-1].strip()
         log(f"calibrate_host.py failed (retrying, --retries {args.retries}): "
             f"{last}")
         CALIBRATION_RETRIES.append(tag.lstrip("-") or "all graphs")
     if res.returncode != 0:
+        hint = ("\n(more rounds with --calibrate-opts '-n 50 -r 15', or "
+                "measured figures with --link-params FILE)"
+                if res.returncode == 3 else "")
         raise ToolError(f"calibrate_host.py failed (exit {res.returncode}): "
-                        f"{' '.join(cmd)}\n{res.stderr.strip()}\n(more rounds with "
-                        "--calibrate-opts '-n 50 -r 15', or measured figures with "
-                        "--link-params FILE)")
+                        f"{' '.join(cmd)}\n{res.stderr.strip()}{hint}")
     with open(out) as f:
         return json.load(f), out
 

@@ -240,7 +240,8 @@ StatusOr<Fd> connectTo(const SockAddr &addr, const Deadline &deadline) {
     }
     // Connected to itself: the port is not the listener's yet, and holding
     // it would keep the listener from binding it. Refused, in effect.
-    if (err == 0 && isSelfConnected(fd.get()))
+    bool self = err == 0 && isSelfConnected(fd.get());
+    if (self)
       err = ECONNREFUSED;
     if (err == 0) {
       setNoDelay(fd.get());
@@ -253,9 +254,12 @@ StatusOr<Fd> connectTo(const SockAddr &addr, const Deadline &deadline) {
       return Status(HCCL_E_TCP_CONNECT, "cannot connect to " + addr.str() +
                                             ": " + std::strerror(err));
     if (deadline.expired())
-      return Status(HCCL_E_TIMEOUT, "timed out connecting to " + addr.str() +
-                                        " (last error: " + std::strerror(err) +
-                                        ")");
+      return Status(HCCL_E_TIMEOUT,
+                    "timed out connecting to " + addr.str() + " (last error: " +
+                        (self ? std::string("connected to itself, nobody "
+                                            "listening there")
+                              : std::string(std::strerror(err))) +
+                        ")");
     std::this_thread::sleep_for(std::chrono::milliseconds(
         std::min<int64_t>(backoffMs, deadline.remainingMs(100))));
     backoffMs = std::min(backoffMs * 2, 100);

@@ -67,11 +67,12 @@ struct Options {
   /// holds its starts); host (default): the calling thread idles, then
   /// launches and synchronizes. With --flush-mib or --evict-buffers, each
   /// call is queued at once behind a stream task that flushes or evicts and
-  /// a barrier on the stream, so no host thread parks between calls: a
-  /// step's queue of collectives between which compute evicts the buffers,
-  /// where the host's meetings park ranks that share cores (4 ranks on 2: a 1
-  /// KiB recursive-doubling all-reduce took 81-117 us alone, 28-58 queued;
-  /// docs/performance.md, "Run 45").
+  /// a barrier on the stream, and followed by another barrier there, so no
+  /// host thread parks between calls: a step's queue of collectives between
+  /// which compute evicts the buffers, where the host's meetings park ranks
+  /// that share cores (4 ranks on 2 cores, a 1 KB ring all-reduce from
+  /// memory: 198-537 us alone, 96-262 queued; docs/performance.md, "Calls
+  /// from memory queued on the stream").
   bool issueAhead = false;
   /// --flush-mib: before each timed call every rank writes this many MiB of
   /// memory of its own, then the ranks meet, and the call is timed alone:

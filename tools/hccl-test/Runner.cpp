@@ -287,9 +287,12 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     // no host thread parks and wakes between calls. The ranks then meet on
     // the stream (a queued barrier): a rank whose eviction ended first
     // would otherwise do part of the call before the last one started
-    // (milliseconds apart after evicting 64 MiB), timed as nothing. With
-    // one clock the call is timed from the last rank's start
-    // (timeFromLastStart).
+    // (milliseconds apart after evicting 64 MiB), timed as nothing; and
+    // again after it, so that no rank evicts for the next call while
+    // another still ends this one (with more ranks than cores it would take
+    // that rank's core, timed as the call: the second meeting of the lone
+    // way, below). With one clock the call is timed from the last rank's
+    // start (timeFromLastStart).
     flush_.resize(static_cast<size_t>(opts_.flushMiB) << 20);
     MemoryQueue q;
     q.send = send_;
@@ -307,7 +310,8 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
                   "HcclStreamLaunchHostFunc") &&
                ok(launch(l, s), opName(opts_.op)) &&
                ok(HcclStreamLaunchHostFunc(s, memoryQueueMark, &q),
-                  "HcclStreamLaunchHostFunc");
+                  "HcclStreamLaunchHostFunc") &&
+               ok(HcclBarrier(comm_, s), "HcclBarrier");
     // The queued tasks point at `q`: drained before it goes, failed or not.
     if (!ok(HcclStreamSynchronize(s), "HcclStreamSynchronize") || !queued)
       return false;
@@ -553,7 +557,8 @@ int RankRun::run() {
                  " MiB before each")
                     .c_str(),
           opts_.issueAhead ? "queued at once, each behind a stream task that "
-                             "does so and a barrier on the stream"
+                             "does so and a barrier on the stream, and "
+                             "followed by another"
                            : "the ranks meet, then each call runs alone",
           sharedClock_ ? "timed from the last rank's start to the last "
                          "rank's end (one kernel, one clock)"

@@ -106,8 +106,11 @@ hccl_test_case(evicted_calls_queued 0 "^1048576 .*\\| success" NO_FAILED
 hccl_test_case(flushed_calls_queued 0 "^65536 .*\\| success" NO_FAILED
   reduce_scatter -b 1K -e 64K -f 8 ${_small} -p 2 --flush-mib 4 --issue ahead)
 hccl_test_case(queued_calls_say_so 0
-  "queued at once, each behind a stream task that does so and a barrier" NO_FAILED
+  "queued at once, each behind a stream task that does so and a barrier on the stream, and followed by another" NO_FAILED
   all_gather -b 1K -e 4K -f 4 ${_small} -p 2 --evict-buffers --issue ahead)
+# -n 0 (hccl_test accepts it): nothing queued, nothing timed, no hang.
+hccl_test_case(queued_calls_zero_iters 0 "^4096 +\\| 0\\.00 " NO_FAILED
+  all_reduce -b 1K -e 4K -f 4 -n 0 -w 1 -p 2 --evict-buffers --issue ahead)
 
 # hccl_test's binary names and flag semantics.
 set(_dir $<TARGET_FILE_DIR:hccl-test>)
