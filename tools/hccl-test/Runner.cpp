@@ -219,26 +219,38 @@ void coldGateDone(void *arg) {
   g->seconds += std::chrono::duration<double>(g->prevEnd - g->released).count();
 }
 
-/// --flush-mib or --evict-buffers with --issue ahead: the stream's tasks
-/// before and after each queued call. All on the stream's thread, in order.
-struct MemoryQueue {
+/// --flush-mib or --evict-buffers: what a rank does before each call so
+/// that the call's data comes from memory.
+struct CallMemory {
   const void *send = nullptr, *recv = nullptr;
   size_t sendBytes = 0, recvBytes = 0;
   std::vector<unsigned char> *flush = nullptr; ///< --flush-mib, else null
+
+  /// Flushes (writing `pattern`) or evicts the call's buffers.
+  void evict(size_t pattern) const {
+    if (flush) {
+      std::memset(flush->data(), static_cast<int>(pattern & 0xff),
+                  flush->size());
+      // Never read: keep the compiler from dropping the writes.
+      asm volatile("" : : "r"(flush->data()) : "memory");
+    } else {
+      evictFromCaches(send, sendBytes);
+      evictFromCaches(recv, recvBytes);
+    }
+  }
+};
+
+/// --issue ahead: the stream's tasks before and after each queued call.
+/// All on the stream's thread, in order.
+struct MemoryQueue {
+  CallMemory memory;
   std::vector<double> marks; ///< each call's start and end on this rank
   size_t next = 0;
 };
 
 void memoryQueueEvict(void *arg) {
   auto *q = static_cast<MemoryQueue *>(arg);
-  if (q->flush) {
-    std::memset(q->flush->data(), static_cast<int>(q->next & 0xff),
-                q->flush->size());
-    asm volatile("" : : "r"(q->flush->data()) : "memory");
-  } else {
-    evictFromCaches(q->send, q->sendBytes);
-    evictFromCaches(q->recv, q->recvBytes);
-  }
+  q->memory.evict(q->next);
 }
 
 void memoryQueueMark(void *arg) {
@@ -255,6 +267,9 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
   fillBuffers(ctx, l, gen, send_, recv_);
 
   aclrtStream s = opts_.sync ? nullptr : stream_;
+  flush_.resize(static_cast<size_t>(opts_.flushMiB) << 20);
+  CallMemory memory{send_, recv_, l.sendElems * elem, l.recvElems * elem,
+                    opts_.flushMiB > 0 ? &flush_ : nullptr};
   for (int i = 0; i < opts_.warmupIters; ++i)
     if (!ok(launch(l, s), opName(opts_.op)))
       return false;
@@ -293,13 +308,8 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     // that rank's core, timed as the call: the second meeting of the lone
     // way, below). With one clock the call is timed from the last rank's
     // start (timeFromLastStart).
-    flush_.resize(static_cast<size_t>(opts_.flushMiB) << 20);
     MemoryQueue q;
-    q.send = send_;
-    q.recv = recv_;
-    q.sendBytes = l.sendElems * elem;
-    q.recvBytes = l.recvElems * elem;
-    q.flush = opts_.flushMiB > 0 ? &flush_ : nullptr;
+    q.memory = memory;
     q.marks.resize(2 * static_cast<size_t>(opts_.iters));
     bool queued = true;
     for (int i = 0; i < opts_.iters && queued; ++i)
@@ -324,19 +334,11 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     // larger than them (or, --evict-buffers, evicts the call's buffers
     // alone), the ranks meet (so no rank's flush is timed as the others'
     // wait), then the call alone is timed.
-    flush_.resize(static_cast<size_t>(opts_.flushMiB) << 20);
     // Each call's start and end on this rank; with one clock for all ranks
     // the call is timed from the last start to the last end (below).
     std::vector<double> marks(2 * static_cast<size_t>(opts_.iters));
     for (int i = 0; i < opts_.iters; ++i) {
-      if (opts_.evictBuffers) {
-        evictFromCaches(send_, l.sendElems * elem);
-        evictFromCaches(recv_, l.recvElems * elem);
-      } else {
-        std::memset(flush_.data(), i & 0xff, flush_.size());
-        // Never read: keep the compiler from dropping the writes.
-        asm volatile("" : : "r"(flush_.data()) : "memory");
-      }
+      memory.evict(static_cast<size_t>(i));
       if (!ok(HcclBarrier(comm_, nullptr), "HcclBarrier"))
         return false;
       double t = nowSeconds();
