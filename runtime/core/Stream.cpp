@@ -17,8 +17,6 @@ namespace {
 // core/WaitPolicy.h).
 constexpr int64_t kWorkerPollUs = 100;
 constexpr int64_t kSyncPollUs = 100;
-// A training step or an hccl-test loop queues tens of calls.
-constexpr size_t kInitialSlots = 64;
 
 int64_t pollUntil(int64_t pollUs) {
   return nowUs() + (hostBusy() ? 0 : pollUs);
@@ -52,16 +50,28 @@ HostStream::~HostStream() {
 
 void HostStream::enqueueTask(InlineTask t) {
   bool wake;
+  // Destroyed after the lock is released (declared first): the ring a
+  // growth replaced, or one grown in vain.
+  std::vector<InlineTask> spare;
   {
-    std::lock_guard<std::mutex> g(mu_);
-    // Growing may throw (std::bad_alloc, reported by the C entry point):
+    std::unique_lock<std::mutex> g(mu_);
+    // A full ring doubles. The new one is allocated, and its fresh pages
+    // touched, outside the lock, so the worker keeps taking tasks meanwhile;
+    // it is used only if the ring is still full and no other caller grew
+    // it. Growing may throw (std::bad_alloc, reported by the C entry point):
     // nothing is counted before the task is in the ring.
-    if (queued_ == ring_.size()) {
-      std::vector<InlineTask> grown(ring_.size() * 2);
-      for (size_t i = 0; i < queued_; ++i)
-        grown[i] = std::move(ring_[(head_ + i) % ring_.size()]);
-      ring_.swap(grown);
-      head_ = 0;
+    while (queued_ == ring_.size()) {
+      const size_t want = ring_.size() * 2;
+      g.unlock();
+      std::vector<InlineTask> grown(want);
+      g.lock();
+      if (queued_ == ring_.size() && ring_.size() * 2 == want) {
+        for (size_t i = 0; i < queued_; ++i)
+          grown[i] = std::move(ring_[(head_ + i) % ring_.size()]);
+        ring_.swap(grown);
+        head_ = 0;
+      }
+      spare = std::move(grown);
     }
     ring_[(head_ + queued_) % ring_.size()] = std::move(t);
     ++queued_;

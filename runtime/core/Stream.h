@@ -27,6 +27,16 @@ namespace hccl::rt {
 
 class HostStream {
 public:
+  /// Slots of the ring a stream starts with, allocated and touched when it
+  /// is created. A queue that outgrows them doubles the ring, which writes
+  /// fresh pages, and a first touch of a page cost 11-15 us on the 2-core
+  /// VMs measured: while hccl-test queued its 2000 timed 4 KB all-reduces,
+  /// the doublings from 64 slots made a call cost 2.0 us instead of 1.2
+  /// (docs/performance.md, "The stream's ring sized once"). A training step
+  /// queues tens of calls; 4096 slots hold hccl-test's runs and cost about
+  /// 450 KB a stream.
+  static constexpr size_t kInitialSlots = 4096;
+
   static StatusOr<std::unique_ptr<HostStream>> create();
   ~HostStream();
   HostStream(const HostStream &) = delete;

@@ -1523,7 +1523,8 @@ TEST(HostStream, RunsQueuedTasksInOrderPastItsFirstRing) {
       std::this_thread::yield();
     return Status::ok();
   });
-  for (int i = 0; i < 300; ++i)
+  const int n = static_cast<int>(HostStream::kInitialSlots) + 300;
+  for (int i = 0; i < n; ++i)
     (*s)->enqueue([&order, &mu, i]() -> Status {
       std::lock_guard<std::mutex> g(mu);
       order.push_back(i);
@@ -1535,11 +1536,38 @@ TEST(HostStream, RunsQueuedTasksInOrderPastItsFirstRing) {
   Status st = (*s)->synchronize();
   EXPECT_EQ(st.code(), HCCL_E_PARA);
   EXPECT_EQ(st.message(), "task 150");
-  ASSERT_EQ(order.size(), 300u);
-  for (int i = 0; i < 300; ++i)
-    EXPECT_EQ(order[static_cast<size_t>(i)], i);
+  ASSERT_EQ(order.size(), static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(order[static_cast<size_t>(i)], i);
   EXPECT_TRUE((*s)->synchronize().isOk());
   EXPECT_TRUE((*s)->idle());
+}
+
+// Callers on two threads queue past the first ring while the worker runs:
+// a caller grows the ring outside the stream's lock, so the worker may
+// take tasks meanwhile and the other caller may grow it first. Every task
+// runs once, each caller's in its order.
+TEST(HostStream, TwoCallersGrowTheRingWhileItRuns) {
+  auto s = HostStream::create();
+  ASSERT_TRUE(s.isOk()) << s.status().message();
+  constexpr int kPerCaller = 3 * static_cast<int>(HostStream::kInitialSlots);
+  std::vector<int> seen[2]; // run only on the worker's thread
+  auto caller = [&](int who) {
+    for (int i = 0; i < kPerCaller; ++i)
+      (*s)->enqueue([&seen, who, i]() -> Status {
+        seen[who].push_back(i);
+        return Status::ok();
+      });
+  };
+  std::thread a(caller, 0), b(caller, 1);
+  a.join();
+  b.join();
+  ASSERT_TRUE((*s)->synchronize().isOk());
+  for (int who = 0; who < 2; ++who) {
+    ASSERT_EQ(seen[who].size(), static_cast<size_t>(kPerCaller)) << who;
+    for (int i = 0; i < kPerCaller; ++i)
+      ASSERT_EQ(seen[who][static_cast<size_t>(i)], i) << who;
+  }
 }
 
 // Pages of [p, p + bytes) that this process has a page-table entry for
