@@ -153,6 +153,8 @@ HcclResult dispatch(const char *fn, Communicator *c, HostStream *s, F work) {
     }
     return report(fn, st);
   }
+  // The ticket and the queuing under one lock (HostStream::issueLock).
+  std::lock_guard<std::mutex> issuing(s->issueLock());
   uint64_t ticket = c->order().take();
   try {
     s->enqueue([fn, c, ticket, work = std::move(work)]() mutable -> Status {

@@ -50,28 +50,28 @@ HostStream::~HostStream() {
 
 void HostStream::enqueueTask(InlineTask t) {
   bool wake;
-  // Destroyed after the lock is released (declared first): the ring a
-  // growth replaced, or one grown in vain.
-  std::vector<InlineTask> spare;
+  // The ring a growth replaced: freed after the lock is released.
+  std::vector<InlineTask> old;
   {
     std::unique_lock<std::mutex> g(mu_);
     // A full ring doubles. The new one is allocated, and its fresh pages
-    // touched, outside the lock, so the worker keeps taking tasks meanwhile;
-    // it is used only if the ring is still full and no other caller grew
-    // it. Growing may throw (std::bad_alloc, reported by the C entry point):
-    // nothing is counted before the task is in the ring.
+    // written, outside the lock, so the worker keeps taking tasks meanwhile
+    // (it only makes room); the new ring is used unless another caller grew
+    // the ring first. Growing may throw (std::bad_alloc, reported by the C
+    // entry point): nothing is counted before the task is in the ring.
     while (queued_ == ring_.size()) {
       const size_t want = ring_.size() * 2;
       g.unlock();
+      std::vector<InlineTask>().swap(old); // not under the lock
       std::vector<InlineTask> grown(want);
       g.lock();
-      if (queued_ == ring_.size() && ring_.size() * 2 == want) {
+      if (ring_.size() * 2 == want) {
         for (size_t i = 0; i < queued_; ++i)
           grown[i] = std::move(ring_[(head_ + i) % ring_.size()]);
         ring_.swap(grown);
         head_ = 0;
       }
-      spare = std::move(grown);
+      old = std::move(grown); // `old` is empty: nothing is freed here
     }
     ring_[(head_ + queued_) % ring_.size()] = std::move(t);
     ++queued_;
@@ -80,6 +80,11 @@ void HostStream::enqueueTask(InlineTask t) {
   }
   if (wake)
     workCv_.notify_one();
+}
+
+size_t HostStream::capacity() {
+  std::lock_guard<std::mutex> g(mu_);
+  return ring_.size();
 }
 
 Status HostStream::synchronize() {

@@ -27,14 +27,14 @@ namespace hccl::rt {
 
 class HostStream {
 public:
-  /// Slots of the ring a stream starts with, allocated and touched when it
+  /// Slots of the ring a stream starts with, allocated and written when it
   /// is created. A queue that outgrows them doubles the ring, which writes
   /// fresh pages, and a first touch of a page cost 11-15 us on the 2-core
-  /// VMs measured: while hccl-test queued its 2000 timed 4 KB all-reduces,
-  /// the doublings from 64 slots made a call cost 2.0 us instead of 1.2
-  /// (docs/performance.md, "The stream's ring sized once"). A training step
-  /// queues tens of calls; 4096 slots hold hccl-test's runs and cost about
-  /// 450 KB a stream.
+  /// VM measured: while hccl-test queued its 2000 timed 4 KB calls, the
+  /// doublings from 64 slots made a call on a stream cost 1.5x a blocking
+  /// one, against 1.0-1.2x with the ring sized (docs/performance.md, "The
+  /// stream's ring sized once"). A training step queues tens of calls;
+  /// 4096 slots hold hccl-test's runs and cost about 450 KB a stream.
   static constexpr size_t kInitialSlots = 4096;
 
   static StatusOr<std::unique_ptr<HostStream>> create();
@@ -48,6 +48,15 @@ public:
     enqueueTask(InlineTask(std::forward<F>(f)));
   }
   void enqueueTask(InlineTask t);
+  /// Held by a caller across taking its communicator's ticket (IssueOrder)
+  /// and queuing the call (capi dispatch): two threads queuing calls on one
+  /// stream then put them in the ring in ticket order. Otherwise a later
+  /// ticket could be queued first, while the earlier one's caller grows the
+  /// ring, and the worker would wait for a turn that is queued behind it.
+  /// Only callers take it; the worker never does.
+  std::mutex &issueLock() { return issueMu_; }
+  /// The ring's slots now (tests: whether it grew).
+  size_t capacity();
   /// Waits until everything enqueued so far has run; returns (and clears)
   /// the first error since the previous synchronize.
   Status synchronize();
@@ -60,6 +69,7 @@ private:
   bool queueEmpty() const { return queued_ == 0; }
 
   std::mutex mu_;
+  std::mutex issueMu_; ///< see issueLock()
   std::condition_variable workCv_, doneCv_;
   /// Queued tasks: a ring of ring_.size() slots from head_, queued_ long;
   /// it doubles when full and never shrinks, so a stream's steady state

@@ -1543,23 +1543,39 @@ TEST(HostStream, RunsQueuedTasksInOrderPastItsFirstRing) {
   EXPECT_TRUE((*s)->idle());
 }
 
-// Callers on two threads queue past the first ring while the worker runs:
-// a caller grows the ring outside the stream's lock, so the worker may
-// take tasks meanwhile and the other caller may grow it first. Every task
-// runs once, each caller's in its order.
+// Callers on two threads queue past the first ring: a caller grows the
+// ring outside the stream's lock, so the other caller may queue, or grow
+// it first, meanwhile. The worker is held until the callers have queued
+// more tasks than the first ring holds (so the ring grows at least once),
+// then runs while they go on (where a growth races the worker's taking
+// of tasks, as timing allows). Every task runs once, each caller's in its
+// order.
 TEST(HostStream, TwoCallersGrowTheRingWhileItRuns) {
   auto s = HostStream::create();
   ASSERT_TRUE(s.isOk()) << s.status().message();
   constexpr int kPerCaller = 3 * static_cast<int>(HostStream::kInitialSlots);
-  std::vector<int> seen[2]; // run only on the worker's thread
+  std::atomic<bool> gate{false};
+  std::atomic<int> queued{0};
+  (*s)->enqueue([&]() -> Status {
+    while (!gate.load())
+      std::this_thread::yield();
+    return Status::ok();
+  });
+  std::vector<int> seen[2]; // written only on the worker's thread
   auto caller = [&](int who) {
-    for (int i = 0; i < kPerCaller; ++i)
+    for (int i = 0; i < kPerCaller; ++i) {
       (*s)->enqueue([&seen, who, i]() -> Status {
         seen[who].push_back(i);
         return Status::ok();
       });
+      queued.fetch_add(1);
+    }
   };
   std::thread a(caller, 0), b(caller, 1);
+  while (queued.load() <= static_cast<int>(HostStream::kInitialSlots))
+    std::this_thread::yield();
+  EXPECT_GT((*s)->capacity(), HostStream::kInitialSlots);
+  gate.store(true);
   a.join();
   b.join();
   ASSERT_TRUE((*s)->synchronize().isOk());
