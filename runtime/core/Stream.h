@@ -31,7 +31,7 @@ public:
   /// is created. A queue that outgrows them doubles the ring, which writes
   /// fresh pages, and a first touch of a page cost 11-15 us on the 2-core
   /// VM measured: while hccl-test queued its 2000 timed 4 KB calls, the
-  /// doublings from 64 slots made a call on a stream cost 1.5x a blocking
+  /// doublings from 64 slots made a call on a stream cost 1.5-1.7x a blocking
   /// one, against 1.0-1.2x with the ring sized (docs/performance.md, "The
   /// stream's ring sized once"). A training step queues tens of calls;
   /// 4096 slots hold hccl-test's runs and cost about 450 KB a stream.
