@@ -19,6 +19,12 @@
 #include <acl/acl_base.h>
 #include <hccl/hccl_types.h>
 
+/// Ports a rank's listener tries, from HCCL_IF_BASE_PORT + 1 upward: the
+/// first free one is taken (HCCL_IF_BASE_PORT itself is a rank table's
+/// rendezvous port). A launcher choosing a rendezvous port of its own keeps
+/// out of this span.
+#define HCCL_HOST_LISTENER_PORTS 4095
+
 #ifdef __cplusplus
 extern "C" {
 #endif

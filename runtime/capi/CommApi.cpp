@@ -61,8 +61,8 @@ StatusOr<std::shared_ptr<Listener>> openRootListener(const Config &cfg,
   auto ip = chooseLocalIp(cfg.ifIp, cfg.socketIfname);
   if (!ip)
     return ip.status();
-  return openListener(*ip, static_cast<uint16_t>(cfg.ifBasePort + 1), 4095, cfg,
-                      key);
+  return openListener(*ip, static_cast<uint16_t>(cfg.ifBasePort + 1),
+                      HCCL_HOST_LISTENER_PORTS, cfg, key);
 }
 
 /// Writes the root info blob to `path`, readable by this user only, and

@@ -11,6 +11,8 @@
 #include "transport/tcp/TcpPair.h"
 #include "transport/verbs/VerbsTransport.h"
 
+#include <hccl/hccl_host.h>
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -81,8 +83,9 @@ Status Communicator::init(CommInit &in) {
       return wl.status();
     // HCCL_IF_BASE_PORT itself is a rank table's rendezvous port: leave it
     // to that rank 0, whenever it comes.
-    auto l = Listener::open(*ip, static_cast<uint16_t>(cfg_.ifBasePort + 1),
-                            4095, ListenerAuth{key_, wl.take()});
+    auto l =
+        Listener::open(*ip, static_cast<uint16_t>(cfg_.ifBasePort + 1),
+                       HCCL_HOST_LISTENER_PORTS, ListenerAuth{key_, wl.take()});
     if (!l)
       return l.status();
     listener_ = l.take();

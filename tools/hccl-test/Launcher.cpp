@@ -1,6 +1,8 @@
 //===- Launcher.cpp - Running hccl-test's ranks ---------------------------===//
 #include "Launcher.h"
 
+#include <hccl/hccl_host.h>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -46,10 +48,6 @@ int freeLoopbackPort() {
   return port;
 }
 
-/// How many ports from HCCL_IF_BASE_PORT + 1 the ranks' listeners try (the
-/// runtime's listener span).
-constexpr long kListenerPorts = 4095;
-
 /// The first port the ranks' listeners try: HCCL_IF_BASE_PORT + 1 (the
 /// runtime refuses a malformed value itself; 60000 stands in for it here).
 long listenerBasePort() {
@@ -71,7 +69,7 @@ constexpr int kGraceSeconds = 15;
 } // namespace
 
 int freeMasterPort() {
-  const long lo = listenerBasePort(), hi = lo + kListenerPorts - 1;
+  const long lo = listenerBasePort(), hi = lo + HCCL_HOST_LISTENER_PORTS - 1;
   // Each try is a fresh ephemeral port; 3.5% of the default range lies in
   // the listeners' span, so a few tries suffice.
   for (int i = 0; i < 64; ++i) {

@@ -2,6 +2,7 @@
 #include "Launcher.h"
 
 #include <gtest/gtest.h>
+#include <hccl/hccl_host.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,17 +22,18 @@ TEST(Launcher, MasterPortAvoidsTheListenersPorts) {
   bool read = f && std::fscanf(f, "%ld %ld", &lo, &hi) == 2;
   if (f)
     std::fclose(f);
-  if (!read || lo < 1025 || lo > 65521 || hi - lo < 2 * 4095)
+  if (!read || lo < 1025 || lo > 65521 ||
+      hi - lo < 2 * HCCL_HOST_LISTENER_PORTS)
     GTEST_SKIP() << "the ephemeral port range (" << lo << "-" << hi
                  << ") is unreadable or too narrow to hold the listeners' "
-                    "4095 ports and others";
+                 << HCCL_HOST_LISTENER_PORTS << " ports and others";
   const char *old = std::getenv("HCCL_IF_BASE_PORT");
   std::string saved = old ? old : "";
   ::setenv("HCCL_IF_BASE_PORT", std::to_string(lo - 1).c_str(), 1);
   for (int i = 0; i < 300; ++i) {
     int port = hccltest::freeMasterPort();
     ASSERT_GT(port, 0);
-    EXPECT_TRUE(port < lo || port > lo + 4094) << port;
+    EXPECT_TRUE(port < lo || port > lo + HCCL_HOST_LISTENER_PORTS - 1) << port;
   }
   if (old)
     ::setenv("HCCL_IF_BASE_PORT", saved.c_str(), 1);
