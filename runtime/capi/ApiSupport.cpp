@@ -14,6 +14,8 @@ namespace hccl::rt::capi {
 
 namespace {
 thread_local std::string tlsLastError;
+constexpr const char *kNotLiveComm =
+    "comm is not a live communicator (destroyed, or not from HcclCommInit*)";
 
 struct Registry {
   std::mutex mu;
@@ -36,9 +38,9 @@ HcclResult report(const char *fn, const Status &st) {
   return st.code();
 }
 
-HcclResult guarded(const char *fn, const std::function<HcclResult()> &body) {
+HcclResult guardedCall(const char *fn, HcclResult (*body)(void *), void *ctx) {
   try {
-    return body();
+    return body(ctx);
   } catch (const std::bad_alloc &) {
     return report(fn, Status(HCCL_E_MEMORY, "out of memory"));
   } catch (const std::exception &e) {
@@ -65,17 +67,22 @@ Status resolveComm(HcclComm comm, Communicator **out) {
   auto *c = static_cast<Communicator *>(comm);
   std::lock_guard<std::mutex> g(registry().mu);
   if (!registry().comms.count(c))
-    return errPara("comm is not a live communicator (destroyed, or not from "
-                   "HcclCommInit*)");
+    return errPara(kNotLiveComm);
   *out = c;
   return Status::ok();
 }
 
 Status resolveActiveComm(HcclComm comm, Communicator **out) {
-  HCCL_RT_TRY(resolveComm(comm, out));
+  if (comm == nullptr)
+    return Status(HCCL_E_PTR, "comm is NULL");
+  auto *c = static_cast<Communicator *>(comm);
+  // One lock and one look-up a call (each collective resolves its comm).
   std::lock_guard<std::mutex> g(registry().mu);
-  auto it = registry().comms.find(*out);
-  if (it != registry().comms.end() && it->second.suspended)
+  auto it = registry().comms.find(c);
+  if (it == registry().comms.end())
+    return errPara(kNotLiveComm);
+  *out = c;
+  if (it->second.suspended)
     return Status(HCCL_E_SUSPENDING,
                   "communicator " + (*out)->name() +
                       " is suspended (HcclCommSuspend); HcclCommResume first");
@@ -173,7 +180,12 @@ Status checkBytes(uint64_t count, HcclDataType t, uint64_t factor,
                   const char *what) {
   uint64_t es = sched::dataTypeSize(static_cast<sched::DataType>(t));
   const uint64_t limit = uint64_t(1) << 62;
-  if (count > sched::kMaxCount || (factor && count > limit / es / factor))
+  // count * es * factor > limit, without the two divisions of the obvious
+  // form (every call checks its counts; es and factor are small).
+  uint64_t bytes = 0;
+  if (count > sched::kMaxCount ||
+      (factor &&
+       (__builtin_mul_overflow(count, es * factor, &bytes) || bytes > limit)))
     return errPara(std::string(what) + " " + std::to_string(count) + " of " +
                    sched::dataTypeName(static_cast<sched::DataType>(t)) +
                    " overflows the addressable size");

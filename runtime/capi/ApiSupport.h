@@ -16,6 +16,7 @@
 #include <functional>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace hccl::rt::capi {
@@ -27,8 +28,18 @@ HcclResult report(const char *fn, const Status &st);
 /// HcclGetLastErrorMessage's text, valid until the thread's next report.
 const char *lastErrorMessage();
 
-/// Runs `body` and turns exceptions (out of memory, ...) into results.
-HcclResult guarded(const char *fn, const std::function<HcclResult()> &body);
+/// Runs body(ctx) and turns exceptions (out of memory, ...) into results.
+HcclResult guardedCall(const char *fn, HcclResult (*body)(void *), void *ctx);
+/// Runs `body` (a HcclResult() callable) so. A template over a function
+/// pointer rather than a std::function: each C entry point's closure would
+/// be allocated and freed on every call (docs/performance.md, "Small
+/// calls' own costs").
+template <class F> HcclResult guarded(const char *fn, F &&body) {
+  using Body = std::remove_reference_t<F>;
+  return guardedCall(
+      fn, [](void *b) -> HcclResult { return (*static_cast<Body *>(b))(); },
+      const_cast<void *>(static_cast<const void *>(&body)));
+}
 
 void registerComm(Communicator *c);
 /// Removes it (and its state below) from the registry; false if unknown.
@@ -123,9 +134,7 @@ HcclResult runCommStateCallbacks(HcclComm comm, HcclCommStatePhase phase);
 /// Holds the communicator's turn (issue order) for a scope.
 class Turn {
 public:
-  explicit Turn(Communicator *c) : c_(c) {
-    c_->order().waitTurn(c_->order().take());
-  }
+  explicit Turn(Communicator *c) : c_(c) { c_->order().enter(); }
   ~Turn() { c_->order().endTurn(); }
   Turn(const Turn &) = delete;
   Turn &operator=(const Turn &) = delete;

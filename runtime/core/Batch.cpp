@@ -74,8 +74,7 @@ Status Communicator::batchSendRecv(const std::vector<P2pOp> &ops) {
     return Status::ok();
   LocalWork none;
   Binding b; // Int8: the wait counts bytes
-  Deadline dl =
-      Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
+  LazyDeadline dl(static_cast<int64_t>(cfg_.execTimeoutSec));
   return waitFor(batch, sendPtrs, recvPtrs, none, b, dl, 0);
 }
 

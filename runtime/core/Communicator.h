@@ -23,6 +23,7 @@
 #include "config/Config.h"
 #include "core/AlgorithmPolicy.h"
 #include "core/IssueOrder.h"
+#include "core/LocalWork.h"
 #include "core/ProgramCache.h"
 #include "core/RankInfo.h"
 #include "core/TeePlan.h"
@@ -229,8 +230,8 @@ private:
   Status execute(const CompiledProgram &cp, const Binding &b,
                  const CallId &call);
   Status waitFor(const CallId &call, const std::vector<SendOp *> &sends,
-                 const std::vector<RecvOp *> &recvs, struct LocalWork &local,
-                 const Binding &b, const Deadline &dl, int64_t step);
+                 const std::vector<RecvOp *> &recvs, LocalWork &local,
+                 const Binding &b, LazyDeadline &dl, int64_t step);
   /// Hands the pairs of the current wait back to their transport threads.
   void idleTouched();
   /// Records a failure of the current call, cancels every queued transfer
@@ -271,11 +272,19 @@ private:
   uint64_t collSeq_ = 0;
   std::vector<uint64_t> p2pSendSeq_, p2pRecvSeq_;
   ProgramCache cache_;
+  /// The last generated program programFor() returned, and its key.
+  ProgramKey lastKey_;
+  std::shared_ptr<const CompiledProgram> lastProgram_;
   std::unique_ptr<Region> scratch_;
   std::unique_ptr<Region> spare_; ///< stands in for a NULL output buffer
   std::unique_ptr<SendOp[]> sendPool_;
   std::unique_ptr<RecvOp[]> recvPool_;
   size_t sendCap_ = 0, recvCap_ = 0;
+  /// The current step's ops and local work (execute()), kept so that a
+  /// call allocates nothing.
+  std::vector<SendOp *> stepSends_;
+  std::vector<RecvOp *> stepRecvs_;
+  LocalWork local_;
   /// The current step's tee plan and the ops it marked (core/TeePlan.h).
   TeePlan teePlan_;
   std::vector<SendOp *> teeSends_;

@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <sched.h>
 
 namespace hccl::rt {
@@ -113,13 +114,14 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
   if (bufs[0] == nullptr && cp.bufferBytes[0] > 0)
     return errPara(call.str() + ": the input buffer is NULL");
 
-  Deadline dl =
-      Deadline::afterSeconds(static_cast<int64_t>(cfg_.execTimeoutSec));
+  LazyDeadline dl(static_cast<int64_t>(cfg_.execTimeoutSec));
   std::fill(sendOrd_.begin(), sendOrd_.end(), 0);
   std::fill(recvOrd_.begin(), recvOrd_.end(), 0);
-  LocalWork local;
-  std::vector<SendOp *> sends;
-  std::vector<RecvOp *> recvs;
+  // Kept across calls, as the op pools are: fresh ones allocated their
+  // items each call.
+  LocalWork &local = local_;
+  std::vector<SendOp *> &sends = stepSends_;
+  std::vector<RecvOp *> &recvs = stepRecvs_;
   auto commRank = [&](int64_t peer) {
     return b.group && !b.group->empty()
                ? static_cast<int>((*b.group)[static_cast<size_t>(peer)])
@@ -364,7 +366,7 @@ Status Communicator::waitFor(const CallId &call,
                              const std::vector<SendOp *> &sends,
                              const std::vector<RecvOp *> &recvs,
                              LocalWork &local, const Binding &b,
-                             const Deadline &dl, int64_t step) {
+                             LazyDeadline &dl, int64_t step) {
   touched_.clear();
   auto touch = [&](int peer) {
     if (std::find(touched_.begin(), touched_.end(), peer) == touched_.end())
@@ -385,7 +387,10 @@ Status Communicator::waitFor(const CallId &call,
   for (int peer : touched_)
     callerMoves =
         callerMoves || pairs_[static_cast<size_t>(peer)]->needsCallerProgress();
-  WaitPolicy policy(oversubscribed_, callerMoves, hostBusy());
+  // The policy, the health clock and the deadline start at the first idle
+  // round: a step that never waits reads no clock (docs/performance.md,
+  // "Small calls' own costs").
+  std::optional<WaitPolicy> policy;
   Doorbell &bell = seg_->header()->bell;
   std::atomic<int32_t> &myCpu = seg_->header()->runCpu;
   myCpu.store(sched_getcpu(), std::memory_order_relaxed);
@@ -406,7 +411,7 @@ Status Communicator::waitFor(const CallId &call,
     return found;
   };
   int64_t idleStart = -1;
-  int64_t lastHealth = nowUs();
+  int64_t lastHealth = -1;
   bool steppedOff = false;
   uint32_t idleRounds = 0;
   int sharer = -1;
@@ -454,6 +459,11 @@ Status Communicator::waitFor(const CallId &call,
     int64_t now = nowUs();
     if (idleStart < 0)
       idleStart = now;
+    if (lastHealth < 0) {
+      lastHealth = now;
+      dl.get();
+      policy.emplace(oversubscribed_, callerMoves, hostBusy());
+    }
     if (failed_.load(std::memory_order_relaxed) ||
         seg_->header()->abortFlag.load(std::memory_order_relaxed) != 0) {
       Status ab = checkAborted();
@@ -476,7 +486,7 @@ Status Communicator::waitFor(const CallId &call,
           return failCall(call, static_cast<size_t>(step),
                           h.withContext("rank " + std::to_string(pr->peer())));
       }
-      if (dl.expired()) {
+      if (dl.get().expired()) {
         std::string waiting;
         for (RecvOp *r : recvs)
           if (!r->done.load())
@@ -498,7 +508,7 @@ Status Communicator::waitFor(const CallId &call,
     // it): while spinning, every few idle rounds. Once the policy yields (a
     // round can then be a time slice), every round, as this rank's own
     // record must not lag either.
-    const WaitPolicy::Action planned = policy.next(now - idleStart);
+    const WaitPolicy::Action planned = policy->next(now - idleStart);
     if (planned != WaitPolicy::Action::Spin ||
         (idleRounds++ & (kCpuLookEvery - 1)) == 0)
       sharer = peerOnMyCpu();
@@ -526,7 +536,7 @@ Status Communicator::waitFor(const CallId &call,
             ? WaitPolicy::Action::Sleep
             : planned;
     if (next == WaitPolicy::Action::Spin) {
-      policy.spin();
+      policy->spin();
       continue;
     }
     if (next == WaitPolicy::Action::Yield) {
@@ -543,8 +553,9 @@ Status Communicator::waitFor(const CallId &call,
         seg_->header()->abortFlag.load(std::memory_order_seq_cst) == 0 &&
         !failed_.load()) {
       idleTouched(); // the TCP threads move data while we sleep
-      futexWait(&bell.seq, seq,
-                std::min<int64_t>(kSleepMs, dl.remainingMs(kSleepMs) + 1));
+      futexWait(
+          &bell.seq, seq,
+          std::min<int64_t>(kSleepMs, dl.get().remainingMs(kSleepMs) + 1));
     }
     bell.sleeping.store(0, std::memory_order_relaxed);
     idleRounds = 0; // woken, perhaps elsewhere: look again

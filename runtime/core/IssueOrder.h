@@ -25,7 +25,14 @@ public:
   }
   void waitTurn(uint64_t ticket) {
     std::unique_lock<std::mutex> g(mu_);
-    cv_.wait(g, [&] { return serving_ == ticket; });
+    waitLocked(g, [&] { return serving_ == ticket; });
+  }
+  /// take() and waitTurn() under one lock: a call run on its caller's
+  /// thread (one lock a call instead of two).
+  void enter() {
+    std::unique_lock<std::mutex> g(mu_);
+    const uint64_t ticket = next_++;
+    waitLocked(g, [&] { return serving_ == ticket; });
   }
   void endTurn() {
     std::lock_guard<std::mutex> g(mu_);
@@ -42,23 +49,35 @@ public:
   /// Blocks until every ticket taken so far has had its turn.
   void waitIdle() {
     std::unique_lock<std::mutex> g(mu_);
-    cv_.wait(g, [&] { return serving_ == next_; });
+    waitLocked(g, [&] { return serving_ == next_; });
   }
 
 private:
+  /// Waits for `ready` under `g`, counted in waiters_ while it sleeps.
+  template <class P> void waitLocked(std::unique_lock<std::mutex> &g, P ready) {
+    if (ready())
+      return;
+    ++waiters_;
+    cv_.wait(g, ready);
+    --waiters_;
+  }
   void advance() {
     ++serving_;
     while (!abandoned_.empty() && *abandoned_.begin() == serving_) {
       abandoned_.erase(abandoned_.begin());
       ++serving_;
     }
-    cv_.notify_all();
+    // Most turns have no one waiting: skip the broadcast then (waiters
+    // count themselves under the lock this runs under).
+    if (waiters_ > 0)
+      cv_.notify_all();
   }
 
   std::mutex mu_;
   std::condition_variable cv_;
   uint64_t next_ = 0;
   uint64_t serving_ = 0;
+  uint32_t waiters_ = 0;         ///< threads asleep in waitLocked
   std::set<uint64_t> abandoned_; ///< given back before their turn came
 };
 

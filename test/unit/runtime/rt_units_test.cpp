@@ -1509,6 +1509,37 @@ TEST(IssueOrder, AbandonedTicketsAreSkipped) {
   EXPECT_EQ(order->take(), 4u);
 }
 
+// enter() takes a ticket and waits for its turn under one lock, and a turn's
+// end wakes the callers asleep behind it (endTurn skips the broadcast only
+// when no one sleeps).
+TEST(IssueOrder, EnterWaitsForItsTurnAndIsWokenWhenItComes) {
+  auto order = std::make_shared<IssueOrder>();
+  order->waitTurn(order->take()); // ticket 0: served at once, held
+  auto ran = std::make_shared<std::atomic<int>>(0);
+  std::vector<std::thread> callers;
+  for (int i = 0; i < 3; ++i)
+    callers.emplace_back([order, ran] {
+      order->enter();
+      ++*ran;
+      order->endTurn();
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(ran->load(), 0) << "a call ran while ticket 0 held its turn";
+  order->endTurn();
+  for (int i = 0; i < 5000 && ran->load() != 3; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (ran->load() != 3) {
+    for (std::thread &t : callers)
+      t.detach();
+    FAIL() << "callers waiting in enter() were not woken (ran " << ran->load()
+           << " of 3)";
+  }
+  for (std::thread &t : callers)
+    t.join();
+  order->waitIdle();
+  EXPECT_EQ(order->take(), 4u);
+}
+
 // More tasks than the stream's first ring holds: they run in order, and
 // synchronize returns the first error once.
 TEST(HostStream, RunsQueuedTasksInOrderPastItsFirstRing) {
