@@ -13,11 +13,14 @@
 # the sweep's 20 calls of 1-3 us are a window of 30-60 us, about one thread
 # wake-up on this VM, so its 4 KB row says more about the first calls of a
 # run than about a call's latency. The latency targets are checked on this
-# leg; the sweep's 4 KB row is still printed.
+# leg; the sweep's 4 KB row is still printed. For the same reason -s SIZE
+# -N calls times the sweep's sizes up to SIZE over N calls each (after N/10
+# untimed), the rest over -n: every program runs the two ranges as two
+# invocations, the peers exactly as ours.
 #
 #   bench/runtime/compare_shm.sh [-B build-dir] [-r rounds] [-i seconds]
 #       [-n iters] [-w warmup] [-b 4K] [-e 64M] [-o "all_reduce ..."]
-#       [-p "2 3 4"] [-l calls] [-k work-dir] [-m]
+#       [-p "2 3 4"] [-l calls] [-s size -N calls] [-k work-dir] [-m]
 #
 # -r rounds (default 5) with -i seconds between their starts (default 0; the
 # issue's "5 rounds over at least an hour" is -r 5 -i 900); -o collectives
@@ -37,6 +40,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build="$root/build"
 rounds=5 interval=0 iters=20 warmup=5 minb=4K maxb=64M keep="" ours_mem=() latcalls=2000
+smallb="" smallcalls=""
 ops="all_reduce reduce_scatter all_gather broadcast" ranks="2"
 die() { echo "compare_shm.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -57,6 +61,8 @@ while [ $# -gt 0 ]; do
   -o) ops=$2 ;;
   -p) ranks=$2 ;;
   -l) latcalls=$2 ;;
+  -s) smallb=$2 ;;
+  -N) smallcalls=$2 ;;
   -k) keep=$2 ;;
   *) die "unknown option '$1'" ;;
   esac
@@ -68,6 +74,23 @@ is_count "$interval" || die "-i $interval: expected seconds >= 0"
 is_count "$latcalls" && [ $((10#$latcalls)) -le 1000000 ] ||
   die "-l $latcalls: expected a call count in 0..1000000 (hccl-test's -n limit)"
 latcalls=$((10#$latcalls))
+# Sizes as hccl-test reads them (tools/hccl-test: a count, K, M or G).
+to_bytes() {
+  local v=${1%[KkMmGg]} mult=1
+  case "$1" in *[Kk]) mult=1024 ;; *[Mm]) mult=1048576 ;; *[Gg]) mult=1073741824 ;; esac
+  is_count "$v" || return 1
+  echo $((10#$v * mult))
+}
+{ [ -n "$smallb" ] && [ -n "$smallcalls" ]; } || [ -z "$smallb$smallcalls" ] ||
+  die "-s and -N go together (the sizes up to -s SIZE run -N calls)"
+if [ -n "$smallb" ]; then
+  sb=$(to_bytes "$smallb") || die "-s $smallb: expected a size (4096, 256K, 1M)"
+  is_count "$smallcalls" && [ $((10#$smallcalls)) -ge 1 ] && [ $((10#$smallcalls)) -le 1000000 ] ||
+    die "-N $smallcalls: expected a call count in 1..1000000"
+  lo=$(to_bytes "$minb") || die "-b $minb: expected a size"
+  hi=$(to_bytes "$maxb") || die "-e $maxb: expected a size"
+  [ "$sb" -ge "$lo" ] && [ "$sb" -lt "$hi" ] || die "-s $smallb: expected a size from -b $minb up to below -e $maxb"
+fi
 for p in $ranks; do
   is_count "$p" && [ "$p" -ge 2 ] && [ "$p" -le 64 ] || die "-p $p: expected rank counts in 2..64"
 done
@@ -96,14 +119,30 @@ mkdir -p "$out"
 [ -n "$keep" ] || trap 'rm -rf "$out"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 sizes=(-b "$minb" -e "$maxb" -f 2 -n "$iters" -w "$warmup")
+ranges=(sizes)
+if [ -n "$smallb" ]; then
+  # Two invocations: -b up to -s with -N calls, then doubling on to -e.
+  n2=$((10#$smallcalls))
+  small=(-b "$minb" -e "$sb" -f 2 -n "$n2" -w $(((n2 + 9) / 10)))
+  # The first size past -s on -b's doubling ladder.
+  next=$lo
+  while [ "$next" -le "$sb" ]; do next=$((next * 2)); done
+  large=(-b "$next" -e "$maxb" -f 2 -n "$iters" -w "$warmup")
+  ranges=(small)
+  [ "$next" -le "$hi" ] && ranges+=(large)
+fi
 latency=(-b 4K -e 4K -n "$latcalls" -w $(((latcalls + 9) / 10)))
 
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "# shared memory's huge pages: [$(python3 "$root/tools/calibrate/host_memory.py")] (docs/performance.md, \"Huge pages for shared memory\")"
 echo "# $(mpirun.openmpi --version 2>&1 | head -1); MPICH $(mpichversion 2>/dev/null | sed -n 's/^MPICH Version: *//p')"
-echo "# ours: $hccl_test OP ${sizes[*]} -d fp32 -o sum -p P -c C ${ours_mem[*]}"
-echo "# openmpi: mpirun.openmpi --oversubscribe --mca btl self,vader -n P $ompi_bench -o OP ${sizes[*]} -c C"
-echo "# mpich: mpirun.mpich -n P $mpich_bench -o OP ${sizes[*]} -c C"
+for rg in "${ranges[@]}"; do
+  declare -n R=$rg
+  echo "# ours: $hccl_test OP ${R[*]} -d fp32 -o sum -p P -c C ${ours_mem[*]}"
+  echo "# openmpi: mpirun.openmpi --oversubscribe --mca btl self,vader -n P $ompi_bench -o OP ${R[*]} -c C"
+  echo "# mpich: mpirun.mpich -n P $mpich_bench -o OP ${R[*]} -c C"
+  unset -n R
+done
 echo "# C: 1 in round 1 (results checked), 0 after"
 [ "$latcalls" -eq 0 ] || echo "# latency leg: the same three with ${latency[*]} -c 0 (files *-lat.txt)"
 # One retry per run, announced on stderr.
@@ -129,12 +168,23 @@ for r in $(seq 1 "$rounds"); do
   c=$([ "$r" -eq 1 ] && echo 1 || echo 0)
   for op in $ops; do
     for p in $ranks; do
-      run_into "$d/$op-p$p-ours.txt" "hccl-test $op -p $p (round $r)" \
-        "$hccl_test" "$op" "${sizes[@]}" -d fp32 -o sum -p "$p" -c "$c" "${ours_mem[@]}" || exit 1
-      run_into "$d/$op-p$p-openmpi.txt" "Open MPI $op -n $p (round $r)" \
-        mpirun.openmpi --oversubscribe --mca btl self,vader -n "$p" "$ompi_bench" -o "$op" "${sizes[@]}" -c "$c" || exit 1
-      run_into "$d/$op-p$p-mpich.txt" "MPICH $op -n $p (round $r)" \
-        mpirun.mpich -n "$p" "$mpich_bench" -o "$op" "${sizes[@]}" -c "$c" || exit 1
+      : > "$d/$op-p$p-ours.txt"
+      : > "$d/$op-p$p-openmpi.txt"
+      : > "$d/$op-p$p-mpich.txt"
+      for rg in "${ranges[@]}"; do
+        declare -n R=$rg
+        run_into "$d/part.txt" "hccl-test $op -p $p (round $r)" \
+          "$hccl_test" "$op" "${R[@]}" -d fp32 -o sum -p "$p" -c "$c" "${ours_mem[@]}" || exit 1
+        cat "$d/part.txt" >> "$d/$op-p$p-ours.txt"
+        run_into "$d/part.txt" "Open MPI $op -n $p (round $r)" \
+          mpirun.openmpi --oversubscribe --mca btl self,vader -n "$p" "$ompi_bench" -o "$op" "${R[@]}" -c "$c" || exit 1
+        cat "$d/part.txt" >> "$d/$op-p$p-openmpi.txt"
+        run_into "$d/part.txt" "MPICH $op -n $p (round $r)" \
+          mpirun.mpich -n "$p" "$mpich_bench" -o "$op" "${R[@]}" -c "$c" || exit 1
+        cat "$d/part.txt" >> "$d/$op-p$p-mpich.txt"
+        unset -n R
+      done
+      rm -f "$d/part.txt"
       [ "$latcalls" -gt 0 ] || continue
       run_into "$d/$op-p$p-ours-lat.txt" "hccl-test $op -p $p latency (round $r)" \
         "$hccl_test" "$op" "${latency[@]}" -d fp32 -o sum -p "$p" -c 0 "${ours_mem[@]}" || exit 1
