@@ -76,7 +76,7 @@ Status resolveActiveComm(HcclComm comm, Communicator **out) {
   if (comm == nullptr)
     return Status(HCCL_E_PTR, "comm is NULL");
   auto *c = static_cast<Communicator *>(comm);
-  // One lock and one look-up a call (each collective resolves its comm).
+  // One lock and one look-up for the communicator (every call resolves it).
   std::lock_guard<std::mutex> g(registry().mu);
   auto it = registry().comms.find(c);
   if (it == registry().comms.end())

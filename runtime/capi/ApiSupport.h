@@ -30,12 +30,14 @@ const char *lastErrorMessage();
 
 /// Runs body(ctx) and turns exceptions (out of memory, ...) into results.
 HcclResult guardedCall(const char *fn, HcclResult (*body)(void *), void *ctx);
-/// Runs `body` (a HcclResult() callable) so. A template over a function
-/// pointer rather than a std::function: each C entry point's closure would
-/// be allocated and freed on every call (docs/performance.md, "Small
-/// calls' own costs").
+/// Runs `body` (a HcclResult() callable object) so. A template over a
+/// function pointer rather than a std::function: most C entry points'
+/// closures are larger than std::function keeps in place, and were
+/// allocated and freed on every call (docs/performance.md, "Small calls'
+/// own costs").
 template <class F> HcclResult guarded(const char *fn, F &&body) {
   using Body = std::remove_reference_t<F>;
+  static_assert(!std::is_function_v<Body>, "pass a callable object");
   return guardedCall(
       fn, [](void *b) -> HcclResult { return (*static_cast<Body *>(b))(); },
       const_cast<void *>(static_cast<const void *>(&body)));

@@ -55,10 +55,11 @@ private:
 };
 
 /// A call's deadline that starts on its first wait: a call whose steps
-/// never wait reads no clock for it (a read costs 24 ns on the EPYC VM of
-/// docs/performance.md, "Small calls' own costs"). HCCL_EXEC_TIMEOUT
-/// then counts from that first wait, which work done without waiting
-/// precedes by no more than the call's own copies.
+/// never wait reads no clock for it (a read costs 24 ns on the VM of
+/// docs/performance.md, "Small calls' own costs"). HCCL_EXEC_TIMEOUT then
+/// counts from the call's first idle round; every round before it made
+/// progress, so a peer that stalls is still caught HCCL_EXEC_TIMEOUT after
+/// the stall.
 class LazyDeadline {
 public:
   explicit LazyDeadline(int64_t seconds) : seconds_(seconds) {}

@@ -33,8 +33,8 @@ void noteJobThreads(int n);
 
 /// Other jobs hold the cores: more runnable threads than cores plus the
 /// job's own (noteJobThreads). Re-read at most every 5 ms (a read costs a
-/// few microseconds; collectives ask once per call). False when the count
-/// is unknown.
+/// few microseconds; a collective's step asks once, when it first waits).
+/// False when the count is unknown.
 bool hostBusy();
 /// The same decision on given counts.
 bool busyWith(int runnable, int cores, int jobThreads);

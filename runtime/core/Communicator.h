@@ -272,7 +272,8 @@ private:
   uint64_t collSeq_ = 0;
   std::vector<uint64_t> p2pSendSeq_, p2pRecvSeq_;
   ProgramCache cache_;
-  /// The last generated program programFor() returned, and its key.
+  /// The last program programFor() returned (generated or a cache hit),
+  /// and its key.
   ProgramKey lastKey_;
   std::shared_ptr<const CompiledProgram> lastProgram_;
   std::unique_ptr<Region> scratch_;
@@ -280,10 +281,10 @@ private:
   std::unique_ptr<SendOp[]> sendPool_;
   std::unique_ptr<RecvOp[]> recvPool_;
   size_t sendCap_ = 0, recvCap_ = 0;
-  /// The current step's ops and local work (execute()), kept so that a
-  /// call allocates nothing.
-  std::vector<SendOp *> stepSends_;
-  std::vector<RecvOp *> stepRecvs_;
+  /// The current step's posted ops and local work (execute()), kept so
+  /// that a call does not allocate them again once they have grown.
+  std::vector<SendOp *> postedSends_;
+  std::vector<RecvOp *> postedRecvs_;
   LocalWork local_;
   /// The current step's tee plan and the ops it marked (core/TeePlan.h).
   TeePlan teePlan_;

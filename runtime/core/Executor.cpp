@@ -120,8 +120,8 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
   // Kept across calls, as the op pools are: fresh ones allocated their
   // items each call.
   LocalWork &local = local_;
-  std::vector<SendOp *> &sends = stepSends_;
-  std::vector<RecvOp *> &recvs = stepRecvs_;
+  std::vector<SendOp *> &sends = postedSends_;
+  std::vector<RecvOp *> &recvs = postedRecvs_;
   auto commRank = [&](int64_t peer) {
     return b.group && !b.group->empty()
                ? static_cast<int>((*b.group)[static_cast<size_t>(peer)])

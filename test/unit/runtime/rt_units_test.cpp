@@ -1540,6 +1540,28 @@ TEST(IssueOrder, EnterWaitsForItsTurnAndIsWokenWhenItComes) {
   EXPECT_EQ(order->take(), 4u);
 }
 
+// waitIdle sleeps while a turn is held and is woken when that turn ends
+// (HcclCommSuspend and the communicator's shutdown wait so).
+TEST(IssueOrder, WaitIdleIsWokenWhenTheLastTurnEnds) {
+  auto order = std::make_shared<IssueOrder>();
+  order->enter(); // ticket 0: its turn, held
+  auto idle = std::make_shared<std::atomic<bool>>(false);
+  std::thread waiter([order, idle] {
+    order->waitIdle();
+    *idle = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(idle->load()) << "waitIdle returned while a turn was held";
+  order->endTurn();
+  for (int i = 0; i < 5000 && !idle->load(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (!idle->load()) {
+    waiter.detach();
+    FAIL() << "waitIdle was not woken when the last turn ended";
+  }
+  waiter.join();
+}
+
 // More tasks than the stream's first ring holds: they run in order, and
 // synchronize returns the first error once.
 TEST(HostStream, RunsQueuedTasksInOrderPastItsFirstRing) {
