@@ -61,28 +61,32 @@ bool unregisterComm(Communicator *c) {
   return registry().comms.erase(c) == 1;
 }
 
-Status resolveComm(HcclComm comm, Communicator **out) {
+namespace {
+/// A live communicator and whether it is suspended, under one lock and one
+/// look-up (every call resolves its communicator).
+Status lookUpComm(HcclComm comm, Communicator **out, bool *suspended) {
   if (comm == nullptr)
     return Status(HCCL_E_PTR, "comm is NULL");
   auto *c = static_cast<Communicator *>(comm);
-  std::lock_guard<std::mutex> g(registry().mu);
-  if (!registry().comms.count(c))
-    return errPara(kNotLiveComm);
-  *out = c;
-  return Status::ok();
-}
-
-Status resolveActiveComm(HcclComm comm, Communicator **out) {
-  if (comm == nullptr)
-    return Status(HCCL_E_PTR, "comm is NULL");
-  auto *c = static_cast<Communicator *>(comm);
-  // One lock and one look-up for the communicator (every call resolves it).
   std::lock_guard<std::mutex> g(registry().mu);
   auto it = registry().comms.find(c);
   if (it == registry().comms.end())
     return errPara(kNotLiveComm);
   *out = c;
-  if (it->second.suspended)
+  *suspended = it->second.suspended;
+  return Status::ok();
+}
+} // namespace
+
+Status resolveComm(HcclComm comm, Communicator **out) {
+  bool suspended = false;
+  return lookUpComm(comm, out, &suspended);
+}
+
+Status resolveActiveComm(HcclComm comm, Communicator **out) {
+  bool suspended = false;
+  HCCL_RT_TRY(lookUpComm(comm, out, &suspended));
+  if (suspended)
     return Status(HCCL_E_SUSPENDING,
                   "communicator " + (*out)->name() +
                       " is suspended (HcclCommSuspend); HcclCommResume first");

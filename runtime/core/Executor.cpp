@@ -411,7 +411,7 @@ Status Communicator::waitFor(const CallId &call,
     return found;
   };
   int64_t idleStart = -1;
-  int64_t lastHealth = -1;
+  int64_t lastHealth = 0; // set with the policy
   bool steppedOff = false;
   uint32_t idleRounds = 0;
   int sharer = -1;
@@ -459,7 +459,7 @@ Status Communicator::waitFor(const CallId &call,
     int64_t now = nowUs();
     if (idleStart < 0)
       idleStart = now;
-    if (lastHealth < 0) {
+    if (!policy) {
       lastHealth = now;
       dl.get();
       policy.emplace(oversubscribed_, callerMoves, hostBusy());
