@@ -23,6 +23,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::comm {
@@ -90,6 +91,17 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
         return signalPassFailure();
       }
     }
+    std::optional<std::string> links;
+    if (!linkParams.empty()) {
+      auto buf = llvm::MemoryBuffer::getFile(linkParams);
+      if (!buf) {
+        emitError(root->getLoc())
+            << kPass << ": option link-params='" << linkParams
+            << "': cannot read: " << buf.getError().message();
+        return signalPassFailure();
+      }
+      links = (*buf)->getBuffer().str();
+    }
     llvm::raw_ostream &os = outFile ? outFile->os() : llvm::outs();
     llvm::json::Array events;
 
@@ -105,6 +117,8 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
       if (failed(m))
         return signalPassFailure();
       CommCostModel model = std::move(*m);
+      if (links && failed(reprice(model, *links, fn)))
+        return signalPassFailure();
       FailureOr<IterationTimeline> tl =
           simulateRegion(fn.getFunctionBody(), model, opts);
       if (failed(tl))
@@ -126,6 +140,22 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
       traceFile->keep();
     }
     markAllAnalysesPreserved();
+  }
+
+  /// The model on the module's topology with `links`' figures in place of
+  /// its own (option link-params). A function with nothing to price keeps
+  /// no topology: there is nothing to re-price.
+  LogicalResult reprice(CommCostModel &model, StringRef links,
+                        FunctionOpInterface fn) {
+    if (!model.hasTopology())
+      return success();
+    sched::Topology topo = model.topology();
+    if (sched::Status s = topo.applyLinkParams(links); !s)
+      return emitError(fn.getLoc())
+             << kPass << ": option link-params='" << linkParams
+             << "': " << s.message();
+    model = CommCostModel(std::move(topo));
+    return success();
   }
 
   void print(llvm::raw_ostream &os, FunctionOpInterface fn,

@@ -251,13 +251,22 @@ def Estimate : Pass<"comm-estimate"> {
     `output=` names the report file (`-`, the default, is stdout);
     `trace=FILE` also writes the timeline as Chrome trace JSON
     (chrome://tracing, Perfetto): the compute stream and one lane per
-    in-flight collective. The IR is not changed.
+    in-flight collective. `link-params=FILE` prices the schedule as
+    compiled with other link figures (the link-parameter JSON of
+    docs/plan-format.md, e.g. calibrate_host.py's): its fields replace the
+    module topology's, the ones it lacks stay; the topology's shape does
+    not change. A plan compiled on one calibration can so be priced on the
+    host as measured later (bench/model/validate_model.py --phase-probe).
+    The IR is not changed.
   }];
   let options = [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "Report file (default '-' = stdout)">,
     Option<"trace", "trace", "std::string", /*default=*/"\"\"",
            "Chrome trace JSON file of the predicted timeline; default: none">,
+    Option<"linkParams", "link-params", "std::string", /*default=*/"\"\"",
+           "Link-parameter JSON whose figures replace the module "
+           "topology's for this report; default: the module's">,
     Option<"peakTflops", "peak-tflops", "double", /*default=*/"320.0",
            "Compute estimate: device peak in TFLOPS for linalg ops; default "
            "320">,

@@ -3,10 +3,15 @@
 // RUN: not hccl-opt %s -split-input-file --comm-estimate=output=%t.missing/report.txt -o /dev/null 2>&1 | FileCheck %s --check-prefix=OUT
 // RUN: not hccl-opt %s -split-input-file --comm-estimate=trace=%t.missing/trace.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRACE
 // RUN: not hccl-opt %s -split-input-file --comm-estimate=peak-tflops=-3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=PEAK
+// RUN: not hccl-opt %s -split-input-file --comm-estimate=link-params=%t.missing/links.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=LINKS-READ
+// RUN: not hccl-opt %s -split-input-file --comm-estimate=link-params=%S/Inputs/algo-table-910b-8-flat.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=LINKS-FIELD
 
 // OUT: error: comm-estimate: cannot open output file '{{.*}}.missing/report.txt': No such file or directory
 // TRACE: error: comm-estimate: cannot open trace file '{{.*}}.missing/trace.json': No such file or directory
 // PEAK: error: comm-estimate: option peak-tflops must be a positive number, found -3
+// LINKS-READ: error: comm-estimate: option link-params='{{.*}}.missing/links.json': cannot read: No such file or directory
+// A file that is not link parameters (an algorithm table) is refused by name.
+// LINKS-FIELD: error: comm-estimate: option link-params='{{.*}}algo-table-910b-8-flat.json': link parameters: {{.*}}
 
 // Collectives to price, but no topology.
 comm.group @dp ranks = [0, 1, 2, 3]
