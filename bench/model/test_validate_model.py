@@ -226,6 +226,78 @@ class Statistics(unittest.TestCase):
             self.assertIn("--max-buffer-mib must be in 0..1048576", err.getvalue())
 
 
+class Phase(unittest.TestCase):
+    """--phase-probe: the host's memory phase and the plans priced at it."""
+
+    def test_phase_factor_leaves_the_fixed_cost_out(self):
+        # priced 100 us fixed + 900 us of bytes; measured 100 + 1350
+        self.assertAlmostEqual(vm.phase_factor(1450e-6, 100e-6, 1000e-6), 1.5)
+        self.assertAlmostEqual(vm.phase_factor(1000e-6, 100e-6, 1000e-6), 1.0)
+        # faster than the calibration's phase
+        self.assertAlmostEqual(vm.phase_factor(550e-6, 100e-6, 1000e-6), 0.5)
+
+    def test_run_phase_geometric_mean(self):
+        self.assertAlmostEqual(vm.run_phase(1.0, 1.0), 1.0)
+        self.assertAlmostEqual(vm.run_phase(1.0, 4.0), 2.0)
+        self.assertAlmostEqual(vm.run_phase(0.8, 1.25), 1.0)
+
+    def test_phase_links_scale_bandwidths_only(self):
+        calib = {"version": "1.0",
+                 "intra": {"class": "shm", "bandwidth_gbps": 18.0, "latency_us": 0.8,
+                           "ports": 1},
+                 "reduce_gbps": 100.0, "collective_overhead_us": 0.7,
+                 "collective_wakeup_us": 22.0, "cache_bytes": 33554432,
+                 "past_cache_factor": 1.07, "calibrated": {"ranks": 2}}
+        out = vm.phase_links(calib, 1.5)
+        self.assertAlmostEqual(out["intra"]["bandwidth_gbps"], 12.0)
+        self.assertAlmostEqual(out["reduce_gbps"], 100.0 / 1.5, places=5)
+        for same in ("collective_overhead_us", "collective_wakeup_us", "cache_bytes",
+                     "past_cache_factor", "calibrated", "version"):
+            self.assertEqual(out[same], calib[same])
+        self.assertEqual(out["intra"]["latency_us"], 0.8)
+        self.assertEqual(calib["intra"]["bandwidth_gbps"], 18.0)  # a copy
+        self.assertNotIn("inter", out)
+
+    def test_median_runs(self):
+        runs = [{"iter_ms": t} for t in (30, 10, 20)]
+        self.assertEqual([m["iter_ms"] for m in vm.median_runs(runs)], [20])
+        runs.append({"iter_ms": 40})
+        self.assertEqual([m["iter_ms"] for m in vm.median_runs(runs)], [20, 30])
+
+    def test_phase_fields_price_the_median_run_at_its_own_phase(self):
+        # gpt2-xl t256M, 16:08: a fast run (x0.95), one whose phase changed
+        # between its probes (x1.28 between them, its time the slow phase's)
+        # and a slow one (x1.48). The median phase (1.28) belongs to the
+        # straddling run; the median time (610) to the slow one.
+        runs = [{"iter_ms": 420.0, "phase": 0.95, "phase_drift": 0.9,
+                 "phase_pred": {"iter_ms": 425.0}},
+                {"iter_ms": 613.7, "phase": 1.28, "phase_drift": 1.84,
+                 "phase_pred": {"iter_ms": 531.0}},
+                {"iter_ms": 610.6, "phase": 1.48, "phase_drift": 1.05,
+                 "phase_pred": {"iter_ms": 590.0}}]
+        f = vm.phase_fields(runs, 610.6)
+        self.assertEqual(f["phase"], 1.48)
+        self.assertEqual(f["phase_pred_iter_ms"], 590.0)
+        self.assertAlmostEqual(f["phase_iter_err"], (590.0 - 610.6) / 610.6)
+        self.assertEqual(f["phase_drift"], 1.84)
+        self.assertEqual(f["round_phase"], [0.95, 1.28, 1.48])
+        # a drift down counts as its inverse
+        runs[1]["phase_drift"] = 1 / 2.5
+        self.assertAlmostEqual(vm.phase_fields(runs, 610.6)["phase_drift"], 2.5)
+
+    def test_phase_rows_swap_in_the_phase_prices(self):
+        row = {"pred_iter_ms": 400.0, "iter_err": -0.3, "pred_compute_ms": 370.0,
+               "phase_pred_iter_ms": 600.0, "phase_iter_err": -0.04,
+               "meas_iter_ms": 625.0, "meas_exposed_ms": 250.0, "meas_compute_ms": 375.0}
+        q = vm.phase_rows([row])[0]
+        self.assertEqual(q["pred_iter_ms"], 600.0)
+        self.assertEqual(q["iter_err"], -0.04)
+        # exposed at the phase: 600 - 370 = 230 against 250 measured
+        self.assertAlmostEqual(q["exposed_err_of_iter"], (230.0 - 250.0) / 625.0)
+        self.assertAlmostEqual(q["iter_err_meas_compute"], (230.0 + 375.0 - 625.0) / 625.0)
+        self.assertEqual(row["pred_iter_ms"], 400.0)  # the row itself unchanged
+
+
 def graph(times, grad_elems):
     """compute c_i (time_us) -> g_i (fp32), then all_reduce g_i."""
     g = {"format": "hccl-mlir.graph", "version": 1, "name": "t",

@@ -41,7 +41,10 @@ In-flight settings: max-in-flight of --hccl-pipeline, 0 = unlimited.
 Measurement: hccl-run -n ITERS -w WARMUP per round (its median of the
 slowest rank), --rounds rounds interleaved over all configurations (each
 round visits them in a rotated order); the figure is the median of the
-rounds, the spread (max - min) / median over the rounds.
+rounds, the spread (max - min) / median over the rounds. --phase-probe
+SIZE also times an all-reduce of SIZE bytes before the first run and after
+each, and prices each run's plan again at the host's memory phase then
+(PhaseProbe; bench/model/README.md).
 
 Everything it writes goes to --work (default: a temporary folder, removed
 at the end unless --keep-work) and to --csv / --json. Exit status: 0 done
@@ -71,7 +74,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The link-parameter format's Python reader lives with its writer.
 sys.path.insert(0, os.path.join(ROOT, "tools", "calibrate"))
-from calibrate_host import knees_of  # noqa: E402
+from calibrate_host import knees_of, memory_args, predict_all_reduce  # noqa: E402
 import host_memory  # noqa: E402
 
 POLICIES = ["none", "ddp", "t25M", "t64M", "t256M", "horovod", "optimal"]
@@ -461,6 +464,113 @@ def parse_run(text, what):
             "worst_late_ms": float(late[0][2]) if late else None}
 
 
+# ---------------------------------------------------------------- the host's phase
+
+# Calls per phase probe: the calibration's own count past 1 MiB (-n 5).
+PROBE_ITERS = 5
+# Phase factors are rounded to this step before a plan is priced at one, so
+# that a configuration's rounds share a few comm-estimate runs.
+PHASE_STEP = 0.02
+
+
+class PhaseProbe:
+    """The host's memory phase beside the measured runs (--phase-probe).
+
+    This VM's memory bandwidth changes in phases of seconds to minutes, by
+    up to 1.6x (gpt2-xl at 2 ranks, 2026-12-07 16:03: a 64 MiB all-reduce
+    3.6-4.5 ms in one phase and 5.8-6.9 ms in the next, the iteration
+    390-448 ms and 567-635 ms). A calibration prices the phase it was taken
+    in. The probe times one all-reduce of `size` bytes the way the
+    calibration timed (ring, its memory mode, -n PROBE_ITERS) and returns
+    its phase factor: what the probe's bytes took over what the
+    calibration's figures price them at (1: the calibration's phase; 1.5:
+    bytes cost 1.5x)."""
+
+    def __init__(self, args, tools, calib):
+        self.args, self.tools, self.calib = args, tools, calib
+        how = calib.get("calibrated")
+        if not isinstance(how, dict):
+            raise ToolError("--phase-probe times a call as the calibration did: "
+                            "the link parameters must say how they were "
+                            "calibrated (calibrate_host.py's \"calibrated\")")
+        self.memory = memory_args(how.get("flush_mib", 0), how.get("evict_buffers", False),
+                                  how.get("memory_calls", "queued") != "alone")
+        self.size = args.phase_probe
+        self.latency = predict_all_reduce(calib, args.ranks, 0)
+        self.priced = predict_all_reduce(calib, args.ranks, self.size)
+
+    def cmd(self, csv_path):
+        cmd = [self.args.hccl_test or os.path.join(self.args.bin, "hccl-test"),
+               "all_reduce", "-b", str(self.size), "-e", str(self.size), "-f", "2",
+               "-p", str(self.args.ranks), "-n", str(PROBE_ITERS), "-w", "2",
+               "--algo", "level0:ring", "-c", "0", "--csv", csv_path] + list(self.memory)
+        return (["nice", "-n", str(self.args.nice)] if self.args.nice else []) + cmd
+
+    def factor(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "probe.csv")
+            cmd = self.cmd(path)
+            res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True, env=self.tools.env, timeout=self.args.timeout)
+            if res.returncode != 0:
+                raise ToolError(f"phase probe failed (exit {res.returncode}): "
+                                f"{' '.join(cmd)}\n{res.stderr.strip()[-2000:]}")
+            with open(path) as f:
+                rows = list(csv.DictReader(f))
+        if len(rows) != 1:
+            raise ToolError(f"phase probe: expected one row, found {len(rows)}: "
+                            f"{' '.join(cmd)}")
+        return phase_factor(float(rows[0]["avg_time_us"]) * 1e-6, self.latency,
+                            self.priced)
+
+
+def phase_factor(measured, latency, priced):
+    """How much longer than priced the probe's bytes took: (measured -
+    latency) / (priced - latency), the fixed part (overhead, alphas) left
+    out. Seconds in; a factor out."""
+    return (measured - latency) / (priced - latency)
+
+
+def run_phase(before, after):
+    """A run's phase factor from the probes around it: their geometric mean
+    (a run that straddles a change of phase lies between them; the report
+    gives the drift, after / before)."""
+    return math.sqrt(before * after)
+
+
+def phase_links(calib, factor):
+    """The calibration with every bandwidth (the links' and the
+    reduction's) divided by `factor`: the same host in a phase whose bytes
+    cost `factor` times as much. Latencies, overheads, wake-ups and the
+    caches' knees stay."""
+    out = json.loads(json.dumps(calib))
+    for cls in ("intra", "inter", "scaleup"):
+        if isinstance(out.get(cls), dict) and "bandwidth_gbps" in out[cls]:
+            out[cls]["bandwidth_gbps"] = round(out[cls]["bandwidth_gbps"] / factor, 6)
+    if "reduce_gbps" in out:
+        out["reduce_gbps"] = round(out["reduce_gbps"] / factor, 6)
+    return out
+
+
+def price_at_phases(tools, work, configs):
+    """Each measured run's plan priced at its phase (hccl-opt --comm-estimate
+    link-params=): fills every run's "phase_pred" (the prediction's fields),
+    one comm-estimate per configuration and phase step."""
+    cache = {}
+    for c in configs:
+        for m in c["runs"]:
+            f = max(PHASE_STEP, round(m["phase"] / PHASE_STEP) * PHASE_STEP)
+            key = (c["sched"], round(f, 4))
+            if key not in cache:
+                links = os.path.join(work, f"{c['graph']}.phase-{f:.2f}.links.json")
+                with open(links, "w") as fh:
+                    json.dump(phase_links(c["calib"], f), fh)
+                est = tools.run("hccl-opt", [c["sched"], f"--comm-estimate=link-params={links}",
+                                             "-o", os.devnull])
+                cache[key] = parse_estimate(est, f"{config_name(c)} at phase x{f:.2f}")
+            m["phase_pred"] = cache[key]
+
+
 # ---------------------------------------------------------------- the bench
 
 def check_provenance(calib, args):
@@ -561,7 +671,7 @@ def compile_config(tools, work, gname, mlir, graph_host, policy, inflight, extra
     tools.run("hccl-translate", ["--comm-to-plan", "-o", plan], stdin=lowered)
     with open(sched) as f:
         buckets = sum(1 for line in f if "comm.start" in line)
-    return pred, plan, buckets, opts
+    return pred, plan, buckets, opts, sched
 
 
 def pct(x):
@@ -675,6 +785,16 @@ def main(argv=None):
                          "\"Starts held on the stream\"); host: hccl-run's host "
                          "thread issues each start. A --link-params file "
                          "should have been calibrated the same way")
+    ap.add_argument("--phase-probe", type=parse_size, metavar="SIZE",
+                    help="time an all-reduce of SIZE bytes (K/M/G, at least 1M; "
+                         "e.g. 64M) as the calibration timed, before the first "
+                         "measured run and after each, and price each run's plan "
+                         "again at the host's memory phase then (the "
+                         "calibration's bandwidths scaled by how much longer the "
+                         "probe's bytes took than they price them: hccl-opt "
+                         "--comm-estimate=link-params); reported beside the "
+                         "plain predictions. Needs link parameters that say how "
+                         "they were calibrated")
     ap.add_argument("--nice", type=int, default=5,
                     help="run hccl-run and the calibration under nice -n N (0: no)")
     ap.add_argument("--timeout", type=float, default=1800,
@@ -742,6 +862,11 @@ def main(argv=None):
         ap.error("--horovod-cycle-ms must be >= 0")
     if args.horovod_fusion_bytes <= 0:
         ap.error("--horovod-fusion-bytes must be > 0")
+    if args.phase_probe is not None and args.phase_probe < (1 << 20):
+        ap.error("--phase-probe must be at least 1M (the probe prices the "
+                 "bytes' cost, which the fixed costs hide below that)")
+    if args.phase_probe and args.predict_only:
+        ap.error("--phase-probe prices measured runs: it excludes --predict-only")
     if args.link_params and args.calibrate_each_graph:
         ap.error("--calibrate-each-graph calibrates: it excludes --link-params")
     if args.link_params and not os.path.isfile(args.link_params):
@@ -789,12 +914,12 @@ def compile_graph(args, tools, work, gpath, calib, policies, in_flight):
         for pol in policies:
             ext = " ".join(x for x in (extra, args.optimal_pipeline
                                        if pol == "optimal" else "") if x)
-            pred, plan, nb, opts = compile_config(tools, work, gname, mlir, variants,
-                                                  pol, k, ext)
+            pred, plan, nb, opts, sched = compile_config(tools, work, gname, mlir,
+                                                         variants, pol, k, ext)
             configs.append({"graph": gname, "policy": pol, "in_flight": k,
                             "scale": scale, "pipeline": opts, "buckets": nb,
-                            "pred": pred, "plan": plan, "runs": [],
-                            "failures": []})
+                            "pred": pred, "plan": plan, "sched": sched,
+                            "calib": calib, "runs": [], "failures": []})
     mark_same_plans(configs)
     log(f"{gname}: compiled {len(policies) * len(in_flight)} configurations "
         f"(compute x{scale:g}), {len(distinct(configs))} distinct plans")
@@ -843,9 +968,11 @@ def hccl_run_args(args, plan):
     return cmd
 
 
-def measure(args, tools, configs, progress):
+def measure(args, tools, configs, progress, probe=None):
     """args.rounds rounds over `configs`, each round in a rotated order so
     that drift hits every configuration alike; fills each one's "runs".
+    With a PhaseProbe, the host's phase is probed before the first run and
+    after each, and each run gets "phase" and "phase_drift" (run_phase).
     `progress` counts runs across calls: [done, total, slice refusals,
     graphs not yet compiled] (while the last is above 0 the total still
     counts their twins: an upper bound, shown as such).
@@ -853,6 +980,7 @@ def measure(args, tools, configs, progress):
     shares its twin's runs."""
     twins = [c for c in configs if c.get("twin")]
     configs = distinct(configs)
+    before = probe.factor() if probe else None
     for r in range(args.rounds):
         order = configs[r % len(configs):] + configs[:r % len(configs)]
         for c in order:
@@ -873,11 +1001,17 @@ def measure(args, tools, configs, progress):
             m = parse_run(out, what)
             if "refused --host-slice-us" in tools.last_stderr:
                 progress[2] += 1
+            phase = ""
+            if probe:
+                after = probe.factor()
+                m["phase"], m["phase_drift"] = run_phase(before, after), after / before
+                before = after
+                phase = f", phase x{m['phase']:.2f}"
             c["runs"].append(m)
             progress[0] += 1
             bound = " at most" if len(progress) > 3 and progress[3] else ""
             log(f"[{progress[0]}/{progress[1]}{bound}] round {r + 1}: {what}: {m['iter_ms']:.2f} "
-                f"ms (predicted {c['pred']['iter_ms']:.2f})")
+                f"ms (predicted {c['pred']['iter_ms']:.2f}{phase})")
     for c in twins:
         c["runs"] = c["twin"]["runs"]
 
@@ -916,10 +1050,12 @@ def bench(args, graphs, policies, in_flight, work):
             configs += own
             if args.predict_only:
                 continue
-            measure(args, tools, own, progress)
+            measure(args, tools, own, progress,
+                    PhaseProbe(args, tools, calib) if args.phase_probe else None)
         calib, calib_src = None, None
     else:
         calib, calib_src = calibrate(args, work)
+        probe = PhaseProbe(args, tools, calib) if args.phase_probe else None
         for gpath in graphs:
             configs += compile_graph(args, tools, work, gpath, calib, policies, in_flight)
         progress[1] -= args.rounds * (len(configs) - len(distinct(configs)))
@@ -940,8 +1076,10 @@ def bench(args, graphs, policies, in_flight, work):
         log(f"measuring {progress[1] // args.rounds} distinct plans of {len(configs)} "
             f"configurations x {args.rounds} rounds on "
             f"{args.ranks} ranks (predicted iterations alone: {est:.0f} s)")
-        measure(args, tools, configs, progress)
+        measure(args, tools, configs, progress, probe)
     slice_refused = progress[2]
+    if args.phase_probe:
+        price_at_phases(tools, work, configs)
 
     rows = []
     for c in configs:
@@ -974,7 +1112,11 @@ def bench(args, graphs, policies, in_flight, work):
             "pipeline": c["pipeline"], "round_iter_ms": its,
             "plan_digest": c["plan_digest"], "same_plan_as": c["same_plan_as"],
         })
+        if args.phase_probe:
+            rows[-1].update(phase_fields(c["runs"], meas_it))
     summary = summarize(rows, policies, in_flight)
+    if rows and "phase_pred_iter_ms" in rows[0]:
+        summary["phase"] = summarize(phase_rows(rows), policies, in_flight)
     load1 = os.getloadavg()
     meta = {"date_utc": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
             "duration_s": round(time.time() - started, 1),
@@ -1002,14 +1144,58 @@ def bench(args, graphs, policies, in_flight, work):
     return 0
 
 
+def median_runs(runs):
+    """The run whose iteration is the median (the two middle ones for an
+    even count, as statistics.median averages them)."""
+    ordered = sorted(runs, key=lambda m: m["iter_ms"])
+    n = len(ordered)
+    return ordered[(n - 1) // 2:n // 2 + 1]
+
+
+def phase_fields(runs, meas_it):
+    """A row's figures priced at the host's phase (--phase-probe): the
+    measured median set against the plan priced at the phase of the run
+    (or two) that measured it, not at the median phase (a run whose phase
+    changed between its probes has a phase its time does not show, and the
+    median of the phases can then pick another run's); each run's phase,
+    and the largest drift of the phase across one run (after / before, or
+    its inverse)."""
+    mid = median_runs(runs)
+    phased = statistics.mean(m["phase_pred"]["iter_ms"] for m in mid)
+    return {"phase": statistics.mean(m["phase"] for m in mid),
+            "phase_drift": max(max(m["phase_drift"], 1 / m["phase_drift"]) for m in runs),
+            "round_phase": [m["phase"] for m in runs],
+            "round_phase_pred_iter_ms": [m["phase_pred"]["iter_ms"] for m in runs],
+            "phase_pred_iter_ms": phased,
+            "phase_iter_err": rel_error(phased, meas_it)}
+
+
+def phase_rows(rows):
+    """The rows as summarize() sees them with the phase-priced predictions
+    in place of the plain ones (the same plans, the same measurements)."""
+    out = []
+    for r in rows:
+        q = dict(r)
+        q["pred_iter_ms"], q["iter_err"] = r["phase_pred_iter_ms"], r["phase_iter_err"]
+        exposed = r["phase_pred_iter_ms"] - r["pred_compute_ms"]
+        q["exposed_err_of_iter"] = ((exposed - r["meas_exposed_ms"]) / r["meas_iter_ms"]
+                                    if r["meas_iter_ms"] > 0 else None)
+        q["iter_err_meas_compute"] = rel_error(exposed + r["meas_compute_ms"],
+                                               r["meas_iter_ms"])
+        out.append(q)
+    return out
+
+
 def write_csv(path, rows):
-    keys = [k for k in rows[0] if k != "round_iter_ms"]
+    lists = [k for k in ("round_iter_ms", "round_phase", "round_phase_pred_iter_ms")
+             if k in rows[0]]
+    keys = [k for k in rows[0] if k not in lists]
     with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=keys + ["round_iter_ms"])
+        w = csv.DictWriter(f, fieldnames=keys + lists)
         w.writeheader()
         for r in rows:
             w.writerow({**{k: r[k] for k in keys},
-                        "round_iter_ms": " ".join(f"{x:.3f}" for x in r["round_iter_ms"])})
+                        **{k: " ".join(f"{x:.3f}" for x in r[k]) for k in lists}})
 
 
 def report_again(args):
@@ -1030,6 +1216,8 @@ def report_again(args):
     policies = list(dict.fromkeys(r["policy"] for r in rows))
     in_flight = list(dict.fromkeys(r["in_flight"] for r in rows))
     summary = summarize(rows, policies, in_flight)
+    if rows and "phase_pred_iter_ms" in rows[0]:
+        summary["phase"] = summarize(phase_rows(rows), policies, in_flight)
     print_report(rows, summary, meta, policies)
     if args.csv:
         write_csv(args.csv, rows)
@@ -1111,8 +1299,16 @@ def print_report(rows, summary, meta, policies):
           "with the measured compute in place of the predicted (diagnostic); exp "
           "err = (predicted - measured exposed) / measured iteration; spread = "
           "(max - min) / median over the rounds")
+    phased = "phase" in summary
+    if phased:
+        print("phase = the host's memory phase (the bytes' cost against the "
+              "calibration's, from a --phase-probe call before and after each run) of "
+              "the run that measured the median; at phase = the plan priced at that "
+              "phase, p-err% its error")
     hdr = (f"{'graph':<16} {'policy':<8} {'k':>3} {'bkts':>5} | {'pred it':>9} "
-           f"{'meas it':>9} {'err%':>6} {'cerr%':>6} | {'pred exp':>9} {'meas exp':>9} "
+           f"{'meas it':>9} {'err%':>6} {'cerr%':>6} | "
+           + (f"{'phase':>5} {'at phase':>9} {'p-err%':>6} | " if phased else "")
+           + f"{'pred exp':>9} {'meas exp':>9} "
            f"{'exp err%':>8} | {'pred cmp':>9} {'meas cmp':>9} | {'spread%':>7}")
     print(hdr)
     print("-" * len(hdr))
@@ -1121,7 +1317,9 @@ def print_report(rows, summary, meta, policies):
         print(f"{r['graph']:<16} {r['policy']:<8} {k:>3} {r['buckets']:>5} | "
               f"{r['pred_iter_ms']:9.3f} {r['meas_iter_ms']:9.3f} {pct(r['iter_err']):>6} "
               f"{pct(r['iter_err_meas_compute']):>6} | "
-              f"{r['pred_exposed_ms']:9.3f} {r['meas_exposed_ms']:9.3f} "
+              + (f"{r['phase']:5.2f} {r['phase_pred_iter_ms']:9.3f} "
+                 f"{pct(r['phase_iter_err']):>6} | " if phased else "")
+              + f"{r['pred_exposed_ms']:9.3f} {r['meas_exposed_ms']:9.3f} "
               f"{pct(r['exposed_err_of_iter']):>8} | {r['pred_compute_ms']:9.3f} "
               f"{r['meas_compute_ms']:9.3f} | {100 * r['meas_spread']:7.1f}"
               + (f"  = {r['same_plan_as']}" if r.get("same_plan_as") else ""))
@@ -1198,6 +1396,30 @@ def print_report(rows, summary, meta, policies):
               f"runs (they timed with the thread's own slice)")
     for name, met in o["targets"].items():
         print(f"target {name}: {'met' if met else 'NOT met'}")
+    if phased:
+        print_phase_summary(rows, summary["phase"])
+
+
+def print_phase_summary(rows, ps):
+    """The same checks with each run's plan priced at the host's phase then
+    (--phase-probe): the model on the host as it was, its phases left out."""
+    o = ps["overall"]
+    ph = [x for r in rows for x in r["round_phase"]]
+    print()
+    print(f"priced at the host's phase (--phase-probe): phases x{min(ph):.2f} .. "
+          f"x{max(ph):.2f} over the runs (median x{statistics.median(ph):.2f}), the "
+          f"largest drift across one run x{max(r['phase_drift'] for r in rows):.2f}")
+    for g in ps["groups"]:
+        print(f"  {g['graph']:<16} k={g['in_flight'] or 'inf':<3} rho {fmt_rho(g['rho'])}, "
+              f"pairs {g['pairs'][0]}/{g['pairs'][1]}, median |err| "
+              f"{pct(g['median_err']).lstrip('+')}%, worst {pct(g['worst_err']).lstrip('+')}%")
+    print(f"  overall: median |err| {pct(o['median_err']).lstrip('+')}%, worst "
+          f"{pct(o['worst_err']).lstrip('+')}%; rho mean {fmt_rho(o['rho_mean'])}, min "
+          f"{fmt_rho(o['rho_min'])}; separated pairs in the predicted order "
+          f"{o['separated_pairs_agree']} of {o['separated_pairs']}")
+    for name, met in o["targets"].items():
+        if not name.startswith("optimal"):  # measured alone: the same as above
+            print(f"target {name} at the host's phase: {'met' if met else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,9 @@ or over all of it. FAKE_SPLIT_DIR set: rounds alternate overhead 30 us,
 alpha 10 us and overhead 84 us, alpha 1 us (the all-reduce's fixed cost
 90 us in both at 4 ranks), counted there.
 FAKE_ARGS_LOG set: each call's arguments are appended to that file.
+FAKE_PHASE set to F: a call of one size (-b = -e, as validate_model.py's
+--phase-probe times; calibrate_host.py times stretches of sizes) pays F
+times for its bytes (a host in a slower memory phase than its calibration).
 --flush-mib (calls from memory): the all-gather moves at 1 GB/s, the
 all-reduce as before (its all-gather phase reads what its reduce-scatter
 wrote), and every call costs 40 us more (the runtime's own state flushed
@@ -104,6 +107,7 @@ if split_dir and round_index(split_dir) % 2:
 gamma_dir = os.environ.get("FAKE_GAMMA_DIR")
 if gamma_dir and op == "all_reduce":
     GAMMA = 1 / (100e9, 10e9, 50e9)[round_index(gamma_dir) % 3]
+phase = float(os.environ.get("FAKE_PHASE", "1")) if lo == hi else 1.0
 rows = []
 s = lo
 while s <= hi:
@@ -118,9 +122,10 @@ while s <= hi:
         fixed = C + (p - 1) * ALPHA
         if os.environ.get("FAKE_AG_FIXED_US"):
             fixed = float(os.environ["FAKE_AG_FIXED_US"]) * 1e-6
-        t = fixed + (p - 1) / p * e * BETA
+        t = fixed + phase * (p - 1) / p * e * BETA
     else:
-        t = C + 2 * (p - 1) * ALPHA + 2 * (p - 1) / p * e * BETA + (p - 1) / p * e * GAMMA
+        t = C + 2 * (p - 1) * ALPHA + phase * (2 * (p - 1) / p * e * BETA
+                                               + (p - 1) / p * e * GAMMA)
     rows.append(f"{op},fp32,sum,{p},{s},{s // 4},{t * scale * 1e6:.4f},0,0,NULL")
     s *= f
 with open(opt["--csv"], "w") as out:
