@@ -112,8 +112,10 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
         if (getScheduleCollective(op))
           hasComm = true;
       });
-      // The topology is only required when there is something to price.
-      FailureOr<CommCostModel> m = CommCostModel::get(fn, hasComm, kPass);
+      // The topology is only required when there is something to price, or
+      // link figures to put in it.
+      FailureOr<CommCostModel> m =
+          CommCostModel::get(fn, hasComm || links.has_value(), kPass);
       if (failed(m))
         return signalPassFailure();
       CommCostModel model = std::move(*m);
@@ -143,18 +145,18 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
   }
 
   /// The model on the module's topology with `links`' figures in place of
-  /// its own (option link-params). A function with nothing to price keeps
-  /// no topology: there is nothing to re-price.
+  /// its own (option link-params), its algorithm override kept.
   LogicalResult reprice(CommCostModel &model, StringRef links,
                         FunctionOpInterface fn) {
-    if (!model.hasTopology())
-      return success();
     sched::Topology topo = model.topology();
     if (sched::Status s = topo.applyLinkParams(links); !s)
       return emitError(fn.getLoc())
              << kPass << ": option link-params='" << linkParams
              << "': " << s.message();
-    model = CommCostModel(std::move(topo));
+    std::optional<sched::HcclAlgoSpec> override;
+    if (const sched::HcclAlgoSpec *o = model.getOverride())
+      override = *o;
+    model = CommCostModel(std::move(topo), std::move(override));
     return success();
   }
 

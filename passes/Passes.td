@@ -254,10 +254,12 @@ def Estimate : Pass<"comm-estimate"> {
     in-flight collective. `link-params=FILE` prices the schedule as
     compiled with other link figures (the link-parameter JSON of
     docs/plan-format.md, e.g. calibrate_host.py's): its fields replace the
-    module topology's, the ones it lacks stay; the topology's shape does
-    not change. A plan compiled on one calibration can so be priced on the
-    host as measured later (bench/model/validate_model.py --phase-probe).
-    The IR is not changed.
+    module topology's and the ones it lacks stay (a file without
+    `cache_bytes` keeps the module's knees: write `"cache_bytes": 0` for
+    none); servers, devices and pods stay the module's. A function then
+    needs the topology even without collectives. A plan compiled on one
+    calibration can so be priced on the host as measured later
+    (bench/model/validate_model.py --phase-probe). The IR is not changed.
   }];
   let options = [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",

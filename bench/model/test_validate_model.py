@@ -285,17 +285,67 @@ class Phase(unittest.TestCase):
         runs[1]["phase_drift"] = 1 / 2.5
         self.assertAlmostEqual(vm.phase_fields(runs, 610.6)["phase_drift"], 2.5)
 
-    def test_phase_rows_swap_in_the_phase_prices(self):
-        row = {"pred_iter_ms": 400.0, "iter_err": -0.3, "pred_compute_ms": 370.0,
-               "phase_pred_iter_ms": 600.0, "phase_iter_err": -0.04,
-               "meas_iter_ms": 625.0, "meas_exposed_ms": 250.0, "meas_compute_ms": 375.0}
-        q = vm.phase_rows([row])[0]
-        self.assertEqual(q["pred_iter_ms"], 600.0)
-        self.assertEqual(q["iter_err"], -0.04)
-        # exposed at the phase: 600 - 370 = 230 against 250 measured
-        self.assertAlmostEqual(q["exposed_err_of_iter"], (230.0 - 250.0) / 625.0)
-        self.assertAlmostEqual(q["iter_err_meas_compute"], (230.0 + 375.0 - 625.0) / 625.0)
-        self.assertEqual(row["pred_iter_ms"], 400.0)  # the row itself unchanged
+    def test_phase_summary_errors_only(self):
+        def row(policy, k, err, digest, phases=(1.0,), drift=1.0):
+            return {"graph": "g", "policy": policy, "in_flight": k, "plan_digest": digest,
+                    "phase_iter_err": err, "round_phase": list(phases),
+                    "phase_drift": drift}
+        rows = [row("none", 1, -0.02, "a", (1.0, 1.5), 1.3), row("ddp", 1, 0.30, "b"),
+                row("t25M", 1, 0.30, "b"),  # b's twin: counted once
+                row("none", 0, 0.04, "c", (0.9,))]
+        ps = vm.phase_summary(rows, [1, 0])
+        self.assertEqual([(g["in_flight"], g["median_err"], g["worst_err"])
+                          for g in ps["groups"]], [(1, 0.16, 0.30), (0, 0.04, 0.04)])
+        o = ps["overall"]
+        self.assertEqual((o["median_err"], o["worst_err"]), (0.04, 0.30))
+        self.assertEqual((o["phase_min"], o["phase_max"], o["worst_drift"]), (0.9, 1.5, 1.3))
+        self.assertEqual(o["targets"], {"median_err<=10%": True, "worst_err<=25%": False})
+        for g in ps["groups"]:  # no ranking at the phase
+            self.assertNotIn("rho", g)
+            self.assertNotIn("pairs", g)
+
+    def calib(self, **how):
+        c = {"intra": {"class": "shm", "bandwidth_gbps": 2.0, "latency_us": 10.0,
+                       "ports": 1},
+             "reduce_gbps": 5.0, "collective_overhead_us": 30.0,
+             "calibrated": {"iters": 7, "flush_mib": 0, "evict_buffers": True,
+                            "memory_calls": "queued",
+                            "all_reduce_median_us": {"4194304": 3200.0,
+                                                     "1048576": 800.0}}}
+        c["calibrated"].update(how)
+        return c
+
+    def probe_args(self, size):
+        return argparse.Namespace(phase_probe=size, ranks=2, retries=0, nice=0,
+                                  hccl_test=None, bin="/nonexistent", timeout=5)
+
+    def test_probe_sets_the_call_against_the_calibrations_median(self):
+        p = vm.PhaseProbe(self.probe_args(4 << 20), None, self.calib(), "g")
+        self.assertAlmostEqual(p.baseline, 3200e-6)
+        # the fixed cost: overhead 30 + 2(p-1) alpha 10 = 50 us
+        self.assertAlmostEqual(p.latency, 50e-6)
+        self.assertEqual(p.iters, 7)  # the calibration's call count
+        self.assertEqual(list(p.memory), ["--evict-buffers", "--issue", "ahead"])
+        warm = vm.PhaseProbe(self.probe_args(4 << 20), None,
+                             self.calib(evict_buffers=False, memory_calls=None), "g")
+        self.assertEqual(list(warm.memory), [])
+
+    def test_probe_refusals(self):
+        c = self.calib()
+        del c["calibrated"]["all_reduce_median_us"]
+        with self.assertRaisesRegex(vm.ToolError, "all_reduce_median_us"):
+            vm.PhaseProbe(self.probe_args(4 << 20), None, c, "g")
+        with self.assertRaisesRegex(vm.ToolError, "timed no all-reduce of that size; it "
+                                    r"timed \(past 1 MiB\): 4194304"):
+            vm.PhaseProbe(self.probe_args(64 << 20), None, self.calib(), "g")
+        slow = self.calib(all_reduce_median_us={"4194304": 40.0})
+        with self.assertRaisesRegex(vm.ToolError, "no more than its fixed cost"):
+            vm.PhaseProbe(self.probe_args(4 << 20), None, slow, "g")
+        # a missing hccl-test is a named error, not a traceback
+        p = vm.PhaseProbe(self.probe_args(4 << 20), argparse.Namespace(env={}),
+                          self.calib(), "g")
+        with self.assertRaisesRegex(vm.ToolError, "phase probe: cannot run"):
+            p.factor()
 
 
 def graph(times, grad_elems):

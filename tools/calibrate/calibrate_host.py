@@ -123,20 +123,38 @@ def run_once(hccl_test, op, ranks, sizes, iters, gap_us=0, issue="host",
     return out
 
 
+def hccl_test_cmd(hccl_test, op, ranks, lo, hi, factor, iters, csv_path,
+                  memory=(), gap_us=0, issue="host"):
+    """hccl-test timing the ring `op` from lo to hi bytes as the fit does
+    (also validate_model.py's --phase-probe, which times as the calibration
+    did): `memory` are hccl-test's options that time each call from memory
+    (memory_args), or none."""
+    cmd = [hccl_test, op, "-b", str(lo), "-e", str(hi),
+           "-f", str(factor), "-p", str(ranks), "-n", str(iters), "-w", "2",
+           "--algo", "level0:ring", "--csv", csv_path, "-c", "0"]
+    cmd += list(memory)
+    if gap_us:
+        cmd += ["--gap-us", str(gap_us)]
+        if issue != "host":
+            cmd += ["--issue", issue]
+    return cmd
+
+
+def read_times(csv_path):
+    """(bytes, seconds) per row of hccl-test's --csv."""
+    with open(csv_path) as f:
+        return [(float(r["data_size_bytes"]), float(r["avg_time_us"]) * 1e-6)
+                for r in csv.DictReader(f)]
+
+
 def run_sizes(hccl_test, op, ranks, lo, hi, factor, iters, gap_us, issue,
               memory):
     """`memory`: hccl-test's options that time each call from memory
     (memory_args), or none."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "out.csv")
-        cmd = [hccl_test, op, "-b", str(lo), "-e", str(hi),
-               "-f", str(factor), "-p", str(ranks), "-n", str(iters), "-w", "2",
-               "--algo", "level0:ring", "--csv", path, "-c", "0"]
-        cmd += list(memory)
-        if gap_us:
-            cmd += ["--gap-us", str(gap_us)]
-            if issue != "host":
-                cmd += ["--issue", issue]
+        cmd = hccl_test_cmd(hccl_test, op, ranks, lo, hi, factor, iters, path,
+                            memory, gap_us, issue)
         res = subprocess.run(cmd, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         if res.returncode != 0:
@@ -147,9 +165,7 @@ def run_sizes(hccl_test, op, ranks, lo, hi, factor, iters, gap_us, issue,
             shown = "\n  ".join((why or lines)[-8:])
             sys.exit(f"calibrate_host: {' '.join(cmd)} failed (exit "
                      f"{res.returncode}):\n  {shown}")
-        with open(path) as f:
-            return [(float(r["data_size_bytes"]), float(r["avg_time_us"]) * 1e-6)
-                    for r in csv.DictReader(f)]
+        return read_times(path)
 
 
 def memory_args(flush_mib, evict_buffers, queued=False):
@@ -726,6 +742,11 @@ def main():
         "max_size": max_size, "knees": knees, "flush_mib": args.flush_mib,
         "evict_buffers": args.evict_buffers,
         "memory_calls": (args.memory_calls or "queued") if memory else None,
+        # The all-reduce's median time per size (us): what a later call
+        # timed the same way is set against to see the host's phase
+        # (validate_model.py --phase-probe), not the fit's price there.
+        "all_reduce_median_us": {str(int(s)): round(t * 1e6, 3)
+                                 for s, t in medians(ar_runs)},
         "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
     with open(args.out, "w") as f:
         json.dump(params, f, indent=1)
