@@ -1354,7 +1354,9 @@ def print_report(rows, summary, meta, policies):
              if meta.get("buffer_span_mib") is not None else "")
           + (f", hccl-run --issue {meta['issue']}" if meta.get("issue") else "")
           + (f", shared memory huge pages [{meta['shmem_huge_pages']}]"
-             if meta.get("shmem_huge_pages") else ""))
+             if meta.get("shmem_huge_pages") else "")
+          + (f", --phase-probe {meta['phase_probes'][0]['bytes']} B"
+             if meta.get("phase_probes") else ""))
     if meta.get("calibrations"):
         print_calibrations(meta["calibrations"])
     else:
