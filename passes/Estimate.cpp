@@ -150,9 +150,8 @@ struct EstimatePass : public comm::impl::EstimateBase<EstimatePass> {
                         FunctionOpInterface fn) {
     sched::Topology topo = model.topology();
     if (sched::Status s = topo.applyLinkParams(links); !s)
-      return emitError(fn.getLoc())
-             << kPass << ": option link-params='" << linkParams
-             << "': " << s.message();
+      return emitError(fn.getLoc()) << kPass << ": option link-params='"
+                                    << linkParams << "': " << s.message();
     std::optional<sched::HcclAlgoSpec> override;
     if (const sched::HcclAlgoSpec *o = model.getOverride())
       override = *o;
