@@ -286,11 +286,13 @@ class Phase(unittest.TestCase):
         self.assertAlmostEqual(vm.phase_fields(runs, 610.6)["phase_drift"], 2.5)
 
     def test_phase_summary_errors_only(self):
-        def row(policy, k, err, digest, phases=(1.0,), drift=1.0):
+        def row(policy, k, err, digest, phases=(1.0,), drift=1.0, runs=((100.0, 100.0),)):
             return {"graph": "g", "policy": policy, "in_flight": k, "plan_digest": digest,
                     "phase_iter_err": err, "round_phase": list(phases),
-                    "phase_drift": drift}
-        rows = [row("none", 1, -0.02, "a", (1.0, 1.5), 1.3), row("ddp", 1, 0.30, "b"),
+                    "phase_drift": drift, "round_iter_ms": [m for m, _ in runs],
+                    "round_phase_pred_iter_ms": [p for _, p in runs]}
+        rows = [row("none", 1, -0.02, "a", (1.0, 1.5), 1.3,
+                    ((100.0, 95.0), (200.0, 260.0))), row("ddp", 1, 0.30, "b"),
                 row("t25M", 1, 0.30, "b"),  # b's twin: counted once
                 row("none", 0, 0.04, "c", (0.9,))]
         ps = vm.phase_summary(rows, [1, 0])
@@ -300,6 +302,10 @@ class Phase(unittest.TestCase):
         self.assertEqual((o["median_err"], o["worst_err"]), (0.04, 0.30))
         self.assertEqual((o["phase_min"], o["phase_max"], o["worst_drift"]), (0.9, 1.5, 1.3))
         self.assertEqual(o["targets"], {"median_err<=10%": True, "worst_err<=25%": False})
+        # each distinct plan's runs against their own prices: |err| 0.05,
+        # 0.30, 0, 0 (b's twin's runs counted once)
+        self.assertEqual(ps["graphs"], [{"graph": "g", "runs": 4, "run_median_err": 0.025,
+                                         "runs_within_10": 3}])
         for g in ps["groups"]:  # no ranking at the phase
             self.assertNotIn("rho", g)
             self.assertNotIn("pairs", g)

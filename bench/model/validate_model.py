@@ -1238,6 +1238,15 @@ def phase_summary(rows, in_flight):
             out["groups"].append({"graph": g, "in_flight": k, "median_err": med,
                                   "worst_err": worst})
     one = distinct_plans(rows)
+    # Each run against its own phase's price, per graph: where the phase
+    # changed during a run, its probes mislead about that run alone.
+    out["graphs"] = []
+    for g in dict.fromkeys(r["graph"] for r in one):
+        errs = [abs(p - m) / m for r in one if r["graph"] == g
+                for m, p in zip(r["round_iter_ms"], r["round_phase_pred_iter_ms"]) if m > 0]
+        out["graphs"].append({"graph": g, "runs": len(errs),
+                              "run_median_err": statistics.median(errs) if errs else None,
+                              "runs_within_10": sum(1 for e in errs if e <= 0.10)})
     med, worst = error_summary([r["phase_iter_err"] for r in one])
     phases = [f for r in one for f in r["round_phase"]]
     out["overall"] = {
@@ -1480,6 +1489,10 @@ def print_phase_summary(ps):
               f"{pct(g['median_err']).lstrip('+')}%, worst {pct(g['worst_err']).lstrip('+')}%")
     print(f"  overall: median |p-err| {pct(o['median_err']).lstrip('+')}%, worst "
           f"{pct(o['worst_err']).lstrip('+')}%")
+    if ps.get("graphs"):
+        print("  each run against the price at its own phase: " + "; ".join(
+            f"{g['graph']} median {pct(g['run_median_err']).lstrip('+')}%, "
+            f"{g['runs_within_10']} of {g['runs']} within 10%" for g in ps["graphs"]))
     for name, met in o["targets"].items():
         print(f"target {name} at the host's phase: {'met' if met else 'NOT met'}")
 
