@@ -1489,10 +1489,10 @@ def print_phase_summary(ps):
               f"{pct(g['median_err']).lstrip('+')}%, worst {pct(g['worst_err']).lstrip('+')}%")
     print(f"  overall: median |p-err| {pct(o['median_err']).lstrip('+')}%, worst "
           f"{pct(o['worst_err']).lstrip('+')}%")
-    if ps.get("graphs"):
-        print("  each run against the price at its own phase: " + "; ".join(
-            f"{g['graph']} median {pct(g['run_median_err']).lstrip('+')}%, "
-            f"{g['runs_within_10']} of {g['runs']} within 10%" for g in ps["graphs"]))
+    for g in ps.get("graphs", []):
+        print(f"  each run against the price at its own phase: {g['graph']} median "
+              f"{pct(g['run_median_err']).lstrip('+')}%, {g['runs_within_10']} of "
+              f"{g['runs']} within 10%")
     for name, met in o["targets"].items():
         print(f"target {name} at the host's phase: {'met' if met else 'NOT met'}")
 

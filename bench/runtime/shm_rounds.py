@@ -16,12 +16,15 @@ latency leg: 4 KB alone over thousands of calls), the 4 KB latency targets
 sweep's 4 KB row (20 calls, mostly the run's first calls) is then printed
 but not checked. Without them the sweep's row is checked, as before.
 
-Where every round also holds memcpy-before.txt and memcpy-after.txt
+Where the rounds also hold memcpy-before.txt and memcpy-after.txt
 (compare_shm.sh's memcpy just before and after the 2-rank all-reduce
 invocation that times 16 MB), the 16 MB share is checked against the
 faster of those two; the share of the round's first memcpy is printed
-beside it. The host's memory moves between phases that last seconds to a
-minute, and the round's first memcpy is minutes from the all-reduce.
+beside it. The host's memory changes within seconds, and the round's
+first memcpy comes seconds to minutes before the 16 MB run. A round is
+complete when it holds every file the first round holds: with them in
+the first round, a later round missing them is left out; without them
+there, every round is set against its first memcpy.
 """
 import glob
 import math
