@@ -10,10 +10,9 @@
 # latencies, and ours at 16 MB as a share of memcpy in the same round:
 # memcpy-bench also runs just before and just after the 2-rank all-reduce
 # invocation that times 16 MB, and the target is checked against the faster
-# of those two (this VM's memory moves between phases about 1.6x apart that
-# last seconds to a minute, so the round's first memcpy can be in another
-# phase than the all-reduce minutes later: docs/performance.md, "The
-# 16 MB share of memcpy beside the all-reduce").
+# of those two (this VM's memory bandwidth changes within seconds, and the
+# round's first memcpy comes seconds to minutes before the 16 MB run:
+# docs/performance.md, "The 16 MB share of memcpy beside the all-reduce").
 # Each round also runs the three at 4 KB alone for -l calls (the latency
 # leg; latency benchmarks time small messages over thousands of calls):
 # the sweep's 20 calls of 1-3 us are a window of 30-60 us, about one thread
@@ -150,6 +149,7 @@ for rg in "${ranges[@]}"; do
   unset -n R
 done
 echo "# C: 1 in round 1 (results checked), 0 after"
+echo "# memcpy: $memcpy_bench -s 16M -n 20 -r 5 at each round's start, and just before and after the 2-rank all_reduce run that times 16M"
 [ "$latcalls" -eq 0 ] || echo "# latency leg: the same three with ${latency[*]} -c 0 (files *-lat.txt)"
 # Whether a range (-b LO -e HI ...) times 16 MB.
 holds_16m() {
@@ -171,6 +171,7 @@ run_into() {
 start=$SECONDS
 for r in $(seq 1 "$rounds"); do
   d="$out/round$r"
+  rm -rf "$d" # a kept folder (-k) used again holds no earlier run's files
   mkdir -p "$d"
   date -u '+%H:%M:%S' > "$d/time"
   uptime | sed 's/.*load average: //' > "$d/load"
