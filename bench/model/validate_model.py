@@ -476,9 +476,10 @@ class PhaseProbe:
     """The host's memory phase beside the measured runs (--phase-probe).
 
     This VM's memory bandwidth changes in phases of seconds to minutes, by
-    up to 1.6x (gpt2-xl at 2 ranks, 2026-12-07 16:03: a 64 MiB all-reduce
-    3.6-4.5 ms in one phase and 5.8-6.9 ms in the next, the iteration
-    390-448 ms and 567-635 ms). A calibration prices the phase it was taken
+    up to 1.6x (gpt2-xl at 2 ranks, 2026-12-07 16:02-16:04: a 64 MiB
+    all-reduce 3.6-4.5 ms in one phase and 5.5-6.9 ms in another, the
+    iteration 391-448 ms and 554-636 ms; bench/model/results/
+    2026-12-07-1559-gpt2-xl-phases.txt). A calibration prices the phase it was taken
     in. The probe times one all-reduce of `size` bytes as the calibration
     timed its sizes (ring, its memory mode and call count) and returns its
     phase factor: what the call's bytes took over what they took in the
@@ -1495,6 +1496,7 @@ def print_phase_summary(ps):
               f"{g['runs']} within 10%")
     for name, met in o["targets"].items():
         print(f"target {name} at the host's phase: {'met' if met else 'NOT met'}")
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -137,6 +137,7 @@ if [ -n "$smallb" ]; then
   [ "$next" -le "$hi" ] && ranges+=(large)
 fi
 latency=(-b 4K -e 4K -n "$latcalls" -w $(((latcalls + 9) / 10)))
+memcpy=("$memcpy_bench" -s 16M -n 20 -r 5)
 
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "# shared memory's huge pages: [$(python3 "$root/tools/calibrate/host_memory.py")] (docs/performance.md, \"Huge pages for shared memory\")"
@@ -149,7 +150,7 @@ for rg in "${ranges[@]}"; do
   unset -n R
 done
 echo "# C: 1 in round 1 (results checked), 0 after"
-echo "# memcpy: $memcpy_bench -s 16M -n 20 -r 5 at each round's start, and just before and after the 2-rank all_reduce run that times 16M"
+echo "# memcpy: ${memcpy[*]} at each round's start, and just before and after the 2-rank all_reduce run that times 16M"
 [ "$latcalls" -eq 0 ] || echo "# latency leg: the same three with ${latency[*]} -c 0 (files *-lat.txt)"
 # Whether a range (-b LO -e HI ...) times 16 MB.
 holds_16m() {
@@ -175,7 +176,7 @@ for r in $(seq 1 "$rounds"); do
   mkdir -p "$d"
   date -u '+%H:%M:%S' > "$d/time"
   uptime | sed 's/.*load average: //' > "$d/load"
-  run_into "$d/memcpy.txt" "memcpy-bench (round $r)" "$memcpy_bench" -s 16M -n 20 -r 5 || exit 1
+  run_into "$d/memcpy.txt" "memcpy-bench (round $r)" "${memcpy[@]}" || exit 1
   # The first round checks every result (outside the timed loops); the
   # table refuses rounds whose check failed.
   c=$([ "$r" -eq 1 ] && echo 1 || echo 0)
@@ -189,11 +190,11 @@ for r in $(seq 1 "$rounds"); do
         beside=0
         if [ "$op" = all_reduce ] && [ "$p" = 2 ] && holds_16m "${R[@]}"; then beside=1; fi
         [ "$beside" -eq 0 ] ||
-          run_into "$d/memcpy-before.txt" "memcpy-bench (round $r, before)" "$memcpy_bench" -s 16M -n 20 -r 5 || exit 1
+          run_into "$d/memcpy-before.txt" "memcpy-bench (round $r, before)" "${memcpy[@]}" || exit 1
         run_into "$d/part.txt" "hccl-test $op -p $p (round $r)" \
           "$hccl_test" "$op" "${R[@]}" -d fp32 -o sum -p "$p" -c "$c" "${ours_mem[@]}" || exit 1
         [ "$beside" -eq 0 ] ||
-          run_into "$d/memcpy-after.txt" "memcpy-bench (round $r, after)" "$memcpy_bench" -s 16M -n 20 -r 5 || exit 1
+          run_into "$d/memcpy-after.txt" "memcpy-bench (round $r, after)" "${memcpy[@]}" || exit 1
         cat "$d/part.txt" >> "$d/$op-p$p-ours.txt"
         run_into "$d/part.txt" "Open MPI $op -n $p (round $r)" \
           mpirun.openmpi --oversubscribe --mca btl self,vader -n "$p" "$ompi_bench" -o "$op" "${R[@]}" -c "$c" || exit 1
