@@ -1,6 +1,8 @@
 //===- Options.cpp - hccl-run's command line ------------------------------===//
 #include "Options.h"
 
+#include "hccl-mlir/schedule/Types.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -42,6 +44,7 @@ std::string usage() {
          "                [--max-buffer-mib M] [--buffer-span-mib S]\n"
          "                [--spin-us N]\n"
          "                [--host-slice-us N] [--issue ahead|host]\n"
+         "                [--phase-probe BYTES [--phase-probe-calls N]]\n"
          "Runs a plan exported by `hccl-translate --comm-to-plan` on the\n"
          "bundled runtime: collectives on real buffers (checked against a\n"
          "reference with -c 1), compute items as a device clock advanced by\n"
@@ -104,11 +107,23 @@ std::string usage() {
          "                    --host-slice-us goes to the streams'\n"
          "                    threads, which issue the starts; host: the\n"
          "                    host thread waits, then issues each start\n"
+         "  --phase-probe BYTES  before the first timed iteration and after\n"
+         "                    each, time an fp32 all-reduce of BYTES (ring,\n"
+         "                    on its own communicator and buffers) from\n"
+         "                    memory, as calibrate_host.py times its sizes\n"
+         "                    (hccl-test --evict-buffers --issue ahead), and\n"
+         "                    print each iteration's time and the probes:\n"
+         "                    the host's memory phase while it ran\n"
+         "                    (bench/model/validate_model.py --phase-inside);\n"
+         "                    a multiple of 4 from 4K to 1G\n"
+         "  --phase-probe-calls N  calls per probe, their mean reported\n"
+         "                    (1..1000, default 5: the calibration's -n)\n"
          "exit status: 0 ok, 1 a run failed or a check failed, 2 bad input\n";
 }
 
 ParseResult parseOptions(int argc, const char *const *argv) {
   Options o;
+  bool callsGiven = false;
   auto err = [](const std::string &m) {
     ParseResult r;
     r.error = "hccl-run: " + m;
@@ -176,6 +191,24 @@ ParseResult parseOptions(int argc, const char *const *argv) {
                                "1..65536, found '") +
                    (v ? v : "") + "'");
       o.bufferSpanMiB = static_cast<unsigned long long>(mib);
+    } else if (a == "--phase-probe") {
+      const char *v = value("--phase-probe");
+      uint64_t b = 0;
+      if (v)
+        b = hccl::sched::parseByteSize(v).value_or(0);
+      if (b < 4096 || b > (1ULL << 30) || b % 4)
+        return err(std::string("--phase-probe needs a size in bytes, a "
+                               "multiple of 4 from 4K to 1G (e.g. 64M), "
+                               "found '") +
+                   (v ? v : "") + "'");
+      o.phaseProbeBytes = b;
+    } else if (a == "--phase-probe-calls") {
+      const char *v = value("--phase-probe-calls");
+      callsGiven = true;
+      if (!v || !parseInt(v, 1, 1000, o.phaseProbeCalls))
+        return err(std::string("--phase-probe-calls needs an integer in "
+                               "1..1000, found '") +
+                   (v ? v : "") + "'");
     } else if (a == "-c") {
       const char *v = value("-c");
       if (!v || (std::strcmp(v, "0") && std::strcmp(v, "1")))
@@ -205,6 +238,8 @@ ParseResult parseOptions(int argc, const char *const *argv) {
   }
   if (!o.help && o.plan.empty())
     return err("no plan given (see --help)");
+  if (callsGiven && !o.phaseProbeBytes)
+    return err("--phase-probe-calls has no effect without --phase-probe");
   ParseResult r;
   r.options = o;
   return r;

@@ -34,6 +34,10 @@ struct Options {
   /// --issue ahead (default): starts queued at once behind gates on their
   /// streams (DeviceClock.h); host: the host thread issues each when due.
   bool issueAhead = true;
+  /// --phase-probe BYTES: an all-reduce of BYTES timed from memory before
+  /// the first timed iteration and after each (PhaseProbe.h); 0 = none.
+  unsigned long long phaseProbeBytes = 0;
+  int phaseProbeCalls = 5; ///< --phase-probe-calls: calls per probe
   bool help = false;
 };
 

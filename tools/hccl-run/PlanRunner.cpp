@@ -31,6 +31,7 @@
 #include "HostMemory.h"
 #include "HostWait.h"
 #include "Intervals.h"
+#include "PhaseProbe.h"
 
 #include "Layout.h"
 #include "Reference.h"
@@ -347,8 +348,10 @@ public:
   }
 
   /// Runs warm-up and measured iterations; fills per-iteration figures
-  /// (max over ranks) and the trace of the last one.
-  int run(std::vector<Figures> &figures, std::vector<TraceEvent> &trace) {
+  /// (max over ranks) and the trace of the last one. With a probe, `probes`
+  /// gets its time (us) before the first timed iteration and after each.
+  int run(std::vector<Figures> &figures, std::vector<TraceEvent> &trace,
+          PhaseProbe *probe, std::vector<double> &probes) {
     hccl::tools::tightenTimerSlack();
     SliceScope slice(opts_.hostSliceUs);
     // With a span, warm up until both of its halves have wrapped once:
@@ -359,6 +362,16 @@ public:
     // the same stretches, so all agree without a message.
     int warmup = opts_.warmup, added = 0;
     bool spanCold = false;
+    auto readPhase = [&]() -> int {
+      double us = 0;
+      if (std::string e = probe->time(us); !e.empty())
+        return fail(1, e);
+      probes.push_back(us);
+      return 0;
+    };
+    if (probe && warmup == 0)
+      if (int s = readPhase(); s != 0)
+        return s;
     for (int i = 0; i < warmup + opts_.iters; ++i) {
       if (HcclBarrier(comm_, nullptr) != HCCL_SUCCESS)
         return fail(1, std::string("barrier failed: ") +
@@ -379,6 +392,11 @@ public:
         figures.push_back(f);
         trace = std::move(events);
       }
+      // After the last warm-up iteration (the span's added ones counted)
+      // and after each timed one.
+      if (probe && i + 1 >= warmup)
+        if (int s = readPhase(); s != 0)
+          return s;
     }
     if (spanSend_ && rank_ == 0) {
       std::fprintf(stderr,
@@ -929,6 +947,9 @@ double median(std::vector<double> v) {
 
 struct Summary {
   Figures f;
+  /// Each timed iteration (the slowest rank's), and with --phase-probe the
+  /// probe before the first and after each (us).
+  std::vector<double> iterationsUs, probesUs;
   size_t collectives = 0;
   /// Over the timed iterations: starts and late starts (per iteration, the
   /// rank with the most), and the worst delay.
@@ -947,6 +968,7 @@ Summary summarize(const std::vector<Figures> &figs, size_t collectives) {
     e.push_back(f.exposedUs);
   }
   s.f = {median(it), median(c), median(m), median(e)};
+  s.iterationsUs = it;
   s.collectives = collectives;
   for (const Figures &f : figs) {
     s.starts += f.starts;
@@ -1062,16 +1084,28 @@ int runRank(const Options &opts) {
   if (!opts.baseline.empty())
     plans.push_back(opts.baseline);
   plans.push_back(opts.plan);
+  // One probe for both plans: its communicator and buffers are set up once.
+  std::unique_ptr<PhaseProbe> probe;
+  if (opts.phaseProbeBytes) {
+    probe = std::make_unique<PhaseProbe>(comm, rank, size, opts.phaseProbeBytes,
+                                         opts.phaseProbeCalls);
+    if (std::string e = probe->setup(); !e.empty()) {
+      std::fprintf(stderr, "hccl-run: rank %u: %s\n", rank, e.c_str());
+      status = 1;
+    }
+  }
   for (size_t k = 0; k < plans.size() && status == 0; ++k) {
     PlanRun run(comm, rank, size, opts);
     std::vector<Figures> figs;
     std::vector<TraceEvent> trace;
+    std::vector<double> probes;
     status = run.setup(plans[k]);
     if (status == 0)
-      status = run.run(figs, trace);
+      status = run.run(figs, trace, probe.get(), probes);
     if (status != 0)
       break;
     Summary s = summarize(figs, run.collectives());
+    s.probesUs = std::move(probes);
     if (opts.check) {
       std::string first;
       status = run.check(s.mismatches, first);
@@ -1107,6 +1141,19 @@ int runRank(const Options &opts) {
                   "after the device clock reached them (worst %.3f ms)\n",
                   label.c_str(), s.lateStarts, s.starts, kLateUs / 1e3,
                   s.worstLateUs / 1e3);
+    if (probe)
+      for (auto &[label, s] : rows) {
+        std::printf("iterations (%s), ms:", label.c_str());
+        for (double us : s.iterationsUs)
+          std::printf(" %.3f", us / 1e3);
+        std::printf("\nphase probe (%s): %llu B all-reduce from memory, "
+                    "ring, mean of %d calls; us before iteration 1 and after "
+                    "each:",
+                    label.c_str(), opts.phaseProbeBytes, opts.phaseProbeCalls);
+        for (double us : s.probesUs)
+          std::printf(" %.1f", us);
+        std::printf("\n");
+      }
     if (rows.size() == 2 && rows[1].second.f.iterationUs > 0)
       std::printf("speedup (baseline / scheduled iteration): %.3fx\n",
                   rows[0].second.f.iterationUs / rows[1].second.f.iterationUs);
@@ -1115,6 +1162,7 @@ int runRank(const Options &opts) {
         std::printf("trace: %s\n", path.c_str());
     std::fflush(stdout);
   }
+  probe.reset(); // its communicator before the world's
   HcclCommDestroy(comm);
   return status;
 }

@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 #include "Runner.h"
 
-#include "CacheEvict.h"
 #include "HostWait.h"
 #include "Layout.h"
+#include "MemoryCalls.h"
 #include "Verify.h"
 
 #include "hccl/hccl.h"
@@ -191,12 +191,6 @@ HcclResult RankRun::launch(const Layout &l, aclrtStream stream) {
   return HCCL_E_PARA;
 }
 
-double nowSeconds() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 /// --gap-us with --issue ahead: the stream idles the gap after the previous
 /// call's end, then runs the call; the time is from the gate's end to the
 /// call's. All on the stream's thread, in order.
@@ -217,45 +211,6 @@ void coldGateDone(void *arg) {
   auto *g = static_cast<ColdGate *>(arg);
   g->prevEnd = hccl::tools::HostClock::now();
   g->seconds += std::chrono::duration<double>(g->prevEnd - g->released).count();
-}
-
-/// --flush-mib or --evict-buffers: what a rank does before each call so
-/// that the call's data comes from memory.
-struct CallMemory {
-  const void *send = nullptr, *recv = nullptr;
-  size_t sendBytes = 0, recvBytes = 0;
-  std::vector<unsigned char> *flush = nullptr; ///< --flush-mib, else null
-
-  /// Flushes (writing `pattern`) or evicts the call's buffers.
-  void evict(size_t pattern) const {
-    if (flush) {
-      std::memset(flush->data(), static_cast<int>(pattern & 0xff),
-                  flush->size());
-      // Never read: keep the compiler from dropping the writes.
-      asm volatile("" : : "r"(flush->data()) : "memory");
-    } else {
-      evictFromCaches(send, sendBytes);
-      evictFromCaches(recv, recvBytes);
-    }
-  }
-};
-
-/// --issue ahead: the stream's tasks before and after each queued call.
-/// All on the stream's thread, in order.
-struct MemoryQueue {
-  CallMemory memory;
-  std::vector<double> marks; ///< each call's start and end on this rank
-  size_t next = 0;
-};
-
-void memoryQueueEvict(void *arg) {
-  auto *q = static_cast<MemoryQueue *>(arg);
-  q->memory.evict(q->next);
-}
-
-void memoryQueueMark(void *arg) {
-  auto *q = static_cast<MemoryQueue *>(arg);
-  q->marks[q->next++] = nowSeconds();
 }
 
 bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
@@ -308,26 +263,20 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
     // that rank's core, timed as the call: the second meeting of the lone
     // way, below). With one clock the call is timed from the last rank's
     // start (timeFromLastStart).
-    MemoryQueue q;
-    q.memory = memory;
-    q.marks.resize(2 * static_cast<size_t>(opts_.iters));
-    bool queued = true;
-    for (int i = 0; i < opts_.iters && queued; ++i)
-      queued = ok(HcclStreamLaunchHostFunc(s, memoryQueueEvict, &q),
-                  "HcclStreamLaunchHostFunc") &&
-               ok(HcclBarrier(comm_, s), "HcclBarrier") &&
-               ok(HcclStreamLaunchHostFunc(s, memoryQueueMark, &q),
-                  "HcclStreamLaunchHostFunc") &&
-               ok(launch(l, s), opName(opts_.op)) &&
-               ok(HcclStreamLaunchHostFunc(s, memoryQueueMark, &q),
-                  "HcclStreamLaunchHostFunc") &&
-               ok(HcclBarrier(comm_, s), "HcclBarrier");
-    // The queued tasks point at `q`: drained before it goes, failed or not.
-    if (!ok(HcclStreamSynchronize(s), "HcclStreamSynchronize") || !queued)
-      return false;
-    for (size_t i = 0; i < q.marks.size(); i += 2)
-      seconds += q.marks[i + 1] - q.marks[i];
-    if (!timeFromLastStart(q.marks, &seconds))
+    std::vector<double> marks;
+    const char *failed = "";
+    HcclResult r = queueCallsFromMemory(
+        comm_, s, memory, opts_.iters, [&] { return launch(l, s); }, marks,
+        &failed);
+    if (r != HCCL_SUCCESS) {
+      std::string what = std::string(failed) == "the call"
+                             ? std::string(opName(opts_.op))
+                             : std::string(failed);
+      return ok(r, what.c_str());
+    }
+    for (size_t i = 0; i < marks.size(); i += 2)
+      seconds += marks[i + 1] - marks[i];
+    if (!timeFromLastStart(marks, &seconds))
       return false;
   } else if (opts_.fromMemory()) {
     // Calls from memory: each rank evicts its caches by writing a buffer
@@ -431,54 +380,14 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
   return true;
 }
 
-/// The kernel's boot id, hashed to 52 bits (exact in a double); -1 when it
-/// cannot be read. Every rank runs this binary, so std::hash agrees.
-double bootIdHash() {
-  FILE *f = std::fopen("/proc/sys/kernel/random/boot_id", "r");
-  if (!f)
-    return -1;
-  char id[64] = {};
-  size_t n = std::fread(id, 1, sizeof id - 1, f);
-  std::fclose(f);
-  if (n == 0)
-    return -1;
-  uint64_t h = std::hash<std::string_view>{}(std::string_view(id, n));
-  return static_cast<double>(h >> 12);
-}
-
 bool RankRun::timeFromLastStart(std::vector<double> &marks, double *seconds) {
-  if (!sharedClock_ || marks.empty())
-    return true;
-  // Ranks start a call apart: leaving a meeting, by up to a millisecond
-  // with more ranks than cores (a rank switched out; 4 ranks on 2 cores,
-  // where a 64 KB all-reduce takes 38 us back to back), or after their own
-  // evictions when queued. A rank's own time would count that skew as the
-  // call's. From the last rank's start until the last rank's end is what
-  // the call takes once all are there; ranks that came early may have done
-  // part of it before (a root's sends), so this is the call's cost without
-  // the skew, a bound from below.
-  if (!ok(HcclAllReduce(marks.data(), marks.data(), marks.size(),
-                        HCCL_DATA_TYPE_FP64, HCCL_REDUCE_MAX, comm_, nullptr),
-          "HcclAllReduce (gathering call times)"))
-    return false;
-  *seconds = 0;
-  for (size_t i = 0; i < marks.size(); i += 2)
-    *seconds += marks[i + 1] - marks[i];
-  return true;
+  return ok(lastStartToLastEnd(comm_, sharedClock_, marks, seconds),
+            "HcclAllReduce (gathering call times)");
 }
 
 bool RankRun::findSharedClock() {
-  // Processes under one kernel read one CLOCK_MONOTONIC (steady_clock);
-  // equal boot ids say so (a time namespace could still offset it; none of
-  // the launchers here makes one).
-  double h = bootIdHash();
-  double v[3] = {h, -h, h < 0 ? 1.0 : 0.0};
-  if (!ok(HcclAllReduce(v, v, 3, HCCL_DATA_TYPE_FP64, HCCL_REDUCE_MAX, comm_,
-                        nullptr),
-          "HcclAllReduce (comparing boot ids)"))
-    return false;
-  sharedClock_ = v[2] == 0 && v[0] == -v[1];
-  return true;
+  return ok(sharedSteadyClock(comm_, &sharedClock_),
+            "HcclAllReduce (comparing boot ids)");
 }
 
 int RankRun::run() {
