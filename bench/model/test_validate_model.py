@@ -354,6 +354,83 @@ class Phase(unittest.TestCase):
             p.factor()
 
 
+class Inside(unittest.TestCase):
+    """--phase-inside: each iteration priced at the phase of hccl-run's
+    probes around it."""
+
+    TABLE = ("plan       | iteration_ms | compute_ms | comm_ms    | "
+             "exposed_comm_ms | collectives | check_result\n"
+             "scheduled  | 420.000      | 300.000    | 200.000    | "
+             "120.000         | 9           | NULL\n")
+
+    def lines(self, its, probes):
+        return (f"iterations (scheduled), ms: {' '.join(its)}\n"
+                "phase probe (scheduled): 67108864 B all-reduce from memory, ring, "
+                f"mean of 5 calls; us before iteration 1 and after each: {' '.join(probes)}\n")
+
+    def test_parse_run_iterations_and_probes(self):
+        m = vm.parse_run(self.TABLE + self.lines(["410.5", "420.0", "600.25"],
+                                                 ["3600.0", "3700.5", "3650.0", "6000.0"]), "t")
+        self.assertEqual(m["iters_ms"], [410.5, 420.0, 600.25])
+        self.assertEqual(m["probes_us"], [3600.0, 3700.5, 3650.0, 6000.0])
+        self.assertNotIn("iters_ms", vm.parse_run(self.TABLE, "t"))
+        # the baseline's lines are not the plan's
+        base = self.lines(["1"], ["1", "2"]).replace("scheduled", "baseline")
+        self.assertNotIn("iters_ms", vm.parse_run(self.TABLE + base, "t"))
+        with self.assertRaisesRegex(vm.ToolError, "3 iterations need 4 probes around "
+                                    "them, found 3"):
+            vm.parse_run(self.TABLE + self.lines(["1", "2", "3"], ["1", "2", "3"]), "t")
+        with self.assertRaisesRegex(vm.ToolError, "one line of iterations and one of "
+                                    "probes for t, found 1 and 0"):
+            vm.parse_run(self.TABLE + self.lines(["1"], ["1", "2"]).splitlines()[0], "t")
+
+    def test_inside_phases_from_the_probes_around_each_iteration(self):
+        p = vm.PhaseProbe(Phase.probe_args(None, 4 << 20), None, Phase.calib(None), "g")
+        # fixed 50 us, the calibration's 3200: a probe of 50 + 3150 f us
+        # reads phase f
+        probes = [50 + 3150 * f for f in (1.0, 1.0, 1.5, 0.64)]
+        self.assertEqual(p.inside_phases(probes), [1.0, 1.22, 0.98])
+        with self.assertRaisesRegex(vm.ToolError, "no more than the calibration's fixed"):
+            p.inside_phases([3200.0, 40.0])
+
+    def test_hccl_run_args_probe_inside(self):
+        a = argparse.Namespace(ranks=2, iters=4, warmup=1, check=False, spin_us=None,
+                               host_slice_us=None, max_buffer_mib=None,
+                               buffer_span_mib=None, issue=None, phase_inside=True)
+        probe = argparse.Namespace(size=64 << 20, iters=7)
+        cmd = vm.hccl_run_args(a, "p.json", probe)
+        self.assertEqual(cmd[-4:], ["--phase-probe", str(64 << 20),
+                                    "--phase-probe-calls", "7"])
+        a.phase_inside = False
+        self.assertNotIn("--phase-probe", vm.hccl_run_args(a, "p.json", probe))
+
+    def test_inside_fields_median_iteration_error(self):
+        runs = [{"iters_ms": [100.0, 200.0], "probes_us": [1, 2, 3],
+                 "inside_phase": [1.0, 1.5], "inside_pred_ms": [95.0, 260.0]},
+                {"iters_ms": [100.0], "probes_us": [3, 4],
+                 "inside_phase": [0.9], "inside_pred_ms": [101.0]}]
+        f = vm.inside_fields(runs)
+        # errors -0.05, +0.30, +0.01: the median +0.01
+        self.assertAlmostEqual(f["inside_iter_err"], 0.01)
+        self.assertEqual((f["inside_iters"], f["inside_within_10"]), (3, 2))
+        self.assertEqual((f["inside_phase_min"], f["inside_phase_max"]), (0.9, 1.5))
+        self.assertEqual([r["pred_ms"] for r in f["inside"]], [[95.0, 260.0], [101.0]])
+
+    def test_inside_summary_counts_each_plan_once(self):
+        def row(policy, k, err, digest, n, within):
+            return {"graph": "g", "policy": policy, "in_flight": k, "plan_digest": digest,
+                    "inside_iter_err": err, "inside_iters": n, "inside_within_10": within,
+                    "inside_phase_min": 0.9, "inside_phase_max": 1.4}
+        rows = [row("none", 1, -0.02, "a", 10, 9), row("ddp", 1, 0.30, "b", 10, 2),
+                row("t25M", 1, 0.30, "b", 10, 2), row("none", 0, 0.04, "c", 10, 10)]
+        ps = vm.inside_summary(rows, [1, 0])
+        self.assertEqual([(g["median_err"], g["worst_err"]) for g in ps["groups"]],
+                         [(0.16, 0.30), (0.04, 0.04)])
+        self.assertEqual(ps["graphs"], [{"graph": "g", "iters": 30, "iters_within_10": 21}])
+        self.assertEqual(ps["overall"]["targets"],
+                         {"median_err<=10%": True, "worst_err<=25%": False})
+
+
 def graph(times, grad_elems):
     """compute c_i (time_us) -> g_i (fp32), then all_reduce g_i."""
     g = {"format": "hccl-mlir.graph", "version": 1, "name": "t",

@@ -435,6 +435,9 @@ TIMELINE = re.compile(r"timeline @\S+ compute_us=([\d.]+) comm_us=([\d.]+) "
 LATE = re.compile(r"^late starts \(scheduled\): (\d+) of (\d+) starts issued over "
                   r"[\d.]+ ms after the device clock reached them \(worst "
                   r"([\d.]+) ms\)", re.M)
+ITERATIONS = re.compile(r"^iterations \(scheduled\), ms:((?: [\d.]+)+)$", re.M)
+PROBES = re.compile(r"^phase probe \(scheduled\): (\d+) B .* mean of (\d+) calls; "
+                    r"us before iteration 1 and after each:((?: [\d.]+)+)$", re.M)
 RUN_ROW = re.compile(r"^scheduled\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)"
                      r"\s*\|\s*([\d.]+)\s*\|\s*(\d+)\s*\|\s*(\S+)", re.M)
 
@@ -457,12 +460,25 @@ def parse_run(text, what):
     if check == "failed":
         raise ToolError(f"hccl-run: results wrong for {what}:\n{text.strip()}")
     late = LATE.findall(text)
-    return {"iter_ms": float(it), "compute_ms": float(compute),
-            "comm_ms": float(comm), "exposed_ms": float(exposed),
-            "collectives": int(colls),
-            # hccl-run before 2026-12-04 did not count them
-            "late_starts": int(late[0][0]) if late else None,
-            "worst_late_ms": float(late[0][2]) if late else None}
+    out = {"iter_ms": float(it), "compute_ms": float(compute),
+           "comm_ms": float(comm), "exposed_ms": float(exposed),
+           "collectives": int(colls),
+           # hccl-run before 2026-12-04 did not count them
+           "late_starts": int(late[0][0]) if late else None,
+           "worst_late_ms": float(late[0][2]) if late else None}
+    its, probes = ITERATIONS.findall(text), PROBES.findall(text)
+    if its or probes:
+        # hccl-run --phase-probe: each timed iteration and the probes around it
+        if len(its) != 1 or len(probes) != 1:
+            raise ToolError(f"hccl-run: expected one line of iterations and one of "
+                            f"probes for {what}, found {len(its)} and {len(probes)}")
+        out["iters_ms"] = [float(x) for x in its[0].split()]
+        out["probes_us"] = [float(x) for x in probes[0][2].split()]
+        if len(out["probes_us"]) != len(out["iters_ms"]) + 1:
+            raise ToolError(f"hccl-run: {len(out['iters_ms'])} iterations need "
+                            f"{len(out['iters_ms']) + 1} probes around them, found "
+                            f"{len(out['probes_us'])} for {what}")
+    return out
 
 
 # ---------------------------------------------------------------- the host's phase
@@ -558,12 +574,22 @@ class PhaseProbe:
                 log(f"phase probe failed (retrying, --retries {self.args.retries}): "
                     f"{str(e).splitlines()[0]}")
         self.times.append(t)
-        f = phase_factor(t, self.latency, self.baseline)
+        return self.factor_of(t)
+
+    def factor_of(self, seconds):
+        """The phase of one probe's time (this one's, or hccl-run's)."""
+        f = phase_factor(seconds, self.latency, self.baseline)
         if not f > 0:
             raise ToolError(f"phase probe: an all-reduce of {self.size} B took "
-                            f"{t * 1e6:.1f} us, no more than the calibration's fixed "
+                            f"{seconds * 1e6:.1f} us, no more than the calibration's fixed "
                             f"cost ({self.latency * 1e6:.1f} us): no phase to read")
         return f
+
+    def inside_phases(self, probes_us):
+        """Each iteration's phase from hccl-run's probes around it (the
+        geometric mean of the two, as for a run), to PHASE_STEP."""
+        f = [self.factor_of(us * 1e-6) for us in probes_us]
+        return [quantize_phase(run_phase(a, b)) for a, b in zip(f, f[1:])]
 
 
 def phase_factor(measured, fixed, baseline):
@@ -572,6 +598,12 @@ def phase_factor(measured, fixed, baseline):
     fixed cost (overhead, alphas) left out of both. Seconds in; a factor
     out."""
     return (measured - fixed) / (baseline - fixed)
+
+
+def quantize_phase(f):
+    """A phase to PHASE_STEP (and at least one step): a plan is priced once
+    per step it is measured at."""
+    return max(PHASE_STEP, round(f / PHASE_STEP) * PHASE_STEP)
 
 
 def run_phase(before, after):
@@ -597,22 +629,29 @@ def phase_links(calib, factor):
 
 def price_at_phases(tools, work, configs):
     """Each measured run's plan priced at its phase (hccl-opt --comm-estimate
-    link-params=): fills every run's "phase_pred" (the prediction's fields),
-    one comm-estimate per plan and phase step. A twin shares its plan's
-    runs, and so their prices."""
+    link-params=): fills every run's "phase_pred" (the prediction's fields)
+    and, with --phase-inside, "inside_pred_ms" (each iteration's price at
+    its phase), one comm-estimate per plan and phase step. A twin shares
+    its plan's runs, and so their prices."""
     cache = {}
+
+    def price(c, f):
+        key = (c["sched"], round(f, 4))
+        if key not in cache:
+            links = os.path.join(work, f"{c['graph']}.phase-{f:.2f}.links.json")
+            with open(links, "w") as fh:
+                json.dump(phase_links(c["calib"], f), fh)
+            est = tools.run("hccl-opt", [c["sched"], f"--comm-estimate=link-params={links}",
+                                         "-o", os.devnull])
+            cache[key] = parse_estimate(est, f"{config_name(c)} at phase x{f:.2f}")
+        return cache[key]
+
     for c in distinct(configs):
         for m in c["runs"]:
-            f = m["phase"]
-            key = (c["sched"], round(f, 4))
-            if key not in cache:
-                links = os.path.join(work, f"{c['graph']}.phase-{f:.2f}.links.json")
-                with open(links, "w") as fh:
-                    json.dump(phase_links(c["calib"], f), fh)
-                est = tools.run("hccl-opt", [c["sched"], f"--comm-estimate=link-params={links}",
-                                             "-o", os.devnull])
-                cache[key] = parse_estimate(est, f"{config_name(c)} at phase x{f:.2f}")
-            m["phase_pred"] = cache[key]
+            m["phase_pred"] = price(c, m["phase"])
+            # --phase-inside: each iteration at its own phase
+            if "inside_phase" in m:
+                m["inside_pred_ms"] = [price(c, f)["iter_ms"] for f in m["inside_phase"]]
 
 
 # ---------------------------------------------------------------- the bench
@@ -841,6 +880,14 @@ def main(argv=None):
                          "--comm-estimate=link-params); its errors are reported "
                          "after the plain report. Needs a calibration by "
                          "calibrate_host.py since 2026-12-07 (its medians)")
+    ap.add_argument("--phase-inside", action="store_true",
+                    help="with --phase-probe, also probe inside each run: "
+                         "hccl-run --phase-probe times the same call before "
+                         "the first timed iteration and after each, and each "
+                         "iteration is priced at the phase of the probes "
+                         "around it (a phase can come and go between two "
+                         "runs' probes); its errors are reported after the "
+                         "--phase-probe ones")
     ap.add_argument("--nice", type=int, default=5,
                     help="run hccl-run and the calibration under nice -n N (0: no)")
     ap.add_argument("--timeout", type=float, default=1800,
@@ -912,6 +959,8 @@ def main(argv=None):
         ap.error("--phase-probe must be over 1M: the probe reads the bytes' cost, "
                  "which the fixed costs hide below that, and the calibration "
                  "timed 1M and less with another call count (--small-iters)")
+    if args.phase_inside and not args.phase_probe:
+        ap.error("--phase-inside probes with --phase-probe's call: give --phase-probe SIZE")
     if args.phase_probe and args.predict_only:
         ap.error("--phase-probe prices measured runs: it excludes --predict-only")
     if args.link_params and args.calibrate_each_graph:
@@ -1001,10 +1050,13 @@ def print_predictions(configs):
               + (f"  = {c['same_plan_as']}" if c.get("same_plan_as") else ""))
 
 
-def hccl_run_args(args, plan):
-    """hccl-run's arguments for one measured run of `plan`."""
+def hccl_run_args(args, plan, probe=None):
+    """hccl-run's arguments for one measured run of `plan` (with
+    --phase-inside, its probe's call between the iterations)."""
     cmd = [plan, "-p", str(args.ranks), "-n", str(args.iters),
            "-w", str(args.warmup), "-c", "1" if args.check else "0"]
+    if probe and args.phase_inside:
+        cmd += ["--phase-probe", str(probe.size), "--phase-probe-calls", str(probe.iters)]
     for opt, val in (("--spin-us", args.spin_us),
                      ("--host-slice-us", args.host_slice_us),
                      ("--max-buffer-mib", args.max_buffer_mib),
@@ -1031,7 +1083,7 @@ def measure(args, tools, configs, progress, probe=None):
     for r in range(args.rounds):
         order = configs[r % len(configs):] + configs[:r % len(configs)]
         for c in order:
-            cmd = hccl_run_args(args, c["plan"])
+            cmd = hccl_run_args(args, c["plan"], probe)
             what = f"{c['graph']} {c['policy']} in-flight {c['in_flight'] or 'unlimited'}"
             for attempt in range(args.retries + 1):
                 try:
@@ -1053,9 +1105,13 @@ def measure(args, tools, configs, progress, probe=None):
                 after = probe.factor()
                 m["phase_raw"], m["phase_drift"] = run_phase(before, after), after / before
                 # Priced at this step (price_at_phases), and shown so.
-                m["phase"] = max(PHASE_STEP, round(m["phase_raw"] / PHASE_STEP) * PHASE_STEP)
+                m["phase"] = quantize_phase(m["phase_raw"])
                 before = after
                 phase = f", phase x{m['phase']:.2f}"
+                if "probes_us" in m:
+                    m["inside_phase"] = probe.inside_phases(m["probes_us"])
+                    phase += (f", inside x{min(m['inside_phase']):.2f}.."
+                              f"x{max(m['inside_phase']):.2f}")
             c["runs"].append(m)
             progress[0] += 1
             bound = " at most" if len(progress) > 3 and progress[3] else ""
@@ -1166,9 +1222,10 @@ def bench(args, graphs, policies, in_flight, work):
         })
         if args.phase_probe:
             rows[-1].update(phase_fields(c["runs"], meas_it))
+        if args.phase_inside:
+            rows[-1].update(inside_fields(c["runs"]))
     summary = summarize(rows, policies, in_flight)
-    if rows and all("phase_pred_iter_ms" in r for r in rows):
-        summary["phase"] = phase_summary(rows, in_flight)
+    add_phase_summaries(summary, rows, in_flight)
     load1 = os.getloadavg()
     meta = {"date_utc": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
             "duration_s": round(time.time() - started, 1),
@@ -1186,6 +1243,7 @@ def bench(args, graphs, policies, in_flight, work):
             "calibration": calib, "calibration_file": calib_src,
             "calibrations": calibrations,
             "phase_probes": [p.record() for p in probes],
+            "phase_inside": bool(args.phase_inside),
             "command": " ".join(sys.argv)}
     print_report(rows, summary, meta, policies)
     if args.csv:
@@ -1223,6 +1281,71 @@ def phase_fields(runs, meas_it):
             "phase_iter_err": rel_error(phased, meas_it)}
 
 
+def inside_fields(runs):
+    """A row's iterations each priced at the host's phase around it
+    (--phase-inside): every timed iteration of every run set against the
+    plan priced at the phase of hccl-run's probes just before and after it.
+    The row's error is the median of the iterations' signed errors; the
+    JSON keeps each run's iterations, probes, phases and prices."""
+    errs = [rel_error(p, t) for m in runs
+            for t, p in zip(m["iters_ms"], m["inside_pred_ms"])]
+    errs = [e for e in errs if e is not None]
+    phases = [f for m in runs for f in m["inside_phase"]]
+    return {"inside_iter_err": statistics.median(errs) if errs else None,
+            "inside_iters": len(errs),
+            "inside_within_10": sum(1 for e in errs if abs(e) <= 0.10),
+            "inside_phase_min": min(phases), "inside_phase_max": max(phases),
+            "inside": [{"iters_ms": m["iters_ms"], "probes_us": m["probes_us"],
+                        "phases": m["inside_phase"], "pred_ms": m["inside_pred_ms"]}
+                       for m in runs]}
+
+
+def error_groups(rows, in_flight, key):
+    """Median and worst |error| of `key` per graph and in-flight setting,
+    each distinct plan once."""
+    out = []
+    for g in dict.fromkeys(r["graph"] for r in rows):
+        for k in in_flight:
+            grp = distinct_plans([r for r in rows if r["graph"] == g and r["in_flight"] == k])
+            med, worst = error_summary([r[key] for r in grp])
+            out.append({"graph": g, "in_flight": k, "median_err": med, "worst_err": worst})
+    return out
+
+
+def error_targets(med, worst):
+    return {"median_err<=10%": med is not None and med <= TARGET_MEDIAN_ERR,
+            "worst_err<=25%": worst is not None and worst <= TARGET_WORST_ERR}
+
+
+def inside_summary(rows, in_flight):
+    """The errors of the iterations priced at the phase around each
+    (--phase-inside), as phase_summary's: errors only, per graph and
+    in-flight setting and overall, and per graph how many iterations came
+    within 10% of their price."""
+    out = {"groups": error_groups(rows, in_flight, "inside_iter_err")}
+    one = distinct_plans(rows)
+    out["graphs"] = []
+    for g in dict.fromkeys(r["graph"] for r in one):
+        mine = [r for r in one if r["graph"] == g]
+        out["graphs"].append({"graph": g,
+                              "iters": sum(r["inside_iters"] for r in mine),
+                              "iters_within_10": sum(r["inside_within_10"] for r in mine)})
+    med, worst = error_summary([r["inside_iter_err"] for r in one])
+    out["overall"] = {"median_err": med, "worst_err": worst,
+                      "phase_min": min(r["inside_phase_min"] for r in one),
+                      "phase_max": max(r["inside_phase_max"] for r in one),
+                      "targets": error_targets(med, worst)}
+    return out
+
+
+def add_phase_summaries(summary, rows, in_flight):
+    """The summaries at the host's phase, where the rows have them."""
+    if rows and all("phase_pred_iter_ms" in r for r in rows):
+        summary["phase"] = phase_summary(rows, in_flight)
+    if rows and all("inside_iter_err" in r for r in rows):
+        summary["inside"] = inside_summary(rows, in_flight)
+
+
 def phase_summary(rows, in_flight):
     """The errors of the plans priced at the host's phase (--phase-probe),
     per graph and in-flight setting and overall, each distinct plan once,
@@ -1231,13 +1354,7 @@ def phase_summary(rows, in_flight):
     at their phases by the host's doing, and a rank correlation or a
     separated pair between them would credit the model with the probe's
     tracking of the host. Ranking is the plain report's."""
-    out = {"groups": []}
-    for g in dict.fromkeys(r["graph"] for r in rows):
-        for k in in_flight:
-            grp = distinct_plans([r for r in rows if r["graph"] == g and r["in_flight"] == k])
-            med, worst = error_summary([r["phase_iter_err"] for r in grp])
-            out["groups"].append({"graph": g, "in_flight": k, "median_err": med,
-                                  "worst_err": worst})
+    out = {"groups": error_groups(rows, in_flight, "phase_iter_err")}
     one = distinct_plans(rows)
     # Each run against its own phase's price, per graph: where the phase
     # changed during a run, its probes mislead about that run alone.
@@ -1255,15 +1372,15 @@ def phase_summary(rows, in_flight):
         "phase_min": min(phases), "phase_max": max(phases),
         "phase_median": statistics.median(phases),
         "worst_drift": max(r["phase_drift"] for r in one),
-        "targets": {"median_err<=10%": med is not None and med <= TARGET_MEDIAN_ERR,
-                    "worst_err<=25%": worst is not None and worst <= TARGET_WORST_ERR}}
+        "targets": error_targets(med, worst)}
     return out
 
 
 def write_csv(path, rows):
     lists = [k for k in ("round_iter_ms", "round_phase", "round_phase_pred_iter_ms")
              if k in rows[0]]
-    keys = [k for k in rows[0] if k not in lists]
+    # "inside" (--phase-inside: lists per run) stays in the JSON
+    keys = [k for k in rows[0] if k not in lists and k != "inside"]
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys + lists)
         w.writeheader()
@@ -1290,8 +1407,7 @@ def report_again(args):
     policies = list(dict.fromkeys(r["policy"] for r in rows))
     in_flight = list(dict.fromkeys(r["in_flight"] for r in rows))
     summary = summarize(rows, policies, in_flight)
-    if rows and all("phase_pred_iter_ms" in r for r in rows):
-        summary["phase"] = phase_summary(rows, in_flight)
+    add_phase_summaries(summary, rows, in_flight)
     print_report(rows, summary, meta, policies)
     if args.csv:
         write_csv(args.csv, rows)
@@ -1366,6 +1482,7 @@ def print_report(rows, summary, meta, policies):
           + (f", shared memory huge pages [{meta['shmem_huge_pages']}]"
              if meta.get("shmem_huge_pages") else "")
           + (f", --phase-probe {meta['phase_probes'][0]['bytes']} B"
+             + (" (and inside each run)" if meta.get("phase_inside") else "")
              if meta.get("phase_probes") else ""))
     if meta.get("calibrations"):
         print_calibrations(meta["calibrations"])
@@ -1474,6 +1591,33 @@ def print_report(rows, summary, meta, policies):
         print(f"target {name}: {'met' if met else 'NOT met'}")
     if phased:
         print_phase_summary(summary["phase"])
+    if "inside" in summary:
+        print_inside_summary(summary["inside"])
+
+
+def print_group_errors(groups, overall):
+    for g in groups:
+        print(f"  {g['graph']:<16} k={g['in_flight'] or 'inf':<3} median |p-err| "
+              f"{pct(g['median_err']).lstrip('+')}%, worst {pct(g['worst_err']).lstrip('+')}%")
+    print(f"  overall: median |p-err| {pct(overall['median_err']).lstrip('+')}%, worst "
+          f"{pct(overall['worst_err']).lstrip('+')}%")
+
+
+def print_inside_summary(ps):
+    """Each iteration priced at the phase of hccl-run's probes around it
+    (--phase-inside)."""
+    o = ps["overall"]
+    print()
+    print(f"each iteration priced at the host's phase around it (--phase-inside: "
+          f"hccl-run's probe before and after each iteration; the median iteration "
+          f"error per plan): phases x{o['phase_min']:.2f} .. x{o['phase_max']:.2f}")
+    print_group_errors(ps["groups"], o)
+    for g in ps["graphs"]:
+        print(f"  iterations within 10% of the price at their phase: {g['graph']} "
+              f"{g['iters_within_10']} of {g['iters']}")
+    for name, met in o["targets"].items():
+        print(f"target {name} with each iteration at its phase: "
+              f"{'met' if met else 'NOT met'}")
 
 
 def print_phase_summary(ps):
@@ -1485,11 +1629,7 @@ def print_phase_summary(ps):
           f"plain report's): phases x{o['phase_min']:.2f} .. x{o['phase_max']:.2f} over "
           f"the runs (median x{o['phase_median']:.2f}), the largest drift across one "
           f"run x{o['worst_drift']:.2f}")
-    for g in ps["groups"]:
-        print(f"  {g['graph']:<16} k={g['in_flight'] or 'inf':<3} median |p-err| "
-              f"{pct(g['median_err']).lstrip('+')}%, worst {pct(g['worst_err']).lstrip('+')}%")
-    print(f"  overall: median |p-err| {pct(o['median_err']).lstrip('+')}%, worst "
-          f"{pct(o['worst_err']).lstrip('+')}%")
+    print_group_errors(ps["groups"], o)
     for g in ps.get("graphs", []):
         print(f"  each run against the price at its own phase: {g['graph']} median "
               f"{pct(g['run_median_err']).lstrip('+')}%, {g['runs_within_10']} of "
