@@ -59,7 +59,16 @@ the rate falls from 12.7 to 7.5 GB/s between 30 and 47 MiB, then holds):
 the sizes double from 1 MiB (4x below it), and with --knees N (default 3) each set of
 up to N timed sizes is tried as knees (cache_bytes and past_cache_factor
 then lists, each factor per in-cache byte up to the next knee); a knee
-more is kept when it cuts the error enough (knee_figures). A note says
+more is kept when it cuts the error enough (knee_figures). With 3 or
+more rounds the knees must also predict rounds they were not fitted to:
+each round is left out in turn, the knees chosen from the others' medians,
+and they are kept only when they predict the rounds left out better than
+one bandwidth does (knee_held_out). On this VM, whose memory changes
+speed within a sweep, the medians alone took a knee from noise (x1.30
+past 64 MiB in run 58, pricing 256 MiB buckets 20-32% high), and in a
+simulation of 0.8-1.2x jitter with no knee the medians took one in 19 of
+40 draws, of which the held-out check refused 15; real knees of 1.3x and
+1.75x under that jitter were kept in 40 of 40. A note says
 when the sizes past a larger size still cost more than their price and
 those below it less (a level the knees do not price),
 
@@ -447,6 +456,26 @@ def knee_figures(ag, ar, p, knees=3, from_memory=False):
     return best[1], best[2], (best[3], plain, best[0])
 
 
+def knee_held_out(ag_runs, ar_runs, p, knees, from_memory=False):
+    """Each round left out in turn: the figures knee_figures chooses from
+    the other rounds' medians, and the plain figures from them, priced
+    against the round left out. Returns the squared log errors summed over
+    the rounds (with the knees, without). A knee that only bends the fit
+    through one size's noise (a 64 MiB median 1.3x faster per byte than its
+    neighbours, when this VM's memory changed speed within the sweep: run
+    58) predicts no round it was not fitted to better than one bandwidth
+    does."""
+    with_k = without = 0.0
+    for i in range(len(ar_runs)):
+        ag = medians([r for j, r in enumerate(ag_runs) if j != i])
+        ar = medians([r for j, r in enumerate(ar_runs) if j != i])
+        kp = knee_figures(ag, ar, p, knees, from_memory)[0]
+        plain = figures(ag, ar, p, from_memory)[0]
+        with_k += log_error(kp, ar_runs[i], p)
+        without += log_error(plain, ar_runs[i], p)
+    return with_k, without
+
+
 def second_knee(params, ar, p):
     """Where the figures' knees leave the large all-reduces mispriced
     by size: for each timed size C2 >= 4 MiB with sizes on both sides
@@ -606,6 +635,9 @@ def main():
     ar_runs = run(args.hccl_test, "all_reduce", p, sizes, args.iters, args.rounds,
                   memory=memory, small_iters=args.small_iters)
     knees = 0 if args.no_knee else args.knees
+    # The knees' leave-one-round-out errors (with, without), and the knees
+    # the medians chose that it refused.
+    held, dropped = None, None
     if knees == 0:
         params, notes = figures(medians(ag_runs), medians(ar_runs), p,
                                 bool(memory))
@@ -613,6 +645,12 @@ def main():
     else:
         params, notes, knee = knee_figures(medians(ag_runs), medians(ar_runs), p,
                                            knees, bool(memory))
+        held = None
+        if knee and args.rounds >= 3:
+            held = knee_held_out(ag_runs, ar_runs, p, knees, bool(memory))
+        if held and held[0] >= held[1]:
+            dropped, knee = knee, None
+            params, notes = figures(medians(ag_runs), medians(ar_runs), p, bool(memory))
     for op, runs in (("all_gather", ag_runs), ("all_reduce", ar_runs)):
         ratio, size, lo, hi = worst_spread(runs)
         if not size:
@@ -722,7 +760,18 @@ def main():
               f"costs {knee[0][0][1]:g}x one below it (squared log error of the "
               f"all-reduce medians {knee[1]:.3g} without the knee, {knee[2]:.3g} "
               "with it)")
-    elif knees:
+    if knee and held:
+        print(f"calibrate_host: caches' knee kept: with each round left out of the "
+              f"fit in turn, it predicts that round better (squared log error "
+              f"{held[0]:.3g} against {held[1]:.3g} without)")
+    elif dropped:
+        at = ", ".join(f"{f:g}x past {int(c)} B" for c, f in dropped[0])
+        print(f"calibrate_host: caches' knee: none kept: {at} fits the medians "
+              f"better (squared log error {dropped[2]:.3g} against {dropped[1]:.3g}), "
+              "but with each round left out of the fit in turn it predicts that "
+              f"round no better ({held[0]:.3g} against {held[1]:.3g} without): "
+              "the rounds disagree more than it explains")
+    elif knees and not knee:
         print("calibrate_host: caches' knee: none (one bandwidth fits every size "
               "as well)")
     k2 = None if not knees else second_knee(params, medians(ar_runs), p)

@@ -22,6 +22,9 @@ with any overhead and alpha >= 0 when it is under half the all-reduce's
 or over all of it. FAKE_SPLIT_DIR set: rounds alternate overhead 30 us,
 alpha 10 us and overhead 84 us, alpha 1 us (the all-reduce's fixed cost
 90 us in both at 4 ranks), counted there.
+FAKE_JITTER_DIR set: each all-reduce of 1 MiB and more pays 0.8-1.2x for
+its bytes, drawn per round (counted there) and size from FAKE_JITTER_SEED
+(default 0): a memory whose speed moves within a sweep, without a knee.
 FAKE_ARGS_LOG set: each call's arguments are appended to that file.
 FAKE_PHASE set to F: a call of one size (-b = -e, as validate_model.py's
 --phase-probe times; calibrate_host.py times stretches of sizes) pays F
@@ -37,6 +40,7 @@ FAKE_FAIL set: a rank fails as hccl-test's would (its error, then the
 launcher's last word) and the run exits 1. FAKE_FAIL_ONCE set to a folder:
 the same, for the first run only (it leaves a mark there)."""
 import os
+import random
 import sys
 
 args = sys.argv[1:]
@@ -108,6 +112,8 @@ gamma_dir = os.environ.get("FAKE_GAMMA_DIR")
 if gamma_dir and op == "all_reduce":
     GAMMA = 1 / (100e9, 10e9, 50e9)[round_index(gamma_dir) % 3]
 phase = float(os.environ.get("FAKE_PHASE", "1")) if lo == hi else 1.0
+jitter_dir = os.environ.get("FAKE_JITTER_DIR")
+jitter_round = round_index(jitter_dir) if jitter_dir and op == "all_reduce" else None
 rows = []
 s = lo
 while s <= hi:
@@ -124,8 +130,12 @@ while s <= hi:
             fixed = float(os.environ["FAKE_AG_FIXED_US"]) * 1e-6
         t = fixed + phase * (p - 1) / p * e * BETA
     else:
-        t = C + 2 * (p - 1) * ALPHA + phase * (2 * (p - 1) / p * e * BETA
-                                               + (p - 1) / p * e * GAMMA)
+        jitter = 1.0
+        if jitter_round is not None and s >= (1 << 20):
+            seed = os.environ.get("FAKE_JITTER_SEED", "0")
+            jitter = random.Random(f"{seed}-{jitter_round}-{s}").uniform(0.8, 1.2)
+        t = C + 2 * (p - 1) * ALPHA + phase * jitter * (2 * (p - 1) / p * e * BETA
+                                                        + (p - 1) / p * e * GAMMA)
     rows.append(f"{op},fp32,sum,{p},{s},{s // 4},{t * scale * 1e6:.4f},0,0,NULL")
     s *= f
 with open(opt["--csv"], "w") as out:
