@@ -66,9 +66,10 @@ and they are kept only when they predict the rounds left out better than
 one bandwidth does (knee_held_out). On this VM, whose memory changes
 speed within a sweep, the medians alone took a knee from noise (x1.30
 past 64 MiB in run 58, pricing 256 MiB buckets 20-32% high), and in a
-simulation of 0.8-1.2x jitter with no knee the medians took one in 19 of
-40 draws, of which the held-out check refused 15; real knees of 1.3x and
-1.75x under that jitter were kept in 40 of 40. A note says
+simulation of 0.8-1.2x jitter with no knee (bench/model/knee_noise_sim.py)
+the medians took one in 21 of 40 draws, of which the held-out check kept
+7; real knees of 1.3x and 1.75x under that jitter were kept in 39 and 40
+of 40. A note says
 when the sizes past a larger size still cost more than their price and
 those below it less (a level the knees do not price),
 
