@@ -68,6 +68,12 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--jitter", type=float, default=0.2)
     a = ap.parse_args()
+    if a.draws < 1:
+        ap.error("--draws must be >= 1")
+    if a.rounds < 3:
+        ap.error("--rounds must be >= 3 (calibrate_host.py checks knees from 3 rounds)")
+    if not 0 <= a.jitter < 1:
+        ap.error("--jitter must be in [0, 1) (a factor 1 +- jitter on the bytes)")
     for name, knee in (("no knee", (0, 1.0)), ("1.3x past 4 MiB", (4 << 20, 1.3)),
                        ("1.75x past 4 MiB", (4 << 20, 1.75))):
         res = [draw(seed, a.rounds, a.jitter, knee) for seed in range(a.draws)]

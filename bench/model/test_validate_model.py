@@ -321,9 +321,10 @@ class Phase(unittest.TestCase):
         c["calibrated"].update(how)
         return c
 
-    def probe_args(self, size):
+    def probe_args(self, size, inside=False):
         return argparse.Namespace(phase_probe=size, ranks=2, retries=0, nice=0,
-                                  hccl_test=None, bin="/nonexistent", timeout=5)
+                                  hccl_test=None, bin="/nonexistent", timeout=5,
+                                  phase_inside=inside)
 
     def test_probe_sets_the_call_against_the_calibrations_price(self):
         p = vm.PhaseProbe(self.probe_args(4 << 20), None, self.calib(), "g")
@@ -348,6 +349,14 @@ class Phase(unittest.TestCase):
         with self.assertRaisesRegex(vm.ToolError, "timed no all-reduce of that size; it "
                                     r"timed \(past 1 MiB\): 4194304"):
             vm.PhaseProbe(self.probe_args(64 << 20), None, self.calib(), "g")
+        # --phase-inside: hccl-run times as --evict-buffers with queued calls
+        vm.PhaseProbe(self.probe_args(4 << 20, True), None, self.calib(), "g")
+        for how, said in (({"evict_buffers": False, "flush_mib": 64}, "with --flush-mib"),
+                          ({"memory_calls": "alone"}, "calls issued alone"),
+                          ({"evict_buffers": False, "memory_calls": None}, "warm calls")):
+            with self.assertRaisesRegex(vm.ToolError, "--phase-inside: .* this calibration "
+                                        f"timed {said}: calibrate with"):
+                vm.PhaseProbe(self.probe_args(4 << 20, True), None, self.calib(**how), "g")
         # a missing hccl-test is a named error, not a traceback
         p = vm.PhaseProbe(self.probe_args(4 << 20), argparse.Namespace(env={}),
                           self.calib(), "g")
@@ -419,16 +428,23 @@ class Inside(unittest.TestCase):
         self.assertEqual([r["pred_ms"] for r in f["inside"]], [[95.0, 260.0], [101.0]])
 
     def test_inside_summary_counts_each_plan_once(self):
-        def row(policy, k, err, digest, n, within):
+        def row(policy, k, err, digest, n, within, iters=((100.0, 100.0),)):
+            inside = [{"iters_ms": [t for t, _ in iters], "pred_ms": [p for _, p in iters]}]
             return {"graph": "g", "policy": policy, "in_flight": k, "plan_digest": digest,
                     "inside_iter_err": err, "inside_iters": n, "inside_within_10": within,
-                    "inside_phase_min": 0.9, "inside_phase_max": 1.4}
-        rows = [row("none", 1, -0.02, "a", 10, 9), row("ddp", 1, 0.30, "b", 10, 2),
-                row("t25M", 1, 0.30, "b", 10, 2), row("none", 0, 0.04, "c", 10, 10)]
+                    "inside_phase_min": 0.9, "inside_phase_max": 1.4, "inside": inside}
+        rows = [row("none", 1, -0.02, "a", 10, 9, ((100.0, 98.0), (200.0, 300.0))),
+                row("ddp", 1, 0.30, "b", 10, 2, ((100.0, 130.0),)),
+                row("t25M", 1, 0.30, "b", 10, 2, ((100.0, 130.0),)),  # b's twin
+                row("none", 0, 0.04, "c", 10, 10, ((100.0, 104.0),))]
         ps = vm.inside_summary(rows, [1, 0])
         self.assertEqual([(g["median_err"], g["worst_err"]) for g in ps["groups"]],
                          [(0.16, 0.30), (0.04, 0.04)])
-        self.assertEqual(ps["graphs"], [{"graph": "g", "iters": 30, "iters_within_10": 21}])
+        # every iteration alone, each plan once: |err| 0.02, 0.5, 0.3, 0.04
+        g = ps["graphs"][0]
+        self.assertEqual((g["iters"], g["iters_within_10"]), (30, 21))
+        self.assertAlmostEqual(g["iter_median_err"], 0.17)
+        self.assertAlmostEqual(g["iter_worst_err"], 0.5)
         self.assertEqual(ps["overall"]["targets"],
                          {"median_err<=10%": True, "worst_err<=25%": False})
 

@@ -514,15 +514,25 @@ class PhaseProbe:
         how = calib.get("calibrated")
         timed = how.get("all_reduce_median_us") if isinstance(how, dict) else None
         if not isinstance(timed, dict):
-            raise ToolError("--phase-probe sets a call against the calibration's own "
-                            "time for it: the link parameters must carry "
-                            "calibrate_host.py's \"calibrated\" with "
-                            "\"all_reduce_median_us\" (written since 2026-12-07)")
+            raise ToolError("--phase-probe times a call as the calibration timed its "
+                            "sizes: the link parameters must carry calibrate_host.py's "
+                            "\"calibrated\" with \"all_reduce_median_us\" (written since "
+                            "2026-12-07)")
         self.size = args.phase_probe
         if str(self.size) not in timed:
             sizes = ", ".join(k for k in sorted(timed, key=int) if int(k) > (1 << 20))
             raise ToolError(f"--phase-probe {self.size}: the calibration timed no "
                             f"all-reduce of that size; it timed (past 1 MiB): {sizes}")
+        if getattr(args, "phase_inside", False) and not (
+                how.get("evict_buffers") and how.get("memory_calls") == "queued"):
+            raise ToolError("--phase-inside: hccl-run times its probe from memory as "
+                            "calibrate_host.py --evict-buffers does (queued calls), "
+                            "and this calibration timed "
+                            + ("with --flush-mib" if how.get("flush_mib") else
+                               "calls issued alone" if how.get("evict_buffers") else
+                               "warm calls")
+                            + ": calibrate with --calibrate-opts '--evict-buffers' "
+                            "(and --buffer-span-mib)")
         self.median = timed[str(self.size)] * 1e-6
         self.baseline = predict_all_reduce(calib, args.ranks, self.size)
         self.iters = how.get("iters", 5)
@@ -535,6 +545,8 @@ class PhaseProbe:
     def record(self):
         """What the JSON keeps of this probe (to derive each phase again)."""
         return {"calibration": self.tag, "bytes": self.size, "iters": self.iters,
+                # the model's price of the call (before run 59: the median)
+                "baseline": "fit",
                 "baseline_us": round(self.baseline * 1e6, 3),
                 "calibration_median_us": round(self.median * 1e6, 3),
                 "fixed_us": round(self.latency * 1e6, 3),
@@ -882,10 +894,11 @@ def main(argv=None):
                          "and after each, and price each run's plan again at "
                          "the host's memory phase then (the calibration's "
                          "bandwidths divided by how much longer the probe's "
-                         "bytes took than the calibration's: hccl-opt "
-                         "--comm-estimate=link-params); its errors are reported "
-                         "after the plain report. Needs a calibration by "
-                         "calibrate_host.py since 2026-12-07 (its medians)")
+                         "bytes took than the calibrated model prices them: "
+                         "hccl-opt --comm-estimate=link-params); its errors are "
+                         "reported after the plain report. Needs a calibration "
+                         "by calibrate_host.py since 2026-12-07 (its medians "
+                         "say which sizes it timed)")
     ap.add_argument("--phase-inside", action="store_true",
                     help="with --phase-probe, also probe inside each run: "
                          "hccl-run --phase-probe times the same call before "
@@ -893,7 +906,9 @@ def main(argv=None):
                          "iteration is priced at the phase of the probes "
                          "around it (a phase can come and go between two "
                          "runs' probes); its errors are reported after the "
-                         "--phase-probe ones")
+                         "--phase-probe ones. hccl-run times from memory as "
+                         "calibrate_host.py --evict-buffers does (queued): the "
+                         "calibration must have been taken so")
     ap.add_argument("--nice", type=int, default=5,
                     help="run hccl-run and the calibration under nice -n N (0: no)")
     ap.add_argument("--timeout", type=float, default=1800,
@@ -1287,23 +1302,28 @@ def phase_fields(runs, meas_it):
             "phase_iter_err": rel_error(phased, meas_it)}
 
 
+def iteration_errors(inside):
+    """(price - time) / time of every iteration of a row's runs (its
+    "inside" records)."""
+    return [rel_error(p, t) for run in inside
+            for t, p in zip(run["iters_ms"], run["pred_ms"]) if t > 0]
+
+
 def inside_fields(runs):
     """A row's iterations each priced at the host's phase around it
     (--phase-inside): every timed iteration of every run set against the
     plan priced at the phase of hccl-run's probes just before and after it.
     The row's error is the median of the iterations' signed errors; the
     JSON keeps each run's iterations, probes, phases and prices."""
-    errs = [rel_error(p, t) for m in runs
-            for t, p in zip(m["iters_ms"], m["inside_pred_ms"])]
-    errs = [e for e in errs if e is not None]
+    inside = [{"iters_ms": m["iters_ms"], "probes_us": m["probes_us"],
+               "phases": m["inside_phase"], "pred_ms": m["inside_pred_ms"]} for m in runs]
+    errs = iteration_errors(inside)
     phases = [f for m in runs for f in m["inside_phase"]]
     return {"inside_iter_err": statistics.median(errs) if errs else None,
             "inside_iters": len(errs),
             "inside_within_10": sum(1 for e in errs if abs(e) <= 0.10),
             "inside_phase_min": min(phases), "inside_phase_max": max(phases),
-            "inside": [{"iters_ms": m["iters_ms"], "probes_us": m["probes_us"],
-                        "phases": m["inside_phase"], "pred_ms": m["inside_pred_ms"]}
-                       for m in runs]}
+            "inside": inside}
 
 
 def error_groups(rows, in_flight, key):
@@ -1333,9 +1353,13 @@ def inside_summary(rows, in_flight):
     out["graphs"] = []
     for g in dict.fromkeys(r["graph"] for r in one):
         mine = [r for r in one if r["graph"] == g]
+        # every iteration alone, not each plan's median
+        each = [abs(e) for r in mine for e in iteration_errors(r["inside"])]
         out["graphs"].append({"graph": g,
                               "iters": sum(r["inside_iters"] for r in mine),
-                              "iters_within_10": sum(r["inside_within_10"] for r in mine)})
+                              "iters_within_10": sum(r["inside_within_10"] for r in mine),
+                              "iter_median_err": statistics.median(each) if each else None,
+                              "iter_worst_err": max(each) if each else None})
     med, worst = error_summary([r["inside_iter_err"] for r in one])
     out["overall"] = {"median_err": med, "worst_err": worst,
                       "phase_min": min(r["inside_phase_min"] for r in one),
@@ -1501,7 +1525,8 @@ def print_report(rows, summary, meta, policies):
     phased = "phase" in summary
     if phased:
         print("phase = the host's memory phase (the bytes' cost against the "
-              "calibration's, from a --phase-probe call before and after each run) of "
+              "calibrated model's price, from a --phase-probe call before and after each "
+              "run) of "
               "the run that measured the median; at phase = the plan priced at that "
               "phase, p-err% its error")
     hdr = (f"{'graph':<16} {'policy':<8} {'k':>3} {'bkts':>5} | {'pred it':>9} "
@@ -1615,12 +1640,14 @@ def print_inside_summary(ps):
     o = ps["overall"]
     print()
     print(f"each iteration priced at the host's phase around it (--phase-inside: "
-          f"hccl-run's probe before and after each iteration; the median iteration "
-          f"error per plan): phases x{o['phase_min']:.2f} .. x{o['phase_max']:.2f}")
+          f"hccl-run's probe before and after each iteration; a plan's error is its "
+          f"iterations' median): phases x{o['phase_min']:.2f} .. x{o['phase_max']:.2f}")
     print_group_errors(ps["groups"], o)
     for g in ps["graphs"]:
-        print(f"  iterations within 10% of the price at their phase: {g['graph']} "
-              f"{g['iters_within_10']} of {g['iters']}")
+        print(f"  every iteration alone: {g['graph']} {g['iters_within_10']} of "
+              f"{g['iters']} within 10% of the price at their phase, median |err| "
+              f"{pct(g['iter_median_err']).lstrip('+')}%, worst "
+              f"{pct(g['iter_worst_err']).lstrip('+')}%")
     for name, met in o["targets"].items():
         print(f"target {name} with each iteration at its phase: "
               f"{'met' if met else 'NOT met'}")

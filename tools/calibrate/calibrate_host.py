@@ -646,7 +646,6 @@ def main():
     else:
         params, notes, knee = knee_figures(medians(ag_runs), medians(ar_runs), p,
                                            knees, bool(memory))
-        held = None
         if knee and args.rounds >= 3:
             held = knee_held_out(ag_runs, ar_runs, p, knees, bool(memory))
         if held and held[0] >= held[1]:
@@ -789,7 +788,14 @@ def main():
         "by": "calibrate_host.py", "ranks": p, "issue": issue if args.gap_us else None,
         "gap_us": args.gap_us, "rounds": args.rounds, "iters": args.iters,
         "small_iters": args.small_iters,
-        "max_size": max_size, "knees": knees, "flush_mib": args.flush_mib,
+        "max_size": max_size, "knees": knees,
+        # The knees' check (knee_held_out): squared log errors of the rounds
+        # left out, with the knees the medians chose and without; and
+        # whether they were kept.
+        "knee_held_out": None if not held else {
+            "with": round(held[0], 6), "without": round(held[1], 6),
+            "kept": knee is not None},
+        "flush_mib": args.flush_mib,
         "evict_buffers": args.evict_buffers,
         "memory_calls": (args.memory_calls or "queued") if memory else None,
         # The all-reduce's median time per size (us): what a later call

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Checks validate_model.py --phase-inside with code of its own: for each
-row of the JSON and each run, every iteration's phase from hccl-run's
-probes around it (each probe's (time - fixed) / (calibration's time -
-fixed), the geometric mean of the two, to 0.02), its price by hccl-opt
+"""Checks validate_model.py --phase-inside with code of its own: the
+probe's baseline, the calibration's price of a ring all-reduce of its size
+(overhead + 2(p-1) alpha fixed, 2(p-1)/p of the bytes at the bandwidth and
+(p-1)/p reduced; no knee in the fake's calibration); for each row of the
+JSON and each run, every iteration's phase from hccl-run's probes around it
+(each probe's (time - fixed) / (baseline - fixed), the geometric mean of
+the two, to 0.02), its price by hccl-opt
 --comm-estimate link-params= with the calibration's bandwidth and
 reduction rate divided by it, and the row's error as the median of
 (price - time) / time over its iterations.
@@ -19,9 +22,17 @@ hccl_opt, report, work = sys.argv[1:4]
 with open(report) as f:
     data = json.load(f)
 probe = data["meta"]["phase_probes"][0]
-base, fixed = probe["baseline_us"], probe["fixed_us"]
 with open(os.path.join(work, "host-calibration-p2.json")) as f:
     calib = json.load(f)
+p, size = 2, probe["bytes"]
+assert "cache_bytes" not in calib
+fixed = calib["collective_overhead_us"] + 2 * (p - 1) * calib["intra"]["latency_us"]
+base = fixed + 1e6 * (2 * (p - 1) / p * size / (calib["intra"]["bandwidth_gbps"] * 1e9)
+                      + (p - 1) / p * size / (calib["reduce_gbps"] * 1e9))
+ok = (probe["baseline"] == "fit" and abs(base - probe["baseline_us"]) < 1e-2
+      and abs(fixed - probe["fixed_us"]) < 1e-2)
+print(f"baseline: the fit's price of the probe's call, {'same' if ok else 'DIFFERENT'} "
+      f"({base:.3f} vs {probe['baseline_us']} us)")
 prices = {}
 
 
