@@ -1,15 +1,17 @@
-//===- PhaseProbe.h - The host's memory phase between iterations -*- C++ -*-===//
+//===- PhaseProbe.h - The host's memory phase between iterations -*- C++
+//-*-===//
 //
 // hccl-run --phase-probe BYTES: an all-reduce of BYTES (fp32 sum, ring, on
 // buffers from HcclMemAlloc) timed from memory exactly as
-// calibrate_host.py times its sizes (hccl-test --evict-buffers --issue
-// ahead: the same code, MemoryCalls.h), before the first timed iteration and
-// after each. A VM's memory runs in phases up to 1.6x apart that last
-// seconds to a minute (docs/performance.md, "The host's memory phases"); a
-// probe between two runs cannot tell a phase that came and went inside a
-// run. bench/model/validate_model.py sets each probe against the
-// calibration's own time for that size and prices each iteration at the
-// phase of the probes around it.
+// calibrate_host.py times its sizes with --evict-buffers (hccl-test
+// --evict-buffers --issue ahead: the same code, MemoryCalls.h), before the
+// first timed iteration and after each. A VM's memory runs in phases up to
+// 1.6x apart that last seconds to a minute (docs/performance.md, "The
+// host's memory phases"); a probe between two runs cannot tell a phase
+// that came and went inside a run. bench/model/validate_model.py
+// --phase-inside sets each probe against the calibrated model's price of
+// that call and prices each iteration at the phase of the probes around
+// it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_TOOLS_HCCL_RUN_PHASEPROBE_H
@@ -26,8 +28,7 @@ class PhaseProbe {
 public:
   PhaseProbe(HcclComm world, uint32_t rank, uint32_t size, uint64_t bytes,
              int calls)
-      : world_(world), rank_(rank), size_(size), bytes_(bytes),
-        calls_(calls) {}
+      : world_(world), rank_(rank), size_(size), bytes_(bytes), calls_(calls) {}
   ~PhaseProbe();
   PhaseProbe(const PhaseProbe &) = delete;
   PhaseProbe &operator=(const PhaseProbe &) = delete;

@@ -392,11 +392,16 @@ public:
         figures.push_back(f);
         trace = std::move(events);
       }
-      // After the last warm-up iteration (the span's added ones counted)
-      // and after each timed one.
-      if (probe && i + 1 >= warmup)
+      // After the last warm-up iteration and after each timed one. An
+      // iteration the span has just made a warm-up (with -w 0 one that was
+      // to be timed) drops the probes before it: they stood before no timed
+      // iteration.
+      if (probe && i + 1 >= warmup) {
+        if (i + 1 == warmup)
+          probes.clear();
         if (int s = readPhase(); s != 0)
           return s;
+      }
     }
     if (spanSend_ && rank_ == 0) {
       std::fprintf(stderr,

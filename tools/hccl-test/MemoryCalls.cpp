@@ -14,8 +14,7 @@ namespace hccltest {
 
 void CallMemory::evict(size_t pattern) const {
   if (flush) {
-    std::memset(flush->data(), static_cast<int>(pattern & 0xff),
-                flush->size());
+    std::memset(flush->data(), static_cast<int>(pattern & 0xff), flush->size());
     // Never read: keep the compiler from dropping the writes.
     asm volatile("" : : "r"(flush->data()) : "memory");
   } else {
@@ -54,16 +53,18 @@ void memoryQueueMark(void *arg) {
 
 HcclResult queueCallsFromMemory(HcclComm comm, aclrtStream stream,
                                 const CallMemory &memory, int iters,
+                                const char *callName,
                                 const std::function<HcclResult()> &launch,
                                 std::vector<double> &marks,
-                                const char **failed) {
+                                std::string *failed) {
   marks.assign(2 * static_cast<size_t>(iters), 0.0);
   MemoryQueue q{&memory, &marks, 0};
   HcclResult r = HCCL_SUCCESS;
   auto step = [&](HcclResult res, const char *what) {
     if (res != HCCL_SUCCESS && r == HCCL_SUCCESS) {
       r = res;
-      *failed = what;
+      *failed = std::string(what) + " failed: " + HcclGetErrorString(res) +
+                ": " + HcclGetLastErrorMessage();
     }
     return res == HCCL_SUCCESS;
   };
@@ -73,7 +74,7 @@ HcclResult queueCallsFromMemory(HcclComm comm, aclrtStream stream,
         !step(HcclBarrier(comm, stream), "HcclBarrier") ||
         !step(HcclStreamLaunchHostFunc(stream, memoryQueueMark, &q),
               "HcclStreamLaunchHostFunc") ||
-        !step(launch(), "the call") ||
+        !step(launch(), callName) ||
         !step(HcclStreamLaunchHostFunc(stream, memoryQueueMark, &q),
               "HcclStreamLaunchHostFunc") ||
         !step(HcclBarrier(comm, stream), "HcclBarrier"))
@@ -125,9 +126,9 @@ HcclResult lastStartToLastEnd(HcclComm comm, bool shared,
   // the call takes once all are there; ranks that came early may have done
   // part of it before (a root's sends), so this is the call's cost without
   // the skew, a bound from below.
-  HcclResult r = HcclAllReduce(marks.data(), marks.data(), marks.size(),
-                               HCCL_DATA_TYPE_FP64, HCCL_REDUCE_MAX, comm,
-                               nullptr);
+  HcclResult r =
+      HcclAllReduce(marks.data(), marks.data(), marks.size(),
+                    HCCL_DATA_TYPE_FP64, HCCL_REDUCE_MAX, comm, nullptr);
   if (r != HCCL_SUCCESS)
     return r;
   *seconds = 0;

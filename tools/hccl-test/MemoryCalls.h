@@ -1,4 +1,5 @@
-//===- MemoryCalls.h - Timing calls whose data comes from memory -*- C++ -*-===//
+//===- MemoryCalls.h - Timing calls whose data comes from memory -*- C++
+//-*-===//
 //
 // hccl-test --flush-mib / --evict-buffers with --issue ahead, and hccl-run's
 // --phase-probe, which must time a call exactly as the calibration timed it
@@ -12,6 +13,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace hccltest {
@@ -36,14 +38,17 @@ double nowSeconds();
 /// stream, then a barrier after it, so no host thread parks and wakes
 /// between calls, no rank starts a call before every rank has evicted, and
 /// no rank evicts for the next call while another still ends this one.
-/// `launch` queues one call on the stream. Waits for the stream. On return
-/// `marks` holds each call's start and end on this rank (2 * iters,
-/// nowSeconds()); on failure `failed` names the call that failed.
+/// `launch` queues one call (named `callName`) on the stream. Waits for the
+/// stream. On return `marks` holds each call's start and end on this rank
+/// (2 * iters, nowSeconds()); on failure `failed` is "NAME failed: ERROR"
+/// for the first step that failed, its error text taken at once (a later
+/// failure, e.g. the synchronisation, would overwrite the thread's).
 HcclResult queueCallsFromMemory(HcclComm comm, aclrtStream stream,
                                 const CallMemory &memory, int iters,
+                                const char *callName,
                                 const std::function<HcclResult()> &launch,
                                 std::vector<double> &marks,
-                                const char **failed);
+                                std::string *failed);
 
 /// Whether every rank of `comm` reads one steady clock: processes under one
 /// kernel read one CLOCK_MONOTONIC, and equal boot ids say so (a time
