@@ -506,7 +506,8 @@ class PhaseProbe:
     fast as those of 32 and 128 MiB, its bytes' time 7% under the fit's), which that reference would put into
     every phase; priced against the median, run 58's iterations came out
     3-11% high at their phases, against the fit within 4% (bar t256M, whose
-    knee was itself fitted to that median): docs/performance.md, "Run 58".
+    knee was itself fitted to that median): docs/performance.md, "The phase
+    inside each run".
     The median is kept beside it in the JSON."""
 
     def __init__(self, args, tools, calib, tag):
