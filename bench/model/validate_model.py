@@ -503,11 +503,11 @@ class PhaseProbe:
     at the phase prices the probe's own call exactly as it ran). Not the
     calibration's median at that size: one size's median carries this
     host's noise (run 58's 64 MiB median moved its bytes 1.26-1.30x as
-    fast as those of 32 and 128 MiB, its bytes' time 7% under the fit's), which that reference would put into
-    every phase; priced against the median, run 58's iterations came out
-    3-11% high at their phases, against the fit within 4% (bar t256M, whose
-    knee was itself fitted to that median): docs/performance.md, "The phase
-    inside each run".
+    fast as those of 32 and 128 MiB, its bytes' time 7% under the fit's),
+    which that reference would put into every phase; priced against the
+    median, run 58's iterations came out 3-11% high at their phases,
+    against the fit within 4.1% (bar t256M, whose knee was itself fitted
+    to that median): docs/performance.md, "The phase inside each run".
     The median is kept beside it in the JSON."""
 
     def __init__(self, args, tools, calib, tag):
