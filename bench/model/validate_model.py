@@ -1346,9 +1346,10 @@ def error_targets(med, worst):
 
 def inside_summary(rows, in_flight):
     """The errors of the iterations priced at the phase around each
-    (--phase-inside), as phase_summary's: errors only, per graph and
-    in-flight setting and overall, and per graph how many iterations came
-    within 10% of their price."""
+    (--phase-inside), as phase_summary's: errors only, each plan's median
+    iteration per graph and in-flight setting and overall, and per graph
+    every iteration alone (how many came within 10% of their price, the
+    median and the worst)."""
     out = {"groups": error_groups(rows, in_flight, "inside_iter_err")}
     one = distinct_plans(rows)
     out["graphs"] = []

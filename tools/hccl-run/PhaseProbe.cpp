@@ -92,8 +92,6 @@ std::string PhaseProbe::time(double &us) {
                                      &what) != HCCL_SUCCESS)
     return "phase probe: " + what;
   double seconds = 0;
-  for (size_t i = 0; i < marks.size(); i += 2)
-    seconds += marks[i + 1] - marks[i];
   if (hccltest::lastStartToLastEnd(ring_, sharedClock_, marks, &seconds) !=
       HCCL_SUCCESS)
     return failed("gathering call times");

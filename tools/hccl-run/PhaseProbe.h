@@ -1,5 +1,4 @@
-//===- PhaseProbe.h - The host's memory phase between iterations -*- C++
-//-*-===//
+//===- PhaseProbe.h - The host's memory phase between iterations *- C++ -*-===//
 //
 // hccl-run --phase-probe BYTES: an all-reduce of BYTES (fp32 sum, ring, on
 // buffers from HcclMemAlloc) timed from memory exactly as

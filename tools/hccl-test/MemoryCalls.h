@@ -1,5 +1,4 @@
-//===- MemoryCalls.h - Timing calls whose data comes from memory -*- C++
-//-*-===//
+//===- MemoryCalls.h - Timing calls from memory ----------------*- C++ -*-===//
 //
 // hccl-test --flush-mib / --evict-buffers with --issue ahead, and hccl-run's
 // --phase-probe, which must time a call exactly as the calibration timed it
@@ -56,10 +55,10 @@ HcclResult queueCallsFromMemory(HcclComm comm, aclrtStream stream,
 /// Collective: every rank calls it.
 HcclResult sharedSteadyClock(HcclComm comm, bool *shared);
 
-/// With `shared`: `marks` (each call's start and end on this rank) become
-/// the job's (the latest over ranks), and `seconds` the sum of the calls
-/// from the last rank's start to the last rank's end. Otherwise leaves
-/// both. Collective when `shared`.
+/// `seconds` becomes the calls' total from `marks` (each call's start and
+/// end on this rank). With `shared`, `marks` become the job's (the latest
+/// over ranks) first, so each call counts from the last rank's start to the
+/// last rank's end; otherwise this rank's own. Collective when `shared`.
 HcclResult lastStartToLastEnd(HcclComm comm, bool shared,
                               std::vector<double> &marks, double *seconds);
 

@@ -58,9 +58,9 @@ private:
   /// --flush-mib or --evict-buffers: whether every rank runs under this
   /// kernel (sharedClock_).
   bool findSharedClock();
-  /// With sharedClock_: `marks` (each call's start and end on this rank)
-  /// become the job's, and `seconds` the sum of the calls from the last
-  /// rank's start to the last rank's end. Otherwise leaves both.
+  /// `seconds` becomes the calls' total from `marks` (each call's start and
+  /// end on this rank): with sharedClock_ from the last rank's start to the
+  /// last rank's end (`marks` become the job's), else this rank's own.
   bool timeFromLastStart(std::vector<double> &marks, double *seconds);
 
   const Options &opts_;
@@ -271,8 +271,6 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
       std::fprintf(stderr, "hccl-test: rank %u: %s\n", rank_, failed.c_str());
       return false;
     }
-    for (size_t i = 0; i < marks.size(); i += 2)
-      seconds += marks[i + 1] - marks[i];
     if (!timeFromLastStart(marks, &seconds))
       return false;
   } else if (opts_.fromMemory()) {
@@ -294,7 +292,6 @@ bool RankRun::runSize(uint64_t sizeBytes, int seq, FILE *csv) {
       double e = nowSeconds();
       marks[2 * static_cast<size_t>(i)] = t;
       marks[2 * static_cast<size_t>(i) + 1] = e;
-      seconds += e - t;
       // No rank flushes for the next call before every rank has ended this
       // one: with more ranks than cores a rank done early would take the
       // cores from one still finishing (3 ms of a 4-rank 64 KB all-reduce
