@@ -193,6 +193,11 @@ public:
   std::pair<uint64_t, uint64_t> splitCounts() const;
   /// Algorithm of the last collective run (tests, diagnostics).
   sched::Algorithm lastAlgorithm() const { return lastAlgo_; }
+  /// This rank's share of the last-level cache, past which a call streams
+  /// its output (tests set a small one), and the calls that did so.
+  size_t cacheShare() const { return cachePerLocalRank_; }
+  void setCacheShare(size_t bytes) { cachePerLocalRank_ = bytes; }
+  uint64_t callsPastCache() const { return callsPastCache_; }
   /// Whether the algorithm choice prices ranks sharing cores
   /// (AlgorithmPolicy::sharedCores; tests).
   bool sharesCores() const { return policy_.sharedCores(); }
@@ -259,7 +264,11 @@ private:
   std::unique_ptr<VerbsTransport> verbs_; ///< null: no RDMA device in use
   std::string noVerbs_;                   ///< why (for HCCL_TRANSPORT=verbs)
   AlgorithmPolicy policy_;
-  bool oversubscribed_ = false;  ///< WaitPolicy::oversubscribed, at init
+  bool oversubscribed_ = false; ///< WaitPolicy::oversubscribed, at init
+  /// This rank's share of the host's last-level cache (common/CacheSize.h):
+  /// a call whose output exceeds it streams that too. 0: never.
+  size_t cachePerLocalRank_ = 0;
+  uint64_t callsPastCache_ = 0;
   bool anyZeroCopyPair_ = false; ///< some peer is a zero-copy shm pair
   /// Element-wise collectives run in kNetPieceBytes pieces (data crosses
   /// sockets or other hosts); the same on every rank, since it follows the

@@ -148,11 +148,25 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
     }
     return shared[k] == 1;
   };
+  // A call whose output outgrows this rank's share of the last-level cache
+  // streams its last writes too: they would be evicted before the caller
+  // reads them, evicting on the way the inputs the call still reads
+  // (common/CacheSize.h; 2-rank all-reduces of 24-64 MB took 0.75-0.92x the
+  // time). Only with a core per rank, as above (not measured otherwise).
+  const bool pastCache =
+      !oversubscribed_ && cachePerLocalRank_ > 0 &&
+      cp.bufferBytes[static_cast<size_t>(sched::BufferId::Output)] >
+          cachePerLocalRank_;
+  callsPastCache_ += pastCache;
+  auto lastWriteStreams = [&](size_t opIndex) {
+    return pastCache && rp.ops[opIndex].dstBuf == sched::BufferId::Output;
+  };
   auto streams = [&](size_t opIndex) {
     int32_t reader = cp.reader.empty() ? -1 : cp.reader[opIndex];
-    return !oversubscribed_ && reader >= 0 &&
-           pairs_[static_cast<size_t>(commRank(reader))]->zeroCopyCapable() &&
-           isShared(rp.ops[opIndex].dstBuf);
+    return lastWriteStreams(opIndex) ||
+           (!oversubscribed_ && reader >= 0 &&
+            pairs_[static_cast<size_t>(commRank(reader))]->zeroCopyCapable() &&
+            isShared(rp.ops[opIndex].dstBuf));
   };
 
   for (size_t si = 0; si < rp.steps.size(); ++si) {
@@ -246,6 +260,7 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         r.dtype = b.dtype;
         r.op = b.op;
         r.nontemporal = streams(step.firstOp + i);
+        r.teeStreamsOwn = lastWriteStreams(step.firstOp + i);
         r.teeable = !tees.take.empty() && tees.take[i] && r.acc != nullptr &&
                     pairs_[static_cast<size_t>(peer)]->zeroCopyCapable();
         if (r.teeable)

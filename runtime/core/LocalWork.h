@@ -30,7 +30,7 @@ struct LocalWork {
     size_t strideBytes;
     int srcN;
     size_t done;
-    bool nontemporal; ///< another rank's core reads dst next
+    bool nontemporal; ///< another core reads dst next, or it is past the cache
     /// A Copy that may push (SendOp::pushCapable): it waits until the
     /// transport settles the push, then writes push->pushDst too.
     SendOp *push = nullptr;
@@ -68,7 +68,7 @@ struct LocalWork {
       }
       if (pushing) {
         copyTee(it.dst + it.done, it.push->pushDst + it.done, it.src + it.done,
-                len);
+                len, it.nontemporal);
         if (it.done + len == it.bytes)
           it.push->pushWritten = true;
       } else if (it.kind == sched::OpKind::Copy) {

@@ -35,26 +35,28 @@ bool reduceManyWith(KernelIsa isa, void *dst, const void *const *srcs, int k,
 inline constexpr int kMaxStreamedSources = 64;
 
 /// reduceManyWith() with dst written by non-temporal stores where the code
-/// path has them, bit-identical to it; with `plainCopy` set, the same result
-/// also goes there with plain stores, in the same pass (the tee: a peer's
-/// output streamed, this rank's own kept in cache). No store fence: the
-/// caller fences once after its last call (reduceManyNontemporal and
+/// path has them, bit-identical to it; with `copy` set, the same result
+/// also goes there in the same pass, with plain stores (the tee: a peer's
+/// output streamed, this rank's own kept in cache) or, with `copyStreamed`,
+/// streamed too (a call whose outputs outgrow the cache). No store fence:
+/// the caller fences once after its last call (reduceManyNontemporal and
 /// reduceManyTee do). False also for k outside 2..kMaxStreamedSources.
 /// Either destination may be the same pointer as a source, not as the
 /// other destination.
 bool reduceManyStreamedWith(KernelIsa isa, void *dst, const void *const *srcs,
                             int k, size_t count, sched::DataType type,
-                            sched::ReduceOp op, void *plainCopy = nullptr);
+                            sched::ReduceOp op, void *copy = nullptr,
+                            bool copyStreamed = false);
 
 namespace detail {
 /// One kernel: dst = srcs[0] op ... op srcs[k-1] (k >= 2, count >= 1).
 using ReduceFn = void (*)(void *dst, const void *const *srcs, int k,
                           size_t count);
 /// A streamed kernel: dst = the reduction written past the cache (no
-/// fence), and plainCopy, when not null, = the same with plain stores;
-/// 2 <= k <= kMaxStreamedSources.
-using StreamedFn = void (*)(void *dst, void *plainCopy, const void *const *srcs,
-                            int k, size_t count);
+/// fence), and copy, when not null, = the same with plain stores, or
+/// streamed too with copyStreamed; 2 <= k <= kMaxStreamedSources.
+using StreamedFn = void (*)(void *dst, void *copy, bool copyStreamed,
+                            const void *const *srcs, int k, size_t count);
 /// Kernels of one code path, indexed [DataType][ReduceOp].
 struct KernelTable {
   ReduceFn fn[sched::kNumDataTypes][4];

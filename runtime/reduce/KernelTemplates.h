@@ -302,36 +302,38 @@ void reduce16(void *dstv, const void *const *srcsv, int k, size_t n) {
 constexpr size_t kStreamBlockBytes = 1024;
 
 template <size_t ES, detail::ReduceFn Kernel, typename Stream>
-void reduceStreamed(void *dstv, void *plainv, const void *const *srcsv, int k,
-                    size_t n) {
+void reduceStreamed(void *dstv, void *copyv, bool copyStreamed,
+                    const void *const *srcsv, int k, size_t n) {
   constexpr size_t B = kStreamBlockBytes / ES;
   alignas(64) char block[kStreamBlockBytes];
   const void *at[kMaxStreamedSources];
   char *dst = static_cast<char *>(dstv);
-  char *plain = static_cast<char *>(plainv);
+  char *copy = static_cast<char *>(copyv);
   for (size_t base = 0; base < n; base += B) {
     size_t m = std::min(B, n - base);
     for (int j = 0; j < k; ++j)
       at[j] = static_cast<const char *>(srcsv[j]) + base * ES;
     Kernel(block, at, k, m);
     Stream::store(dst + base * ES, block, m * ES);
-    if (plain)
-      std::memcpy(plain + base * ES, block, m * ES);
+    if (copy && copyStreamed)
+      Stream::store(copy + base * ES, block, m * ES);
+    else if (copy)
+      std::memcpy(copy + base * ES, block, m * ES);
   }
 }
 
 // Native types: two sources may stream straight from registers where the ISA
 // does that for T (it returns false where it does not).
 template <typename T, typename Op, typename Stream>
-void reduceNativeStreamed(void *dst, void *plain, const void *const *srcs,
-                          int k, size_t n) {
+void reduceNativeStreamed(void *dst, void *copy, bool copyStreamed,
+                          const void *const *srcs, int k, size_t n) {
   if (k == 2 &&
       Stream::template fusedPair<T, Op>(
-          static_cast<T *>(dst), static_cast<T *>(plain),
+          static_cast<T *>(dst), static_cast<T *>(copy), copyStreamed,
           static_cast<const T *>(srcs[0]), static_cast<const T *>(srcs[1]), n))
     return;
-  reduceStreamed<sizeof(T), &reduceNative<T, Op>, Stream>(dst, plain, srcs, k,
-                                                          n);
+  reduceStreamed<sizeof(T), &reduceNative<T, Op>, Stream>(
+      dst, copy, copyStreamed, srcs, k, n);
 }
 
 //===----------------------------------------------------------------------===//

@@ -80,18 +80,23 @@ template <> struct IsFloatLike<V4d> : std::true_type {};
 /// do not.
 struct StreamAvx2 {
   template <typename T, typename Op>
-  static bool fusedPair(T *dst, T *plain, const T *a, const T *b, size_t n) {
+  static bool fusedPair(T *dst, T *copy, bool copyStreamed, const T *a,
+                        const T *b, size_t n) {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       using V = std::conditional_t<std::is_same_v<T, float>, V8f, V4d>;
       constexpr size_t L = 32 / sizeof(T);
       auto addr = reinterpret_cast<uintptr_t>(dst);
       if (addr % sizeof(T) != 0)
         return false;
+      // The copy streams where it shares dst's alignment (the tee's two
+      // outputs do: both sit at the same offset of page-aligned buffers).
+      bool both = copy && copyStreamed &&
+                  ((reinterpret_cast<uintptr_t>(copy) - addr) & 31) == 0;
       auto scalar = [&](size_t i) {
         T r = Op::apply(a[i], b[i]);
         dst[i] = r;
-        if (plain)
-          plain[i] = r;
+        if (copy)
+          copy[i] = r;
       };
       size_t head = std::min(n, ((32 - (addr & 31)) & 31) / sizeof(T));
       size_t i = 0;
@@ -105,8 +110,10 @@ struct StreamAvx2 {
         __m256i bits;
         std::memcpy(&bits, &r, 32);
         _mm256_stream_si256(reinterpret_cast<__m256i *>(dst + i), bits);
-        if (plain)
-          _mm256_storeu_si256(reinterpret_cast<__m256i *>(plain + i), bits);
+        if (both)
+          _mm256_stream_si256(reinterpret_cast<__m256i *>(copy + i), bits);
+        else if (copy)
+          _mm256_storeu_si256(reinterpret_cast<__m256i *>(copy + i), bits);
       }
       for (; i < n; ++i)
         scalar(i);

@@ -16,7 +16,7 @@ struct StreamBaseline {
     detail::streamBytes(dst, src, bytes);
   }
   template <typename T, typename Op>
-  static bool fusedPair(T *, T *, const T *, const T *, size_t) {
+  static bool fusedPair(T *, T *, bool, const T *, const T *, size_t) {
     return false;
   }
 };

@@ -42,12 +42,13 @@ void copyNontemporal(void *dst, const void *src, size_t bytes) {
   fence();
 }
 
-void copyTee(void *dst, void *peerDst, const void *src, size_t bytes) {
+void copyTee(void *dst, void *peerDst, const void *src, size_t bytes,
+             bool streamOwn) {
   if (bytes == 0)
     return;
   detail::copyAndStreamBytes(static_cast<char *>(dst),
                              static_cast<char *>(peerDst),
-                             static_cast<const char *>(src), bytes);
+                             static_cast<const char *>(src), bytes, streamOwn);
   fence();
 }
 
@@ -69,7 +70,8 @@ bool reduceManyNontemporal(void *dst, const void *const *srcs, int k,
 }
 
 bool reduceManyTee(void *dst, void *peerDst, const void *const *srcs, int k,
-                   size_t count, sched::DataType type, sched::ReduceOp op) {
+                   size_t count, sched::DataType type, sched::ReduceOp op,
+                   bool streamOwn) {
   if (k < 2 || k > kMaxStreamedSources) {
     // One source or very many: reduce (or copy), then stream the copy.
     if (!reduceMany(dst, srcs, k, count, type, op))
@@ -78,7 +80,7 @@ bool reduceManyTee(void *dst, void *peerDst, const void *const *srcs, int k,
     return true;
   }
   if (!reduceManyStreamedWith(activeKernelIsa(), peerDst, srcs, k, count, type,
-                              op, dst))
+                              op, dst, streamOwn))
     return false;
   fence();
   return true;

@@ -34,15 +34,21 @@ bool reduceManyNontemporal(void *dst, const void *const *srcs, int k,
 /// The tee (transport/shm/ShmPair.h): the same reduction into this rank's
 /// dst with plain stores (this rank's caller reads it next) and into
 /// `peerDst` with streaming stores (another core's), in one pass over the
-/// sources. Either may be the same pointer as a source, not as the other.
+/// sources; with `streamOwn` dst is streamed too where the streamed kernels
+/// take the reduction (2..kMaxStreamedSources sources; the call's outputs
+/// outgrow the cache: core/Executor.cpp). Either may be the same pointer
+/// as a source, not as the other.
 bool reduceManyTee(void *dst, void *peerDst, const void *const *srcs, int k,
-                   size_t count, sched::DataType type, sched::ReduceOp op);
+                   size_t count, sched::DataType type, sched::ReduceOp op,
+                   bool streamOwn = false);
 
 /// The push (transport/shm/ShmPair.h): memcpy(dst, src, bytes) and
 /// memcpy(peerDst, src, bytes) in one pass over src, dst with plain stores
-/// (this rank's caller reads it next) and peerDst streamed (another core's
-/// buffer), then a store fence. No overlap among the three.
-void copyTee(void *dst, void *peerDst, const void *src, size_t bytes);
+/// (this rank's caller reads it next) or streamed with `streamOwn`, and
+/// peerDst streamed (another core's buffer), then a store fence. No overlap
+/// among the three.
+void copyTee(void *dst, void *peerDst, const void *src, size_t bytes,
+             bool streamOwn = false);
 
 /// True when this build streams (x86-64); elsewhere the calls above are
 /// ordinary copies and reductions.

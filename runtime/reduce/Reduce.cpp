@@ -82,13 +82,13 @@ bool reduceManyWith(KernelIsa isa, void *dst, const void *const *srcs, int k,
 
 bool reduceManyStreamedWith(KernelIsa isa, void *dst, const void *const *srcs,
                             int k, size_t count, sched::DataType type,
-                            sched::ReduceOp op, void *plainCopy) {
+                            sched::ReduceOp op, void *copy, bool copyStreamed) {
   const detail::KernelTable *t = tableFor(isa);
   if (!t || k < 2 || k > kMaxStreamedSources || !inRange(type, op))
     return false;
   if (count > 0)
-    t->streamed[static_cast<int>(type)][static_cast<int>(op)](dst, plainCopy,
-                                                              srcs, k, count);
+    t->streamed[static_cast<int>(type)][static_cast<int>(op)](
+        dst, copy, copyStreamed, srcs, k, count);
   return true;
 }
 

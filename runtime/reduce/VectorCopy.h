@@ -25,9 +25,9 @@ namespace hccl::rt::detail {
 
 /// Copies the whole 64-byte units at the front of [src, src + bytes) to dst
 /// with four 16-byte moves each; returns how many bytes it copied. With
-/// kStream the stores are non-temporal, which needs dst 16-byte aligned.
+/// kStream dst's stores are non-temporal, which needs dst 16-byte aligned.
 /// With kTee the units also go to `streamDst` (16-byte aligned), streamed,
-/// from the same registers, while dst takes plain stores.
+/// from the same registers.
 template <bool kStream, bool kTee = false>
 inline size_t copy64(char *dst, const char *src, size_t bytes,
                      char *streamDst = nullptr) {
@@ -38,7 +38,7 @@ inline size_t copy64(char *dst, const char *src, size_t bytes,
       v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i) + k);
     for (int k = 0; k < 4; ++k) {
       auto *d = reinterpret_cast<__m128i *>(dst + i) + k;
-      if constexpr (kStream && !kTee)
+      if constexpr (kStream)
         _mm_stream_si128(d, v[k]);
       else
         _mm_storeu_si128(d, v[k]);
@@ -71,26 +71,37 @@ inline void streamBytes(char *dst, const char *src, size_t bytes) {
 }
 
 /// memcpy(dst, src, bytes) and memcpy(streamDst, src, bytes) in one pass
-/// over src: dst with plain stores, streamDst with non-temporal ones where
-/// aligned (as streamBytes; no fence). Neither destination may overlap src
-/// or the other.
+/// over src: streamDst with non-temporal stores where aligned (as
+/// streamBytes; no fence), dst with plain ones, or streamed too with
+/// `dstStreamed` where it shares streamDst's alignment. Neither destination
+/// may overlap src or the other.
 inline void copyAndStreamBytes(char *dst, char *streamDst, const char *src,
-                               size_t bytes) {
+                               size_t bytes, bool dstStreamed = false) {
 #if defined(__x86_64__)
   size_t head = (16 - (reinterpret_cast<uintptr_t>(streamDst) & 15)) & 15;
   head = std::min(head, bytes);
   std::memcpy(dst, src, head);
   std::memcpy(streamDst, src, head);
-  size_t i = head + copy64<true, true>(dst + head, src + head, bytes - head,
-                                       streamDst + head);
+  bool both = dstStreamed && ((reinterpret_cast<uintptr_t>(dst) -
+                               reinterpret_cast<uintptr_t>(streamDst)) &
+                              15) == 0;
+  size_t i =
+      head + (both ? copy64<true, true>(dst + head, src + head, bytes - head,
+                                        streamDst + head)
+                   : copy64<false, true>(dst + head, src + head, bytes - head,
+                                         streamDst + head));
   for (; i + 16 <= bytes; i += 16) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), v);
+    if (both)
+      _mm_stream_si128(reinterpret_cast<__m128i *>(dst + i), v);
+    else
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i), v);
     _mm_stream_si128(reinterpret_cast<__m128i *>(streamDst + i), v);
   }
   std::memcpy(dst + i, src + i, bytes - i);
   std::memcpy(streamDst + i, src + i, bytes - i);
 #else
+  (void)dstStreamed;
   std::memcpy(dst, src, bytes);
   std::memcpy(streamDst, src, bytes);
 #endif

@@ -90,9 +90,9 @@ bool applyIncoming(RecvOp &op, size_t off, const void *data, size_t len) {
   size_t es = sched::dataTypeSize(op.dtype);
   const char *acc = static_cast<const char *>(op.acc) + off;
   const void *srcs[2] = {acc, data};
-  if (op.also) // the tee: ours in cache, the peer's streamed
-    return reduceManyTee(dst, op.also + off, srcs, 2, len / es, op.dtype,
-                         op.op);
+  if (op.also) // the tee: ours in cache (unless past it), the peer's streamed
+    return reduceManyTee(dst, op.also + off, srcs, 2, len / es, op.dtype, op.op,
+                         op.teeStreamsOwn);
   if (op.nontemporal)
     return reduceManyNontemporal(dst, srcs, 2, len / es, op.dtype, op.op);
   return reduceMany(dst, srcs, 2, len / es, op.dtype, op.op);

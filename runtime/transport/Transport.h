@@ -146,8 +146,11 @@ struct RecvOp {
   sched::DataType dtype = sched::DataType::Int8;
   sched::ReduceOp op = sched::ReduceOp::Sum;
   /// Write dst with non-temporal stores (reduce/Nontemporal.h): set by the
-  /// executor when another rank's core reads dst next.
+  /// executor when another rank's core reads dst next, or when dst is the
+  /// output of a call too large for the cache.
   bool nontemporal = false;
+  /// The latter alone: with a tee (`also`), dst streams too.
+  bool teeStreamsOwn = false;
   /// Set by the executor: this rank's message with ordinal teeOrdinal to the
   /// same peer is dst, whole and unchanged, so a peer's offer (SendOp's
   /// teeDst) for that ordinal may be taken.

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 
 using hccl::sched::DataType;
@@ -39,25 +40,34 @@ TEST(Nontemporal, CopyMatchesMemcpyAtEveryAlignment) {
 
 // The push's copy: both destinations get exactly memcpy's bytes, nothing
 // outside them changes, whatever the alignment of either (the streamed one
-// sets the head; the plain one follows it).
+// sets the head; the plain one follows it), with this rank's own copy
+// plain or streamed too (where it shares the peer's alignment).
 TEST(Nontemporal, CopyTeeWritesBothDestinationsExactly) {
   std::mt19937_64 rng(11);
   std::vector<unsigned char> src(20100), own(20100), peer(20100);
   for (auto &c : src)
     c = static_cast<unsigned char>(rng());
-  for (size_t ownOff : {0, 3, 16})
-    for (size_t peerOff : {0, 1, 7, 15, 16, 33})
-      for (size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 127, 4097, 19999}) {
-        std::fill(own.begin(), own.end(), 0xAB);
-        std::fill(peer.begin(), peer.end(), 0xCD);
-        std::vector<unsigned char> wantOwn = own, wantPeer = peer;
-        std::memcpy(wantOwn.data() + ownOff, src.data() + 5, n);
-        std::memcpy(wantPeer.data() + peerOff, src.data() + 5, n);
-        hccl::rt::copyTee(own.data() + ownOff, peer.data() + peerOff,
-                          src.data() + 5, n);
-        ASSERT_EQ(own, wantOwn) << ownOff << "/" << peerOff << ", " << n;
-        ASSERT_EQ(peer, wantPeer) << ownOff << "/" << peerOff << ", " << n;
-      }
+  for (bool streamOwn : {false, true})
+    for (size_t ownOff : {0, 3, 16, 17})
+      for (size_t peerOff : {0, 1, 7, 15, 16, 33})
+        for (size_t n : {0, 1, 15, 16, 17, 63, 64, 65, 127, 4097, 19999}) {
+          std::fill(own.begin(), own.end(), 0xAB);
+          std::fill(peer.begin(), peer.end(), 0xCD);
+          std::vector<unsigned char> wantOwn = own, wantPeer = peer;
+          std::memcpy(wantOwn.data() + ownOff, src.data() + 5, n);
+          std::memcpy(wantPeer.data() + peerOff, src.data() + 5, n);
+          hccl::rt::copyTee(own.data() + ownOff, peer.data() + peerOff,
+                            src.data() + 5, n, streamOwn);
+          ASSERT_EQ(own, wantOwn)
+              << ownOff << "/" << peerOff << ", " << n << ", " << streamOwn;
+          ASSERT_EQ(peer, wantPeer)
+              << ownOff << "/" << peerOff << ", " << n << ", " << streamOwn;
+        }
+}
+
+/// Bytes from p to the next 64-byte boundary.
+size_t aheadTo64(const void *p) {
+  return (64 - (reinterpret_cast<uintptr_t>(p) & 63)) & 63;
 }
 
 class NontemporalReduce : public ::testing::TestWithParam<DataType> {};
@@ -137,43 +147,57 @@ TEST_P(NontemporalReduce, EveryCodePathStreamsWhatItReduces) {
             for (size_t b = (elemOff + n) * es; b < out.size(); ++b)
               ASSERT_EQ(out[b], 0x5A) << where;
             // A plain copy in the same pass, at the same and at a different
-            // alignment, and as the first source (in place).
-            for (size_t plainOff : {elemOff, elemOff + 1}) {
-              std::vector<unsigned char> again((n + 8) * es, 0x5A),
-                  plain((n + 8) * es, 0x3C);
-              ASSERT_TRUE(hccl::rt::reduceManyStreamedWith(
-                  isa, again.data() + elemOff * es, ptrs.data(), k, n, t, rop,
-                  plain.data() + plainOff * es));
-              ASSERT_EQ(reftest::firstMismatch(t, again.data() + elemOff * es,
-                                               expect.data(), n),
-                        n)
-                  << where << ", with a plain copy";
-              ASSERT_EQ(reftest::firstMismatch(t, plain.data() + plainOff * es,
-                                               expect.data(), n),
-                        n)
-                  << where << ", the plain copy at " << plainOff;
-              for (size_t b = 0; b < plainOff * es; ++b)
-                ASSERT_EQ(plain[b], 0x3C) << where;
-              for (size_t b = (plainOff + n) * es; b < plain.size(); ++b)
-                ASSERT_EQ(plain[b], 0x3C) << where;
-            }
+            // alignment, and as the first source (in place). Streamed too
+            // (a call past the cache): where the copy shares dst's 32-byte
+            // alignment (elemOff + 64 / es) the fused kernels stream both.
+            for (bool copyStreamed : {false, true})
+              for (size_t plainOff :
+                   {elemOff, elemOff + 1, elemOff + 64 / es}) {
+                // Both from 64-byte boundaries, so that the offsets alone
+                // decide whether they share an alignment.
+                std::vector<unsigned char> againBuf((n + 8) * es + 64, 0x5A),
+                    plain((n + 80) * es + 64, 0x3C);
+                size_t pa = aheadTo64(againBuf.data()),
+                       pp = aheadTo64(plain.data());
+                unsigned char *again = againBuf.data() + pa;
+                unsigned char *copyAt = plain.data() + pp + plainOff * es;
+                ASSERT_TRUE(hccl::rt::reduceManyStreamedWith(
+                    isa, again + elemOff * es, ptrs.data(), k, n, t, rop,
+                    copyAt, copyStreamed));
+                ASSERT_EQ(reftest::firstMismatch(t, again + elemOff * es,
+                                                 expect.data(), n),
+                          n)
+                    << where << ", with a copy";
+                ASSERT_EQ(reftest::firstMismatch(t, copyAt, expect.data(), n),
+                          n)
+                    << where << ", the copy at " << plainOff
+                    << (copyStreamed ? ", streamed" : ", plain");
+                for (size_t b = 0; b < pp + plainOff * es; ++b)
+                  ASSERT_EQ(plain[b], 0x3C) << where;
+                for (size_t b = pp + (plainOff + n) * es; b < plain.size(); ++b)
+                  ASSERT_EQ(plain[b], 0x3C) << where;
+              }
             {
               // The tee: both destinations sources, as in place on both
-              // ranks (dst is this rank's input, peerDst the peer's).
-              auto copy = srcs;
-              std::vector<const void *> cp;
-              for (auto &c : copy)
-                cp.push_back(c.data());
-              ASSERT_TRUE(hccl::rt::reduceManyTee(
-                  copy[0].data(), copy[1].data(), cp.data(), k, n, t, rop));
-              ASSERT_EQ(
-                  reftest::firstMismatch(t, copy[0].data(), expect.data(), n),
-                  n)
-                  << where << ", tee into srcs[0]";
-              ASSERT_EQ(
-                  reftest::firstMismatch(t, copy[1].data(), expect.data(), n),
-                  n)
-                  << where << ", tee into srcs[1]";
+              // ranks (dst is this rank's input, peerDst the peer's); this
+              // rank's copy plain, then streamed too.
+              for (bool streamOwn : {false, true}) {
+                auto copy = srcs;
+                std::vector<const void *> cp;
+                for (auto &c : copy)
+                  cp.push_back(c.data());
+                ASSERT_TRUE(hccl::rt::reduceManyTee(copy[0].data(),
+                                                    copy[1].data(), cp.data(),
+                                                    k, n, t, rop, streamOwn));
+                ASSERT_EQ(
+                    reftest::firstMismatch(t, copy[0].data(), expect.data(), n),
+                    n)
+                    << where << ", tee into srcs[0]";
+                ASSERT_EQ(
+                    reftest::firstMismatch(t, copy[1].data(), expect.data(), n),
+                    n)
+                    << where << ", tee into srcs[1]";
+              }
             }
             // Into the last source, as a reduction in place does.
             ASSERT_TRUE(hccl::rt::reduceManyStreamedWith(

@@ -1063,6 +1063,120 @@ TEST(ZeroCopy, TwoRankBroadcastAndSendSplitTheCopyBetweenBothRanks) {
                     "where the runtime takes no split";
 }
 
+TEST(ZeroCopy, CallsPastTheCacheStreamTheirOutputsWithExactResults) {
+  // A call whose output exceeds this rank's share of the last-level cache
+  // writes it with streaming stores too (core/Executor.cpp, pastCache): the
+  // tee's and the push's own copies, receives and local copies into the
+  // output. The share is set small here so that MiB-sized calls take that
+  // path on any host; results must stay exact, the tee and push still go
+  // each way, and each call is counted past the cache exactly
+  // when its output exceeds the share (never with more ranks than cores).
+  auto body = [](RankCtx &c) -> std::string {
+    HcclComm comm;
+    RT_OK(c.initComm(&comm));
+    auto *cc = static_cast<hccl::rt::Communicator *>(comm);
+    bool counted = !hccl::rt::WaitPolicy::oversubscribed(c.size);
+    RT_CHECK(cc->cacheShare() > 0 || !counted,
+             "no last-level cache read from sysfs on this host");
+    const size_t share = size_t(64) << 10;
+    cc->setCacheShare(share);
+    auto past = [&](const char *what, uint64_t before, size_t outBytes) {
+      uint64_t want = counted && outBytes > share ? 1 : 0;
+      uint64_t got = cc->callsPastCache() - before;
+      return got == want
+                 ? std::string()
+                 : std::string(what) + ": " + std::to_string(got) +
+                       " calls past the cache for " + std::to_string(outBytes) +
+                       " output bytes (want " + std::to_string(want) + ")";
+    };
+    for (size_t n : {size_t(1) << 20, (size_t(1) << 18) + 3})
+      for (bool inPlace : {false, true}) {
+        uint64_t b = cc->callsPastCache();
+        std::string e =
+            teeOnce<float>(c, comm, HCCL_DATA_TYPE_FP32, n, inPlace, counted);
+        if (e.empty())
+          e = past("fp32 all-reduce", b, n * 4);
+        b = cc->callsPastCache();
+        if (e.empty())
+          e = teeOnce<double>(c, comm, HCCL_DATA_TYPE_FP64, n, inPlace,
+                              counted);
+        if (e.empty())
+          e = past("fp64 all-reduce", b, n * 8);
+        b = cc->callsPastCache();
+        if (e.empty())
+          e = teeOnce<int32_t>(c, comm, HCCL_DATA_TYPE_INT32, n, inPlace,
+                               counted);
+        if (e.empty())
+          e = past("int32 all-reduce", b, n * 4);
+        if (!e.empty())
+          return e;
+      }
+    for (size_t n : {size_t(1) << 20, (size_t(1) << 18) + 3}) {
+      uint64_t b = cc->callsPastCache();
+      std::string e = pushOnce<float>(c, comm, HCCL_DATA_TYPE_FP32, n, false,
+                                      counted ? 1 : -1);
+      if (e.empty())
+        e = past("all-gather", b, 2 * n * 4);
+      b = cc->callsPastCache();
+      if (e.empty())
+        e = splitOnce(c, comm, 4 * n + 1, 1, false, -1); // splits: per algo
+      if (e.empty())
+        e = past("broadcast", b, 4 * n + 1);
+      if (!e.empty())
+        return e;
+    }
+    // Heap buffers: no tee, the receives' and copies' own streamed writes.
+    const size_t n = (size_t(1) << 20) + 5;
+    std::vector<float> in = teeInput<float>(c.rank, n), out(n, -1.0f);
+    std::vector<float> want(n, 0.0f);
+    for (int r = 0; r < c.size; ++r) {
+      std::vector<float> x = teeInput<float>(r, n);
+      for (size_t i = 0; i < n; ++i)
+        want[i] += x[i];
+    }
+    uint64_t b = cc->callsPastCache();
+    RT_OK(HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32,
+                        HCCL_REDUCE_SUM, comm, nullptr));
+    RT_CHECK(std::memcmp(out.data(), want.data(), n * 4) == 0,
+             "heap all-reduce past the cache");
+    std::string e = past("heap all-reduce", b, n * 4);
+    if (!e.empty())
+      return e;
+    std::vector<float> blocks(in.begin(), in.begin() + (n / 2 * 2));
+    std::vector<float> mine(n / 2, -1.0f);
+    b = cc->callsPastCache();
+    RT_OK(HcclReduceScatter(blocks.data(), mine.data(), n / 2,
+                            HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm,
+                            nullptr));
+    for (size_t i = 0; i < n / 2; ++i)
+      RT_CHECK(mine[i] == want[c.rank * (n / 2) + i],
+               "heap reduce-scatter element " + std::to_string(i));
+    e = past("heap reduce-scatter", b, n / 2 * 4);
+    if (!e.empty())
+      return e;
+    // Within the share: not past it.
+    const size_t small = 4000;
+    b = cc->callsPastCache();
+    RT_OK(HcclAllReduce(in.data(), out.data(), small, HCCL_DATA_TYPE_FP32,
+                        HCCL_REDUCE_SUM, comm, nullptr));
+    RT_CHECK(std::memcmp(out.data(), want.data(), small * 4) == 0,
+             "heap all-reduce within the cache");
+    e = past("heap all-reduce within the share", b, small * 4);
+    if (!e.empty())
+      return e;
+    RT_OK(HcclCommDestroy(comm));
+    return "";
+  };
+  for (const char *algo : {"level0:ring", "level0:rhd"}) {
+    RunOptions o = opts();
+    o.env.push_back({"HCCL_ALGO", algo});
+    EXPECT_EQ(runRanks(2, body, o), "") << algo;
+  }
+  if (hccl::rt::WaitPolicy::oversubscribed(2))
+    GTEST_SKIP() << "results checked; streaming not: fewer than 2 cores, "
+                    "where the runtime streams nothing";
+}
+
 TEST(BufferSize, LargeCallsRunInPiecesWithinHcclBuffsize) {
   // One-shot all-reduce needs p * n elements of scratch: 3 x 4 MiB here,
   // above 2 x HCCL_BUFFSIZE = 2 MiB, so the call runs in pieces.

@@ -2,6 +2,7 @@
 #include "bootstrap/Launcher.h"
 #include "bootstrap/Rendezvous.h"
 #include "bootstrap/RootInfo.h"
+#include "common/CacheSize.h"
 #include "common/CpuMove.h"
 #include "common/HostLoad.h"
 #include "common/Socket.h"
@@ -25,6 +26,8 @@
 #include <chrono>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <memory>
@@ -1725,6 +1728,63 @@ TEST(CpuMove, LeavesTheCpuAndKeepsTheMask) {
     ASSERT_EQ(sched_getaffinity(0, sizeof after, &after), 0);
     EXPECT_TRUE(CPU_EQUAL(&after, &two));
   }).join();
+}
+
+TEST(CacheSize, SysfsSizesAndCpuListsAreParsedOrRefused) {
+  EXPECT_EQ(cacheSizeOf("32768K"), size_t(32) << 20);
+  EXPECT_EQ(cacheSizeOf("1M"), size_t(1) << 20);
+  EXPECT_EQ(cacheSizeOf("2G"), size_t(2) << 30);
+  EXPECT_EQ(cacheSizeOf("512"), size_t(512));
+  for (const char *bad : {"", "K", "0K", "32768k", "32768KB", "-1K", " 1K",
+                          "1234567890K", "12.5M"})
+    EXPECT_EQ(cacheSizeOf(bad), size_t(0)) << bad;
+  EXPECT_EQ(cpuListCount("0-1"), 2);
+  EXPECT_EQ(cpuListCount("0-3,8,10-11"), 7);
+  EXPECT_EQ(cpuListCount("5"), 1);
+  for (const char *bad : {"", ",", "0,", ",0", "3-1", "0-", "-1", "0--1", "a",
+                          "0 1", "0-1,,2", "0-1234567890"})
+    EXPECT_EQ(cpuListCount(bad), 0) << bad;
+}
+
+/// A fake /sys/devices/system/cpu with cpu0's caches as given: each entry
+/// is {level, type, size, shared_cpu_list}.
+std::string fakeCpuDir(const std::string &name,
+                       const std::vector<std::array<std::string, 4>> &caches) {
+  namespace fs = std::filesystem;
+  fs::path root = fs::temp_directory_path() /
+                  ("hccl-cache-" + name + "-" + std::to_string(getpid()));
+  fs::remove_all(root);
+  for (size_t i = 0; i < caches.size(); ++i) {
+    fs::path d = root / "cpu0" / "cache" / ("index" + std::to_string(i));
+    fs::create_directories(d);
+    const char *files[4] = {"level", "type", "size", "shared_cpu_list"};
+    for (int f = 0; f < 4; ++f)
+      std::ofstream(d / files[f]) << caches[i][static_cast<size_t>(f)] << "\n";
+  }
+  return root.string();
+}
+
+TEST(CacheSize, TheLastLevelIsTheHighestDataCacheOverTheHostsInstances) {
+  // This VM's layout: L1d, L1i, L2 per core, one L3 over both cores.
+  std::string vm = fakeCpuDir("vm", {{"1", "Data", "32K", "0"},
+                                     {"1", "Instruction", "32K", "0"},
+                                     {"2", "Unified", "1024K", "0"},
+                                     {"3", "Unified", "32768K", "0-1"}});
+  EXPECT_EQ(lastLevelCacheIn(vm, 2), size_t(32) << 20);
+  // An EPYC with 8 cores per L3 and 64 cores: 8 instances.
+  std::string epyc = fakeCpuDir("epyc", {{"1", "Data", "32K", "0,64"},
+                                         {"2", "Unified", "512K", "0,64"},
+                                         {"3", "Unified", "32768K", "0-7"}});
+  EXPECT_EQ(lastLevelCacheIn(epyc, 64), size_t(256) << 20);
+  // An instruction cache is never the last level; a malformed size is
+  // skipped; an unreadable share counts one instance.
+  std::string odd = fakeCpuDir("odd", {{"2", "Unified", "1M", ""},
+                                       {"3", "Instruction", "64M", "0-1"},
+                                       {"4", "Unified", "lots", "0-1"}});
+  EXPECT_EQ(lastLevelCacheIn(odd, 16), size_t(1) << 20);
+  EXPECT_EQ(lastLevelCacheIn("/nonexistent-hccl-cpu-dir", 2), size_t(0));
+  for (const std::string &d : {vm, epyc, odd})
+    std::filesystem::remove_all(d);
 }
 
 TEST(HostLoad, RunnableCountIsReadFromLoadavg) {
