@@ -1,23 +1,27 @@
-//===- CacheSize.cpp - The host's last-level cache, from sysfs ------------===//
+//===- CacheSize.cpp - The last-level cache, from sysfs -------------------===//
 #include "common/CacheSize.h"
 #include "common/HostLoad.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <sched.h>
 
 namespace hccl::rt {
 namespace {
 
-/// The first line of a small sysfs file; empty if it cannot be read.
+/// The first line of a small sysfs file; empty if it cannot be read or
+/// does not end within 4 KiB (a long cpu list cut short would miscount).
 std::string readLine(const std::string &path) {
   FILE *f = std::fopen(path.c_str(), "re");
   if (!f)
     return {};
-  char buf[256] = {0};
-  size_t got = std::fread(buf, 1, sizeof(buf) - 1, f);
+  std::string s(4096, '\0');
+  size_t got = std::fread(s.data(), 1, s.size(), f);
   std::fclose(f);
-  std::string s(buf, got);
-  s.erase(std::find(s.begin(), s.end(), '\n'), s.end());
+  size_t nl = s.find('\n');
+  if (nl == std::string::npos || nl >= got)
+    return {};
+  s.resize(nl);
   return s;
 }
 
@@ -77,10 +81,9 @@ int cpuListCount(const std::string &text) {
   return static_cast<int>(n);
 }
 
-size_t lastLevelCacheIn(const std::string &cpuDir, int cores) {
-  int bestLevel = 0;
-  size_t bytes = 0;
-  int sharing = 0;
+LastLevelCache lastLevelCacheIn(const std::string &cpuDir) {
+  LastLevelCache best;
+  long bestLevel = 2; // L3 and up only
   for (int index = 0; index < 16; ++index) {
     std::string dir = cpuDir + "/cpu0/cache/index" + std::to_string(index);
     std::string type = readLine(dir + "/type");
@@ -92,27 +95,36 @@ size_t lastLevelCacheIn(const std::string &cpuDir, int cores) {
     std::string levelText = readLine(dir + "/level");
     long level = digitsAt(levelText, li);
     size_t size = cacheSizeOf(readLine(dir + "/size"));
-    int shared = cpuListCount(readLine(dir + "/shared_cpu_list"));
     if (level <= bestLevel || li != levelText.size() || size == 0)
       continue;
-    bestLevel = static_cast<int>(level);
-    bytes = size;
-    sharing = shared;
+    bestLevel = level;
+    best.bytes = size;
+    best.sharing = cpuListCount(readLine(dir + "/shared_cpu_list"));
   }
-  if (bytes == 0)
-    return 0;
-  // Instances: the host's cores over those sharing one (at least one; an
-  // unreadable share counts as one cache for the whole host).
-  size_t instances = sharing > 0 && cores > sharing
-                         ? static_cast<size_t>((cores + sharing - 1) / sharing)
-                         : 1;
-  return bytes * instances;
+  return best;
 }
 
-size_t lastLevelCacheBytes() {
-  static const size_t bytes =
-      lastLevelCacheIn("/sys/devices/system/cpu", hostCores());
-  return bytes;
+size_t cacheSharePerRank(const LastLevelCache &llc, int cpus, int localRanks) {
+  if (llc.bytes == 0 || localRanks < 1)
+    return 0;
+  // Instances these CPUs reach (an unreadable share: one for them all).
+  int reach = llc.sharing > 0 && cpus > llc.sharing
+                  ? (cpus + llc.sharing - 1) / llc.sharing
+                  : 1;
+  size_t used = static_cast<size_t>(std::min(reach, localRanks));
+  size_t total = 0;
+  if (__builtin_mul_overflow(llc.bytes, used, &total))
+    return 0;
+  return total / static_cast<size_t>(localRanks);
+}
+
+size_t cacheSharePerRank(int localRanks) {
+  static const LastLevelCache llc = lastLevelCacheIn("/sys/devices/system/cpu");
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                         : hostCores();
+  return cacheSharePerRank(llc, cpus, localRanks);
 }
 
 } // namespace hccl::rt

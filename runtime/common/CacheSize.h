@@ -1,14 +1,12 @@
-//===- CacheSize.h - The host's last-level cache, from sysfs ----*- C++ -*-===//
+//===- CacheSize.h - The last-level cache, from sysfs -----------*- C++ -*-===//
 //
 // A call whose outputs outgrow the last-level cache gains nothing from
 // writing them with plain stores: they are evicted before its caller reads
-// them, and on the way they evict the inputs the call still reads. Measured
-// on the 2-core EPYC VM (32 MiB L3): 2-rank all-reduces of 24-64 MB took
-// 0.75-0.92x the time with this rank's own output streamed too, 16 MB
-// 1.08x (docs/performance.md, "Outputs past the cache").
+// them, and on the way they evict the inputs the call still reads
+// (docs/performance.md, "Outputs past the cache").
 //
-// sysfs, not sysconf: glibc's _SC_LEVEL3_CACHE_SIZE said 320 MiB on that
-// VM, whose sysfs and lscpu say 32 MiB.
+// sysfs, not sysconf: glibc's _SC_LEVEL3_CACHE_SIZE said 320 MiB on the
+// 2-core VM whose sysfs and lscpu say 32 MiB.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HCCL_RUNTIME_COMMON_CACHESIZE_H
@@ -24,13 +22,24 @@ size_t cacheSizeOf(const std::string &text);
 /// CPUs in a sysfs cpu list ("0-3,8,10-11" is 7); 0 if malformed.
 int cpuListCount(const std::string &text);
 
-/// The last-level cache of all of this host's cores together: the
-/// highest-level data or unified cache of cpu0 under `cpuDir` (sysfs's
-/// /sys/devices/system/cpu), times the instances the host's `cores` need
-/// (cores over the CPUs that share one). 0 when sysfs says nothing usable.
-size_t lastLevelCacheIn(const std::string &cpuDir, int cores);
-/// lastLevelCacheIn(/sys/devices/system/cpu, hostCores()), read once.
-size_t lastLevelCacheBytes();
+/// One instance of cpu0's last-level cache: its highest data or unified
+/// cache of level 3 or more (an L2 is no last level worth the name: a host
+/// that shows none says nothing usable), and the CPUs sharing it (0 when
+/// unreadable). bytes 0: none.
+struct LastLevelCache {
+  size_t bytes = 0;
+  int sharing = 0;
+};
+/// Read from `cpuDir` (sysfs's /sys/devices/system/cpu).
+LastLevelCache lastLevelCacheIn(const std::string &cpuDir);
+
+/// One rank's share when `localRanks` ranks run on `cpus` CPUs: the
+/// instances those CPUs reach, at most one per rank, over the ranks
+/// (two ranks under one 32 MiB L3: 16 MiB each; under two: 32 MiB). 0
+/// when there is no cache or the product overflows.
+size_t cacheSharePerRank(const LastLevelCache &llc, int cpus, int localRanks);
+/// The same from sysfs (read once) and this process's CPU affinity.
+size_t cacheSharePerRank(int localRanks);
 
 } // namespace hccl::rt
 

@@ -112,7 +112,8 @@ Status Communicator::runCollective(sched::Collective coll, CallKind kind,
                                    uint64_t count, sched::DataType dt,
                                    sched::ReduceOp op, int64_t root,
                                    const void *in, void *out, uint64_t extra,
-                                   const sched::GenerateRequest *custom) {
+                                   const sched::GenerateRequest *custom,
+                                   size_t callOutputBytes) {
   HCCL_RT_TRY(guard());
   if (count == 0 && kind != CallKind::AllToAllV)
     return Status::ok(); // nothing moves; HCCL returns at once too
@@ -175,8 +176,12 @@ Status Communicator::runCollective(sched::Collective coll, CallKind kind,
       uint64_t n = std::min(per, count - off);
       const char *pin = in ? static_cast<const char *>(in) + off * es : nullptr;
       char *pout = out ? static_cast<char *>(out) + off * es : nullptr;
-      HCCL_RT_TRY(
-          runCollective(coll, kind, n, dt, op, root, pin, pout, extra, &req));
+      // Each piece knows the whole call's output (Binding).
+      HCCL_RT_TRY(runCollective(
+          coll, kind, n, dt, op, root, pin, pout, extra, &req,
+          callOutputBytes ? callOutputBytes
+                          : (*cp)->bufferBytes[static_cast<size_t>(
+                                sched::BufferId::Output)]));
     }
     return Status::ok();
   }
@@ -191,6 +196,7 @@ Status Communicator::runCollective(sched::Collective coll, CallKind kind,
   b.dtype = dt;
   b.op = op;
   b.keepEmpty = kind == CallKind::AllToAllV;
+  b.callOutputBytes = callOutputBytes;
   lastAlgo_ = (*cp)->prog.algorithm;
   return execute(**cp, b, call);
 }

@@ -157,7 +157,7 @@ Status Communicator::init(CommInit &in) {
   int localRanks =
       perHost[static_cast<size_t>(rankServer[static_cast<size_t>(rank_)])];
   oversubscribed_ = WaitPolicy::oversubscribed(localRanks);
-  cachePerLocalRank_ = lastLevelCacheBytes() / static_cast<size_t>(localRanks);
+  cachePerLocalRank_ = cacheSharePerRank(localRanks);
   // Each local rank's executor and synchronizing caller may be runnable
   // while it waits: the host is busy only beyond them (common/HostLoad.h).
   noteJobThreads(2 * localRanks);

@@ -96,6 +96,9 @@ struct Binding {
   /// Send header-only messages for zero counts (all-to-all-v: counts are the
   /// user's, so pairing must be exact).
   bool keepEmpty = false;
+  /// The whole call's output bytes when this is one piece of it
+  /// (runCollective); 0: the program's own.
+  size_t callOutputBytes = 0;
 };
 
 class Communicator {
@@ -194,10 +197,14 @@ public:
   /// Algorithm of the last collective run (tests, diagnostics).
   sched::Algorithm lastAlgorithm() const { return lastAlgo_; }
   /// This rank's share of the last-level cache, past which a call streams
-  /// its output (tests set a small one), and the calls that did so.
+  /// its output (tests set a small one); the executions (calls, or pieces
+  /// of a split call) past it, and the bytes they streamed into outputs.
   size_t cacheShare() const { return cachePerLocalRank_; }
   void setCacheShare(size_t bytes) { cachePerLocalRank_ = bytes; }
   uint64_t callsPastCache() const { return callsPastCache_; }
+  uint64_t pastCacheBytes() const {
+    return pastCacheRecvBytes_ + local_.pastCacheBytes;
+  }
   /// Whether the algorithm choice prices ranks sharing cores
   /// (AlgorithmPolicy::sharedCores; tests).
   bool sharesCores() const { return policy_.sharedCores(); }
@@ -220,7 +227,8 @@ private:
   Status runCollective(sched::Collective coll, CallKind kind, uint64_t count,
                        sched::DataType dt, sched::ReduceOp op, int64_t root,
                        const void *in, void *out, uint64_t extra = 0,
-                       const sched::GenerateRequest *custom = nullptr);
+                       const sched::GenerateRequest *custom = nullptr,
+                       size_t callOutputBytes = 0);
   StatusOr<std::shared_ptr<const CompiledProgram>>
   programFor(const ProgramKey &key, const sched::GenerateRequest &req);
   /// A plan program checked against this communicator and expanded for
@@ -269,6 +277,7 @@ private:
   /// a call whose output exceeds it streams that too. 0: never.
   size_t cachePerLocalRank_ = 0;
   uint64_t callsPastCache_ = 0;
+  uint64_t pastCacheRecvBytes_ = 0;
   bool anyZeroCopyPair_ = false; ///< some peer is a zero-copy shm pair
   /// Element-wise collectives run in kNetPieceBytes pieces (data crosses
   /// sockets or other hosts); the same on every rank, since it follows the

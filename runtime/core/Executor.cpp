@@ -148,25 +148,31 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
     }
     return shared[k] == 1;
   };
-  // A call whose output outgrows this rank's share of the last-level cache
-  // streams its last writes too: they would be evicted before the caller
-  // reads them, evicting on the way the inputs the call still reads
-  // (common/CacheSize.h; 2-rank all-reduces of 24-64 MB took 0.75-0.92x the
-  // time). Only with a core per rank, as above (not measured otherwise).
-  const bool pastCache =
-      !oversubscribed_ && cachePerLocalRank_ > 0 &&
-      cp.bufferBytes[static_cast<size_t>(sched::BufferId::Output)] >
-          cachePerLocalRank_;
-  callsPastCache_ += pastCache;
-  auto lastWriteStreams = [&](size_t opIndex) {
-    return pastCache && rp.ops[opIndex].dstBuf == sched::BufferId::Output;
-  };
   auto streams = [&](size_t opIndex) {
     int32_t reader = cp.reader.empty() ? -1 : cp.reader[opIndex];
-    return lastWriteStreams(opIndex) ||
-           (!oversubscribed_ && reader >= 0 &&
-            pairs_[static_cast<size_t>(commRank(reader))]->zeroCopyCapable() &&
-            isShared(rp.ops[opIndex].dstBuf));
+    return !oversubscribed_ && reader >= 0 &&
+           pairs_[static_cast<size_t>(commRank(reader))]->zeroCopyCapable() &&
+           isShared(rp.ops[opIndex].dstBuf);
+  };
+  // A call whose output outgrows this rank's share of the last-level cache
+  // (common/CacheSize.h) streams its last writes too: they would be evicted
+  // before the caller reads them, evicting on the way the inputs the call
+  // still reads (docs/performance.md, "Outputs past the cache"). A last
+  // write is one into the output that no rank reads later in the call, or
+  // only a peer through the tee (which then takes no read). The whole
+  // call's output counts, also when it runs in pieces. Only with a core per
+  // rank, as above (not measured otherwise).
+  const size_t outBytes =
+      b.callOutputBytes
+          ? b.callOutputBytes
+          : cp.bufferBytes[static_cast<size_t>(sched::BufferId::Output)];
+  const bool pastCache = !oversubscribed_ && cachePerLocalRank_ > 0 &&
+                         outBytes > cachePerLocalRank_;
+  callsPastCache_ += pastCache;
+  auto lastWrite = [&](size_t opIndex, bool teed) {
+    int32_t reader = cp.reader.empty() ? -1 : cp.reader[opIndex];
+    return pastCache && rp.ops[opIndex].dstBuf == sched::BufferId::Output &&
+           (reader < 0 || teed);
   };
 
   for (size_t si = 0; si < rp.steps.size(); ++si) {
@@ -260,9 +266,10 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         r.dtype = b.dtype;
         r.op = b.op;
         r.nontemporal = streams(step.firstOp + i);
-        r.teeStreamsOwn = lastWriteStreams(step.firstOp + i);
         r.teeable = !tees.take.empty() && tees.take[i] && r.acc != nullptr &&
                     pairs_[static_cast<size_t>(peer)]->zeroCopyCapable();
+        r.pastCache = lastWrite(step.firstOp + i, r.teeable);
+        r.pastCacheBytes = 0;
         if (r.teeable)
           teeRecvs_.push_back(&r);
         if (planned)
@@ -285,8 +292,9 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         if (bytes > 0 && dst != src) {
           if (planned)
             stepItem_[i] = static_cast<int32_t>(local.items.size());
-          local.items.push_back(
-              {op.kind, dst, src, bytes, 0, 1, 0, streams(step.firstOp + i)});
+          local.items.push_back({op.kind, dst, src, bytes, 0, 1, 0,
+                                 streams(step.firstOp + i), nullptr,
+                                 lastWrite(step.firstOp + i, false)});
         }
         break;
       }
@@ -298,7 +306,8 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
         if (bytes > 0)
           local.items.push_back(
               {op.kind, dst, src, bytes, static_cast<size_t>(op.srcStride) * es,
-               static_cast<int>(op.srcN), 0, streams(step.firstOp + i)});
+               static_cast<int>(op.srcN), 0, streams(step.firstOp + i), nullptr,
+               lastWrite(step.firstOp + i, false)});
         break;
       }
       }
@@ -334,8 +343,11 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
       if (tees.push[i] >= 0 && settles && s->bytes >= kMinPushBytes &&
           stepItem_[static_cast<size_t>(c)] >= 0 &&
           pairs_[static_cast<size_t>(s->peer)]->zeroCopyCapable()) {
-        local.items[static_cast<size_t>(stepItem_[static_cast<size_t>(c)])]
-            .push = s;
+        LocalWork::Item &it =
+            local.items[static_cast<size_t>(stepItem_[static_cast<size_t>(c)])];
+        it.push = s;
+        // The peer takes the block through the push, not by reading it.
+        it.pastCache = lastWrite(static_cast<size_t>(tees.push[i]), true);
         s->pushCapable = true;
       }
     }
@@ -345,6 +357,8 @@ Status Communicator::execute(const CompiledProgram &cp, const Binding &b,
       markLoneSend(*sends[0]);
     Status st =
         waitFor(call, sends, recvs, local, b, dl, static_cast<int64_t>(si));
+    for (RecvOp *r : recvs)
+      pastCacheRecvBytes_ += r->pastCacheBytes;
     if (!st.isOk())
       return st;
   }

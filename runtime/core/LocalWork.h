@@ -30,10 +30,13 @@ struct LocalWork {
     size_t strideBytes;
     int srcN;
     size_t done;
-    bool nontemporal; ///< another core reads dst next, or it is past the cache
+    bool nontemporal; ///< another rank's core reads dst next
     /// A Copy that may push (SendOp::pushCapable): it waits until the
     /// transport settles the push, then writes push->pushDst too.
     SendOp *push = nullptr;
+    /// dst is the output of a call past the cache that no rank reads later
+    /// in the call (core/Executor.cpp): it streams, a push's own copy too.
+    bool pastCache = false;
   };
   std::vector<Item> items;
   size_t cur = 0;
@@ -41,6 +44,8 @@ struct LocalWork {
   /// sets. A push stops writing into the peer's buffer then, as the tee
   /// does.
   const std::atomic<uint32_t> *abortFlag = nullptr;
+  /// Bytes written under Item::pastCache, over all steps (tests count them).
+  uint64_t pastCacheBytes = 0;
   bool pending() const { return cur < items.size(); }
   /// The next item waits for its push to be settled.
   bool blocked() const {
@@ -66,14 +71,23 @@ struct LocalWork {
         it.push->push = SendOp::Push::Stopped;
         pushing = false;
       }
+      // Streamed copies may not overlap their source (a one-source
+      // reduction is a copy); streamed reductions of more may write a
+      // source in place.
+      bool disjoint =
+          it.dst + it.bytes <= it.src || it.src + it.bytes <= it.dst;
+      bool stream =
+          (it.nontemporal || it.pastCache) &&
+          ((it.kind == sched::OpKind::Reduce && it.srcN > 1) || disjoint);
+      if (it.pastCache && (pushing || stream))
+        pastCacheBytes += len;
       if (pushing) {
         copyTee(it.dst + it.done, it.push->pushDst + it.done, it.src + it.done,
-                len, it.nontemporal);
+                len, it.pastCache);
         if (it.done + len == it.bytes)
           it.push->pushWritten = true;
       } else if (it.kind == sched::OpKind::Copy) {
-        if (it.nontemporal &&
-            (it.dst + it.bytes <= it.src || it.src + it.bytes <= it.dst))
+        if (stream)
           copyNontemporal(it.dst + it.done, it.src + it.done, len);
         else
           moveBytes(it.dst + it.done, it.src + it.done, len);
@@ -87,11 +101,10 @@ struct LocalWork {
         }
         for (int k = 0; k < it.srcN; ++k)
           sp[k] = it.src + static_cast<size_t>(k) * it.strideBytes + it.done;
-        bool ok =
-            it.nontemporal
-                ? reduceManyNontemporal(it.dst + it.done, sp, it.srcN, len / es,
-                                        dt, op)
-                : reduceMany(it.dst + it.done, sp, it.srcN, len / es, dt, op);
+        bool ok = stream ? reduceManyNontemporal(it.dst + it.done, sp, it.srcN,
+                                                 len / es, dt, op)
+                         : reduceMany(it.dst + it.done, sp, it.srcN, len / es,
+                                      dt, op);
         if (!ok)
           return false;
       }

@@ -80,8 +80,10 @@ bool applyIncoming(RecvOp &op, size_t off, const void *data, size_t len) {
   if (len == 0)
     return true;
   char *dst = static_cast<char *>(op.dst) + off;
+  if (op.pastCache)
+    op.pastCacheBytes += len;
   if (op.acc == nullptr) {
-    if (op.nontemporal)
+    if (op.nontemporal || op.pastCache)
       copyNontemporal(dst, data, len);
     else
       copyBytes(dst, data, len);
@@ -92,8 +94,8 @@ bool applyIncoming(RecvOp &op, size_t off, const void *data, size_t len) {
   const void *srcs[2] = {acc, data};
   if (op.also) // the tee: ours in cache (unless past it), the peer's streamed
     return reduceManyTee(dst, op.also + off, srcs, 2, len / es, op.dtype, op.op,
-                         op.teeStreamsOwn);
-  if (op.nontemporal)
+                         op.pastCache);
+  if (op.nontemporal || op.pastCache)
     return reduceManyNontemporal(dst, srcs, 2, len / es, op.dtype, op.op);
   return reduceMany(dst, srcs, 2, len / es, op.dtype, op.op);
 }

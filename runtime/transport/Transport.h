@@ -146,11 +146,14 @@ struct RecvOp {
   sched::DataType dtype = sched::DataType::Int8;
   sched::ReduceOp op = sched::ReduceOp::Sum;
   /// Write dst with non-temporal stores (reduce/Nontemporal.h): set by the
-  /// executor when another rank's core reads dst next, or when dst is the
-  /// output of a call too large for the cache.
+  /// executor when another rank's core reads dst next.
   bool nontemporal = false;
-  /// The latter alone: with a tee (`also`), dst streams too.
-  bool teeStreamsOwn = false;
+  /// Set by the executor when dst is the output of a call past the cache
+  /// (core/Executor.cpp, pastCache) and no rank reads it later in the call
+  /// but through a tee: dst streams, the tee's own copy too.
+  bool pastCache = false;
+  /// Bytes written into dst under pastCache (tests count them).
+  size_t pastCacheBytes = 0;
   /// Set by the executor: this rank's message with ordinal teeOrdinal to the
   /// same peer is dst, whole and unchanged, so a peer's offer (SendOp's
   /// teeDst) for that ordinal may be taken.

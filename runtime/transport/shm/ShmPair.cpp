@@ -591,7 +591,7 @@ void ShmPair::askSplit(RecvOp &op) {
   SplitAsk &a = out_->ask;
   a.call = op.expect.call;
   a.ordinal = op.expect.ordinal;
-  a.streamed = op.nontemporal ? 1 : 0;
+  a.streamed = op.nontemporal || op.pastCache ? 1 : 0;
   a.bytes = part;
   a.dst = ref;
   out_->askSeq.store(++askSent_, std::memory_order_seq_cst);

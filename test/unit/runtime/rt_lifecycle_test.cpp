@@ -1069,40 +1069,52 @@ TEST(ZeroCopy, CallsPastTheCacheStreamTheirOutputsWithExactResults) {
   // tee's and the push's own copies, receives and local copies into the
   // output. The share is set small here so that MiB-sized calls take that
   // path on any host; results must stay exact, the tee and push still go
-  // each way, and each call is counted past the cache exactly
-  // when its output exceeds the share (never with more ranks than cores).
+  // each way, and a call is counted past the cache, and streams bytes into
+  // its output, exactly when its output exceeds the share (never with more
+  // ranks than cores).
   auto body = [](RankCtx &c) -> std::string {
     HcclComm comm;
     RT_OK(c.initComm(&comm));
     auto *cc = static_cast<hccl::rt::Communicator *>(comm);
     bool counted = !hccl::rt::WaitPolicy::oversubscribed(c.size);
-    RT_CHECK(cc->cacheShare() > 0 || !counted,
-             "no last-level cache read from sysfs on this host");
     const size_t share = size_t(64) << 10;
     cc->setCacheShare(share);
-    auto past = [&](const char *what, uint64_t before, size_t outBytes) {
-      uint64_t want = counted && outBytes > share ? 1 : 0;
-      uint64_t got = cc->callsPastCache() - before;
-      return got == want
-                 ? std::string()
-                 : std::string(what) + ": " + std::to_string(got) +
-                       " calls past the cache for " + std::to_string(outBytes) +
-                       " output bytes (want " + std::to_string(want) + ")";
+    // Each call past the share is counted once and streams some of its
+    // output (receives, copies, the tee's or push's own copy); a call
+    // within it streams none.
+    struct Mark {
+      uint64_t calls, bytes;
+    };
+    auto mark = [&] {
+      return Mark{cc->callsPastCache(), cc->pastCacheBytes()};
+    };
+    // (A broadcast's root writes no output: it only sends.)
+    auto past = [&](const char *what, Mark before, size_t outBytes,
+                    bool writes = true) {
+      bool want = counted && outBytes > share;
+      uint64_t calls = cc->callsPastCache() - before.calls;
+      uint64_t bytes = cc->pastCacheBytes() - before.bytes;
+      if (calls == (want ? 1u : 0u) && (bytes > 0) == (want && writes))
+        return std::string();
+      return std::string(what) + ": " + std::to_string(calls) +
+             " calls past the cache, " + std::to_string(bytes) +
+             " bytes streamed for " + std::to_string(outBytes) +
+             " output bytes (want " + (want ? "1 call and some" : "none") + ")";
     };
     for (size_t n : {size_t(1) << 20, (size_t(1) << 18) + 3})
       for (bool inPlace : {false, true}) {
-        uint64_t b = cc->callsPastCache();
+        Mark b = mark();
         std::string e =
             teeOnce<float>(c, comm, HCCL_DATA_TYPE_FP32, n, inPlace, counted);
         if (e.empty())
           e = past("fp32 all-reduce", b, n * 4);
-        b = cc->callsPastCache();
+        b = mark();
         if (e.empty())
           e = teeOnce<double>(c, comm, HCCL_DATA_TYPE_FP64, n, inPlace,
                               counted);
         if (e.empty())
           e = past("fp64 all-reduce", b, n * 8);
-        b = cc->callsPastCache();
+        b = mark();
         if (e.empty())
           e = teeOnce<int32_t>(c, comm, HCCL_DATA_TYPE_INT32, n, inPlace,
                                counted);
@@ -1112,16 +1124,16 @@ TEST(ZeroCopy, CallsPastTheCacheStreamTheirOutputsWithExactResults) {
           return e;
       }
     for (size_t n : {size_t(1) << 20, (size_t(1) << 18) + 3}) {
-      uint64_t b = cc->callsPastCache();
+      Mark b = mark();
       std::string e = pushOnce<float>(c, comm, HCCL_DATA_TYPE_FP32, n, false,
                                       counted ? 1 : -1);
       if (e.empty())
         e = past("all-gather", b, 2 * n * 4);
-      b = cc->callsPastCache();
+      b = mark();
       if (e.empty())
         e = splitOnce(c, comm, 4 * n + 1, 1, false, -1); // splits: per algo
       if (e.empty())
-        e = past("broadcast", b, 4 * n + 1);
+        e = past("broadcast", b, 4 * n + 1, c.rank != 1);
       if (!e.empty())
         return e;
     }
@@ -1134,7 +1146,7 @@ TEST(ZeroCopy, CallsPastTheCacheStreamTheirOutputsWithExactResults) {
       for (size_t i = 0; i < n; ++i)
         want[i] += x[i];
     }
-    uint64_t b = cc->callsPastCache();
+    Mark b = mark();
     RT_OK(HcclAllReduce(in.data(), out.data(), n, HCCL_DATA_TYPE_FP32,
                         HCCL_REDUCE_SUM, comm, nullptr));
     RT_CHECK(std::memcmp(out.data(), want.data(), n * 4) == 0,
@@ -1144,7 +1156,7 @@ TEST(ZeroCopy, CallsPastTheCacheStreamTheirOutputsWithExactResults) {
       return e;
     std::vector<float> blocks(in.begin(), in.begin() + (n / 2 * 2));
     std::vector<float> mine(n / 2, -1.0f);
-    b = cc->callsPastCache();
+    b = mark();
     RT_OK(HcclReduceScatter(blocks.data(), mine.data(), n / 2,
                             HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm,
                             nullptr));
@@ -1156,7 +1168,7 @@ TEST(ZeroCopy, CallsPastTheCacheStreamTheirOutputsWithExactResults) {
       return e;
     // Within the share: not past it.
     const size_t small = 4000;
-    b = cc->callsPastCache();
+    b = mark();
     RT_OK(HcclAllReduce(in.data(), out.data(), small, HCCL_DATA_TYPE_FP32,
                         HCCL_REDUCE_SUM, comm, nullptr));
     RT_CHECK(std::memcmp(out.data(), want.data(), small * 4) == 0,

@@ -1764,27 +1764,51 @@ std::string fakeCpuDir(const std::string &name,
   return root.string();
 }
 
-TEST(CacheSize, TheLastLevelIsTheHighestDataCacheOverTheHostsInstances) {
+TEST(CacheSize, TheLastLevelIsTheHighestDataCacheOfLevelThreeOrMore) {
   // This VM's layout: L1d, L1i, L2 per core, one L3 over both cores.
   std::string vm = fakeCpuDir("vm", {{"1", "Data", "32K", "0"},
                                      {"1", "Instruction", "32K", "0"},
                                      {"2", "Unified", "1024K", "0"},
                                      {"3", "Unified", "32768K", "0-1"}});
-  EXPECT_EQ(lastLevelCacheIn(vm, 2), size_t(32) << 20);
-  // An EPYC with 8 cores per L3 and 64 cores: 8 instances.
-  std::string epyc = fakeCpuDir("epyc", {{"1", "Data", "32K", "0,64"},
-                                         {"2", "Unified", "512K", "0,64"},
-                                         {"3", "Unified", "32768K", "0-7"}});
-  EXPECT_EQ(lastLevelCacheIn(epyc, 64), size_t(256) << 20);
-  // An instruction cache is never the last level; a malformed size is
-  // skipped; an unreadable share counts one instance.
-  std::string odd = fakeCpuDir("odd", {{"2", "Unified", "1M", ""},
-                                       {"3", "Instruction", "64M", "0-1"},
+  LastLevelCache c = lastLevelCacheIn(vm);
+  EXPECT_EQ(c.bytes, size_t(32) << 20);
+  EXPECT_EQ(c.sharing, 2);
+  // An instruction cache is never the last level, a malformed size is
+  // skipped, an unreadable share is 0.
+  std::string odd = fakeCpuDir("odd", {{"3", "Unified", "8M", "0-1,"},
+                                       {"4", "Instruction", "64M", "0-1"},
                                        {"4", "Unified", "lots", "0-1"}});
-  EXPECT_EQ(lastLevelCacheIn(odd, 16), size_t(1) << 20);
-  EXPECT_EQ(lastLevelCacheIn("/nonexistent-hccl-cpu-dir", 2), size_t(0));
-  for (const std::string &d : {vm, epyc, odd})
+  c = lastLevelCacheIn(odd);
+  EXPECT_EQ(c.bytes, size_t(8) << 20);
+  EXPECT_EQ(c.sharing, 0);
+  // No L3 (VMs that show L1 and L2 only): no last level, never streamed.
+  std::string noL3 = fakeCpuDir(
+      "nol3", {{"1", "Data", "32K", "0"}, {"2", "Unified", "512K", "0"}});
+  EXPECT_EQ(lastLevelCacheIn(noL3).bytes, size_t(0));
+  EXPECT_EQ(lastLevelCacheIn("/nonexistent-hccl-cpu-dir").bytes, size_t(0));
+  for (const std::string &d : {vm, odd, noL3})
     std::filesystem::remove_all(d);
+}
+
+TEST(CacheSize, EachRankSharesTheInstancesItsCpusReach) {
+  const size_t mib = size_t(1) << 20;
+  LastLevelCache vm{32 * mib, 2};
+  EXPECT_EQ(cacheSharePerRank(vm, 2, 1), 32 * mib);
+  EXPECT_EQ(cacheSharePerRank(vm, 2, 2), 16 * mib);
+  EXPECT_EQ(cacheSharePerRank(vm, 2, 4), 8 * mib);
+  // 96 cores, an L3 per 8: two ranks reach two instances, not twelve.
+  LastLevelCache epyc{32 * mib, 8};
+  EXPECT_EQ(cacheSharePerRank(epyc, 96, 2), 32 * mib);
+  EXPECT_EQ(cacheSharePerRank(epyc, 96, 24), 16 * mib);
+  // Pinned to 8 CPUs (one instance): 8 ranks share it.
+  EXPECT_EQ(cacheSharePerRank(epyc, 8, 8), 4 * mib);
+  // Unknown share: one instance for all the CPUs.
+  EXPECT_EQ(cacheSharePerRank(LastLevelCache{32 * mib, 0}, 96, 4), 8 * mib);
+  EXPECT_EQ(cacheSharePerRank(LastLevelCache{}, 2, 2), size_t(0));
+  EXPECT_EQ(cacheSharePerRank(vm, 2, 0), size_t(0));
+  // A lying size times many instances overflows: no share.
+  LastLevelCache huge{~size_t(0) / 2, 1};
+  EXPECT_EQ(cacheSharePerRank(huge, 64, 8), size_t(0));
 }
 
 TEST(HostLoad, RunnableCountIsReadFromLoadavg) {
