@@ -837,6 +837,26 @@ std::string teeOnce(RankCtx &c, HcclComm comm, HcclDataType dt, size_t n,
   return "";
 }
 
+/// teeOnce for the fused AVX2 kernels (fp32, fp64) and the blocks (int32),
+/// each followed by `after(what, element bytes)`; "" when all is well.
+template <typename After>
+std::string teeEveryType(RankCtx &c, HcclComm comm, size_t n, bool inPlace,
+                         bool counted, After after) {
+  std::string e =
+      teeOnce<float>(c, comm, HCCL_DATA_TYPE_FP32, n, inPlace, counted);
+  if (e.empty())
+    e = after("fp32 all-reduce", 4);
+  if (e.empty())
+    e = teeOnce<double>(c, comm, HCCL_DATA_TYPE_FP64, n, inPlace, counted);
+  if (e.empty())
+    e = after("fp64 all-reduce", 8);
+  if (e.empty())
+    e = teeOnce<int32_t>(c, comm, HCCL_DATA_TYPE_INT32, n, inPlace, counted);
+  if (e.empty())
+    e = after("int32 all-reduce", 4);
+  return e;
+}
+
 TEST(ZeroCopy, TwoRankAllReduceWritesThePeersHalfThroughItsTee) {
   // 2 ranks on shared buffers: each reduces its half into its own output and
   // the peer's in one pass (transport/shm/ShmPair.h, "The tee"), over ring
@@ -850,14 +870,8 @@ TEST(ZeroCopy, TwoRankAllReduceWritesThePeersHalfThroughItsTee) {
     bool counted = !hccl::rt::WaitPolicy::oversubscribed(c.size);
     for (size_t n : {size_t(1) << 20, (size_t(1) << 18) + 3})
       for (bool inPlace : {false, true}) {
-        std::string e =
-            teeOnce<float>(c, comm, HCCL_DATA_TYPE_FP32, n, inPlace, counted);
-        if (e.empty())
-          e = teeOnce<double>(c, comm, HCCL_DATA_TYPE_FP64, n, inPlace,
-                              counted);
-        if (e.empty())
-          e = teeOnce<int32_t>(c, comm, HCCL_DATA_TYPE_INT32, n, inPlace,
-                               counted);
+        std::string e = teeEveryType(c, comm, n, inPlace, counted,
+                                     [](const char *, size_t) { return ""; });
         if (!e.empty())
           return e;
       }
@@ -1104,22 +1118,12 @@ TEST(ZeroCopy, CallsPastTheCacheStreamTheirOutputsWithExactResults) {
     for (size_t n : {size_t(1) << 20, (size_t(1) << 18) + 3})
       for (bool inPlace : {false, true}) {
         Mark b = mark();
-        std::string e =
-            teeOnce<float>(c, comm, HCCL_DATA_TYPE_FP32, n, inPlace, counted);
-        if (e.empty())
-          e = past("fp32 all-reduce", b, n * 4);
-        b = mark();
-        if (e.empty())
-          e = teeOnce<double>(c, comm, HCCL_DATA_TYPE_FP64, n, inPlace,
-                              counted);
-        if (e.empty())
-          e = past("fp64 all-reduce", b, n * 8);
-        b = mark();
-        if (e.empty())
-          e = teeOnce<int32_t>(c, comm, HCCL_DATA_TYPE_INT32, n, inPlace,
-                               counted);
-        if (e.empty())
-          e = past("int32 all-reduce", b, n * 4);
+        std::string e = teeEveryType(c, comm, n, inPlace, counted,
+                                     [&](const char *what, size_t es) {
+                                       std::string r = past(what, b, n * es);
+                                       b = mark();
+                                       return r;
+                                     });
         if (!e.empty())
           return e;
       }
