@@ -196,10 +196,10 @@ public:
   std::pair<uint64_t, uint64_t> splitCounts() const;
   /// Algorithm of the last collective run (tests, diagnostics).
   sched::Algorithm lastAlgorithm() const { return lastAlgo_; }
-  /// This rank's share of the last-level cache, past which a call streams
-  /// its output (tests set a small one); the executions (calls, or pieces
-  /// of a split call) past it, and the bytes they streamed into outputs.
-  size_t cacheShare() const { return cachePerLocalRank_; }
+  /// Sets this rank's share of the last-level cache, past which a call
+  /// streams its output (tests set a small one); the executions (calls, or
+  /// pieces of a split call) past it, and the bytes they streamed into
+  /// outputs.
   void setCacheShare(size_t bytes) { cachePerLocalRank_ = bytes; }
   uint64_t callsPastCache() const { return callsPastCache_; }
   uint64_t pastCacheBytes() const {
